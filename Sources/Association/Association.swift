@@ -1,0 +1,1 @@
+// The Association module; see ../shared/ARCHITECTURE.md.

@@ -1,0 +1,283 @@
+/// Why a document was not accepted.
+public enum JSONParseError: Error, Equatable, Sendable {
+    case syntax(offset: Int)
+    case tooDeep(limit: Int)
+    case tooLarge(limit: Int)
+    case duplicateKey(String)
+    case invalidUTF8
+}
+
+/// A strict RFC 8259 parser over bytes.
+///
+/// Strict because the resolver's contract depends on it: a body deeper than 32
+/// levels or larger than 16 KB is `invalid_request`, and a duplicate key must not
+/// let a client smuggle a second value past validation. Numbers become `.int` when
+/// they are integers that fit, else `.double`.
+public struct JSONParser {
+    public struct Options: Sendable {
+        /// Maximum nesting depth (`[[1]]` is 2).
+        public var maxDepth: Int = 64
+        /// Maximum input size in bytes.
+        public var maxBytes: Int = 1 << 24
+        /// Refuse objects that repeat a key.
+        public var rejectDuplicateKeys: Bool = true
+        public init(maxDepth: Int = 64, maxBytes: Int = 1 << 24, rejectDuplicateKeys: Bool = true) {
+            self.maxDepth = maxDepth
+            self.maxBytes = maxBytes
+            self.rejectDuplicateKeys = rejectDuplicateKeys
+        }
+    }
+
+    public static func parse(_ text: String, options: Options = Options()) throws(JSONParseError) -> JSONValue {
+        var copy = text
+        let result = copy.withUTF8 { buf in
+            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(buf), options: options) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { buf in
+            Result { () throws(JSONParseError) in try parse(buf, options: options) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(JSONParseError)
+        -> JSONValue
+    {
+        if bytes.count > options.maxBytes { throw .tooLarge(limit: options.maxBytes) }
+        var p = JSONParser(bytes: bytes, options: options)
+        p.skipWhitespace()
+        let value = try p.parseValue(depth: 0)
+        p.skipWhitespace()
+        if p.index != bytes.count { throw .syntax(offset: p.index) }
+        return value
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private let options: Options
+    private var index = 0
+
+    private init(bytes: UnsafeRawBufferPointer, options: Options) {
+        self.bytes = bytes
+        self.options = options
+    }
+
+    private var atEnd: Bool { index >= bytes.count }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func expect(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw .syntax(offset: index) }
+        let start = literal.utf8Start
+        for i in 0..<count where bytes[index + i] != start[i] { throw .syntax(offset: index + i) }
+        index += count
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard !atEnd else { throw .syntax(offset: index) }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw .syntax(offset: index)
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > options.maxDepth { throw .tooDeep(limit: options.maxDepth) }
+        index += 1
+        var members: [(String, JSONValue)] = []
+        skipWhitespace()
+        if !atEnd && bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard !atEnd, bytes[index] == UInt8(ascii: "\"") else { throw .syntax(offset: index) }
+            let key = try parseString()
+            if options.rejectDuplicateKeys {
+                for (k, _) in members where k == key { throw .duplicateKey(key) }
+            }
+            skipWhitespace()
+            guard !atEnd, bytes[index] == UInt8(ascii: ":") else { throw .syntax(offset: index) }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.append((key, value))
+            skipWhitespace()
+            guard !atEnd else { throw .syntax(offset: index) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            throw .syntax(offset: index)
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > options.maxDepth { throw .tooDeep(limit: options.maxDepth) }
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if !atEnd && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard !atEnd else { throw .syntax(offset: index) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
+            throw .syntax(offset: index)
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw .syntax(offset: index) }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw .syntax(offset: index)
+            }
+            v = v << 4 | d
+            index += 1
+        }
+        return v
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let s = String(validating: slice, as: UTF8.self) else { throw .invalidUTF8 }
+                return s
+            }
+            if c == UInt8(ascii: "\\") { break }
+            if c < 0x20 { throw .syntax(offset: index) }
+            index += 1
+        }
+        var out = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
+                index += 1
+                guard let s = String(validating: out, as: UTF8.self) else { throw .invalidUTF8 }
+                return s
+            }
+            if c < 0x20 { throw .syntax(offset: index) }
+            if c != UInt8(ascii: "\\") {
+                out.append(c)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { throw .syntax(offset: index) }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // A high surrogate must be followed by an escaped low surrogate.
+                    guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw .syntax(offset: index) }
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw .syntax(offset: index) }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw .syntax(offset: index)
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw .syntax(offset: index) }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default: throw .syntax(offset: index - 1)
+            }
+        }
+        throw .syntax(offset: index)
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard !atEnd else { throw .syntax(offset: index) }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[index]) {
+            while !atEnd, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        } else {
+            throw .syntax(offset: index)
+        }
+        if !atEnd, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            let digits = index
+            while !atEnd, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            if index == digits { throw .syntax(offset: index) }
+        }
+        if !atEnd, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if !atEnd, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let digits = index
+            while !atEnd, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            if index == digits { throw .syntax(offset: index) }
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let i = Int64(text) { return .int(i) }
+        guard let d = Double(text), d.isFinite else { throw .syntax(offset: start) }
+        return .double(d)
+    }
+}

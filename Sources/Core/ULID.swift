@@ -1,0 +1,65 @@
+/// Universally unique lexicographically sortable identifiers (26 Crockford base32
+/// characters: 48-bit millisecond time then 80 random bits), the suffix of every
+/// `biq_mapp_`, `biq_lnk_` and `biq_open_` identifier.
+public enum ULID {
+    static let alphabet: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+
+    public static func make(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
+        var rng = SystemRandomNumberGenerator()
+        let high = rng.next() as UInt64
+        let low = rng.next() as UInt64
+        return make(milliseconds: milliseconds, random: (high & 0xFFFF, low))
+    }
+
+    /// Deterministic form for tests: `random.0` holds the top 16 of the 80 random bits.
+    public static func make(milliseconds: UInt64, random: (UInt64, UInt64)) -> String {
+        var out = [UInt8](repeating: 0, count: 26)
+        var t = milliseconds & 0xFFFF_FFFF_FFFF
+        for i in stride(from: 9, through: 0, by: -1) {
+            out[i] = alphabet[Int(t & 31)]
+            t >>= 5
+        }
+        // 80 random bits -> 16 characters.
+        var hi = random.0 & 0xFFFF
+        var lo = random.1
+        for i in stride(from: 25, through: 10, by: -1) {
+            out[i] = alphabet[Int(lo & 31)]
+            lo = lo >> 5 | (hi & 31) << 59
+            hi >>= 5
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// True for 26 upper-case Crockford characters whose first one keeps the value in 128 bits.
+    public static func isValid(_ text: Substring) -> Bool {
+        let u = text.utf8
+        guard u.count == 26, let first = u.first, first <= UInt8(ascii: "7") else { return false }
+        return u.allSatisfy { alphabet.contains($0) }
+    }
+
+    /// The millisecond timestamp a valid ULID carries.
+    public static func milliseconds(_ text: Substring) -> UInt64? {
+        guard isValid(text) else { return nil }
+        var t: UInt64 = 0
+        for c in text.utf8.prefix(10) {
+            guard let v = alphabet.firstIndex(of: c) else { return nil }
+            t = t << 5 | UInt64(v)
+        }
+        return t
+    }
+}
+
+/// Prefixed identifiers of the public API.
+public enum Identifier {
+    public static let mobileAppPrefix = "biq_mapp_"
+    public static let linkPrefix = "biq_lnk_"
+    public static let openPrefix = "biq_open_"
+    public static let clickPrefix = "biq_clk_"
+
+    public static func make(_ prefix: String) -> String { prefix + ULID.make() }
+
+    /// True when `text` is `prefix` followed by a valid ULID.
+    public static func isValid(_ text: String, prefix: String) -> Bool {
+        text.hasPrefix(prefix) && ULID.isValid(text.dropFirst(prefix.count))
+    }
+}

@@ -1,0 +1,67 @@
+/// An ordered list of header fields. Names are kept as given for responses and
+/// lower-cased by the parser for requests; lookups are case-insensitive.
+public struct HTTPHeaders: Sendable, Sequence {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init() { fields = [] }
+    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+
+    /// Replaces every field named `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { HTTPHeaders.namesEqual($0.name, name) }
+    }
+
+    /// The first value of `name`.
+    public subscript(_ name: String) -> String? {
+        for f in fields where HTTPHeaders.namesEqual(f.name, name) { return f.value }
+        return nil
+    }
+
+    public func values(_ name: String) -> [String] {
+        fields.filter { HTTPHeaders.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// ASCII case-insensitive comparison without allocating.
+    @inlinable
+    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+        let ua = a.utf8
+        let ub = b.utf8
+        guard ua.count == ub.count else { return false }
+        for (x, y) in zip(ua, ub) where lower(x) != lower(y) { return false }
+        return true
+    }
+
+    @usableFromInline
+    static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// True when the comma-separated `list` contains `token` (case-insensitive).
+    public static func listContains(_ list: String, _ token: String) -> Bool {
+        for part in list.split(separator: ",") {
+            if namesEqual(String(part.trimmingSpaces()), token) { return true }
+        }
+        return false
+    }
+}
+
+extension Substring {
+    /// Drops leading and trailing spaces and tabs (HTTP optional whitespace).
+    public func trimmingSpaces() -> Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return s
+    }
+}

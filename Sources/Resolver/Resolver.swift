@@ -1,0 +1,1 @@
+// The Resolver module; see ../shared/ARCHITECTURE.md.

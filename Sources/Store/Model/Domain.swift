@@ -1,0 +1,30 @@
+/// A custom short-link domain (`go.example.com`).
+public struct Domain: Sendable, Equatable {
+    /// Lower-case DNS name; the primary key.
+    public var hostname: String
+    /// The operator asserts ownership (self-hosted: no DNS challenge). Only verified
+    /// domains take part in `exact_app_link` and probabilistic matching.
+    public var verified: Bool
+    /// The domain's Deep View switch; the link has the other one. Both must be on.
+    public var deepViewEnabled: Bool
+    /// Where `/` goes; nil means the built-in page.
+    public var rootUrl: String?
+    /// Where unknown keys go; nil means the built-in 404 page.
+    public var notFoundUrl: String?
+    /// Milliseconds since the epoch.
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        hostname: String, verified: Bool = false, deepViewEnabled: Bool = true, rootUrl: String? = nil,
+        notFoundUrl: String? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
+    ) {
+        self.hostname = hostname
+        self.verified = verified
+        self.deepViewEnabled = deepViewEnabled
+        self.rootUrl = rootUrl
+        self.notFoundUrl = notFoundUrl
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

@@ -1,0 +1,75 @@
+import Core
+
+/// A short link `https://<domain>/<key>` (`biq_lnk_` + ULID).
+public struct Link: Sendable, Equatable {
+    public var id: String
+    /// Hostname of the domain the link lives on.
+    public var domain: String
+    /// One path segment, `^[A-Za-z0-9_-]{1,64}$`, unique per domain. Matched exactly.
+    public var key: String
+    /// Web destination (desktop, and mobile when the link is not mobile-enabled).
+    public var url: String
+    /// A disabled link behaves as unknown and resolves to `none`.
+    public var enabled: Bool
+    public var mobile: MobilePayload?
+    public var preview: LinkPreview?
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: String, domain: String, key: String, url: String, enabled: Bool = true, mobile: MobilePayload? = nil,
+        preview: LinkPreview? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
+    ) {
+        self.id = id
+        self.domain = domain
+        self.key = key
+        self.url = url
+        self.enabled = enabled
+        self.mobile = mobile
+        self.preview = preview
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public var shortUrl: String { "https://" + domain + "/" + key }
+}
+
+/// What a mobile-enabled link hands to the app (seed 001).
+public struct MobilePayload: Sendable, Equatable {
+    public var appId: String
+    /// In-app route, starts with `/`, at most 500 characters.
+    public var route: String
+    /// Static referral code (at most 128); wins over a dynamic `ref`.
+    public var referralCode: String?
+    /// Safe metadata: a JSON object (20 keys, 3 levels, 4 KB, no sensitive keys).
+    public var metadata: JSONValue
+    /// Query keys whose values a visit captures (at most 20, `^[a-z][a-z0-9_]{0,39}$`).
+    public var dynamicKeys: [String]
+    /// The link's Deep View switch; the domain has the other one.
+    public var deepView: Bool
+
+    public init(
+        appId: String, route: String, referralCode: String? = nil, metadata: JSONValue = .object([]),
+        dynamicKeys: [String] = [], deepView: Bool = true
+    ) {
+        self.appId = appId
+        self.route = route
+        self.referralCode = referralCode
+        self.metadata = metadata
+        self.dynamicKeys = dynamicKeys
+        self.deepView = deepView
+    }
+}
+
+/// Open Graph fields for link previews and the Deep View.
+public struct LinkPreview: Sendable, Equatable {
+    public var title: String?
+    public var description: String?
+    public var imageUrl: String?
+
+    public init(title: String? = nil, description: String? = nil, imageUrl: String? = nil) {
+        self.title = title
+        self.description = description
+        self.imageUrl = imageUrl
+    }
+}

@@ -1,0 +1,180 @@
+import Core
+
+/// Everything the edge and the resolver remember, behind one protocol so that a
+/// PostgreSQL backend can replace SQLite without the layers above noticing.
+///
+/// Threading model:
+/// - **Reads** on the hot path go through `reader(loop:)`: one reader per event
+///   loop, used only from that loop's thread, with its own connection and cached
+///   statements. Domains, apps and links come from in-memory caches first.
+/// - **Writes** go through `write(_:completion:)`: the body runs on the single
+///   writer thread inside the current group-commit batch (inside its own
+///   savepoint), and `completion` runs on the writer thread once the batch is
+///   durable. A body that throws rolls back only its own savepoint and fails only
+///   its own request. A failed COMMIT fails every request of that batch.
+public protocol Store: AnyObject, Sendable {
+    /// The reader owned by event loop `loop` (0..<readerCount). Not thread-safe:
+    /// call only from that loop's thread.
+    func reader(loop: Int) -> any StoreReader
+    var readerCount: Int { get }
+
+    /// Runs `body` in the next group-commit batch; `completion` after the commit.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    )
+
+    /// Blocking form of `write` for the CLI, the management API's slow path and tests.
+    func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws(StoreError)
+        -> T
+
+    /// Deletes clicks and open events older than `olderThan` and handoffs past
+    /// expiry, in small batches; returns how many rows went.
+    func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int
+
+    /// Stops the writer after draining queued writes; further writes fail.
+    func close()
+}
+
+/// Reads. Implemented by per-loop readers and by transactions (which see their own writes).
+public protocol StoreReader: AnyObject {
+    func domain(_ hostname: String) throws(StoreError) -> Domain?
+    func domains() throws(StoreError) -> [Domain]
+    func app(_ id: String) throws(StoreError) -> MobileApp?
+    func apps() throws(StoreError) -> [MobileApp]
+    /// The apps attached to a domain, for association documents.
+    func apps(attachedTo hostname: String) throws(StoreError) -> [MobileApp]
+
+    /// The link at `https://<host>/<key>` (exact, case-sensitive key), from the link cache.
+    func link(host: String, key: String) throws(StoreError) -> Link?
+    func link(id: String) throws(StoreError) -> Link?
+    /// Links ordered by id; `after` is the last id of the previous page.
+    func links(domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link]
+
+    func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord?
+    func secretKeys() throws(StoreError) -> [SecretKeyRecord]
+    func publishableKey(hash: [UInt8]) throws(StoreError) -> PublishableKeyRecord?
+    func publishableKeys(app: String) throws(StoreError) -> [PublishableKeyRecord]
+
+    func click(id: String) throws(StoreError) -> Click?
+    func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff?
+
+    func openEvent(id: String) throws(StoreError) -> OpenEvent?
+    func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent?
+    func openEvent(app: String, idempotencyKeyHash: [UInt8]) throws(StoreError) -> OpenEvent?
+    func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance?
+
+    /// iOS clicks of `app` on `domain` at or after `since`, from `sourceHash`, not yet
+    /// consumed by a probabilistic match, with `osVersion` equal when given. At most `limit`.
+    func probabilisticCandidates(
+        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
+    ) throws(StoreError) -> [Click]
+
+    func signingKeys() throws(StoreError) -> [SigningKeyRecord]
+
+    /// A stored management-API idempotent answer.
+    func idempotencyRecord(scope: String, keyHash: [UInt8]) throws(StoreError) -> IdempotencyRecord?
+
+    func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics
+}
+
+/// Writes, inside the writer's transaction. Reads through it see the writes before them.
+public protocol StoreTransaction: StoreReader {
+    var now: Int64 { get }
+
+    func insertClick(_ click: Click) throws(StoreError)
+    func insertHandoff(_ handoff: Handoff) throws(StoreError)
+    /// Binds an unclaimed handoff to an instance; false if another instance already holds it.
+    func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool
+    /// Marks an iOS click as used by a probabilistic match; false if it already was.
+    func consumeClick(id: String, openId: String) throws(StoreError) -> Bool
+
+    /// Fails with `.conflict` when the app already has this eventId or idempotency-key hash.
+    func insertOpenEvent(_ event: OpenEvent) throws(StoreError)
+    func upsertAppInstance(_ instance: AppInstance) throws(StoreError)
+
+    func putDomain(_ domain: Domain) throws(StoreError)
+    func deleteDomain(_ hostname: String) throws(StoreError) -> Bool
+    func putApp(_ app: MobileApp) throws(StoreError)
+    /// Deletes the app, revokes its publishable keys, detaches its domains and
+    /// turns its links into plain web links.
+    func deleteApp(_ id: String) throws(StoreError) -> Bool
+    func putLink(_ link: Link) throws(StoreError)
+    func deleteLink(id: String) throws(StoreError) -> Bool
+
+    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError)
+    func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError)
+    func putSigningKey(_ key: SigningKeyRecord) throws(StoreError)
+    func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError)
+}
+
+/// A management-API write answered once and replayed for the same key.
+public struct IdempotencyRecord: Sendable, Equatable {
+    public var scope: String
+    public var keyHash: [UInt8]
+    public var requestHash: [UInt8]
+    public var status: Int
+    public var body: [UInt8]
+    public var createdAt: Int64
+
+    public init(scope: String, keyHash: [UInt8], requestHash: [UInt8], status: Int, body: [UInt8], createdAt: Int64) {
+        self.scope = scope
+        self.keyHash = keyHash
+        self.requestHash = requestHash
+        self.status = status
+        self.body = body
+        self.createdAt = createdAt
+    }
+}
+
+/// Counts for a Mobile App's analytics page.
+public struct AppAnalytics: Sendable, Equatable {
+    /// Clicks by platform and kind.
+    public var clicks: [ClickCount]
+    /// Opens by match type and first-open flag.
+    public var opens: [OpenCount]
+    /// Newest first.
+    public var recent: [OpenEvent]
+
+    public init(clicks: [ClickCount], opens: [OpenCount], recent: [OpenEvent]) {
+        self.clicks = clicks
+        self.opens = opens
+        self.recent = recent
+    }
+
+    public struct ClickCount: Sendable, Equatable {
+        public var platform: VisitorPlatform
+        public var kind: ClickKind
+        public var count: Int
+        public init(platform: VisitorPlatform, kind: ClickKind, count: Int) {
+            self.platform = platform
+            self.kind = kind
+            self.count = count
+        }
+    }
+
+    public struct OpenCount: Sendable, Equatable {
+        public var matchedBy: MatchType
+        public var firstOpen: Bool
+        public var count: Int
+        public init(matchedBy: MatchType, firstOpen: Bool, count: Int) {
+            self.matchedBy = matchedBy
+            self.firstOpen = firstOpen
+            self.count = count
+        }
+    }
+}
+
+/// Why a store operation failed. Messages never contain tokens or keys.
+public enum StoreError: Error, Sendable, Equatable {
+    /// A uniqueness rule was broken: `what` names it (`domain`, `link_key`, `event_id`, ...).
+    case conflict(String)
+    /// A referenced row does not exist (`domain`, `app`, ...).
+    case missingReference(String)
+    /// The database file is newer than this binary.
+    case schemaTooNew(found: Int, supported: Int)
+    /// The writer is closed (shutdown).
+    case closed
+    /// SQLite (or another backend) reported an error; `message` is safe to log.
+    case backend(code: Int32, message: String)
+}

@@ -1,0 +1,105 @@
+import XCTest
+
+@testable import Core
+
+final class JSONParserTests: XCTestCase {
+    func testParsesNestedDocumentInOrder() throws {
+        let v = try JSONParser.parse(#"{"b":1,"a":[true,null,"x\/y",1.5,-2]}"#)
+        XCTAssertEqual(v.objectValue?.map(\.0), ["b", "a"])
+        XCTAssertEqual(v["a"], [true, nil, "x/y", 1.5, -2])
+    }
+
+    func testRejectsDuplicateKeys() {
+        XCTAssertThrowsError(try JSONParser.parse(#"{"a":1,"a":2}"#)) { error in
+            XCTAssertEqual(error as? JSONParseError, .duplicateKey("a"))
+        }
+    }
+
+    func testDepthLimitCountsContainers() throws {
+        let ok = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
+        XCTAssertNoThrow(try JSONParser.parse(ok, options: .init(maxDepth: 32)))
+        let deep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+        XCTAssertThrowsError(try JSONParser.parse(deep, options: .init(maxDepth: 32))) { error in
+            XCTAssertEqual(error as? JSONParseError, .tooDeep(limit: 32))
+        }
+    }
+
+    func testRejectsTrailingGarbageAndBadLiterals() {
+        for text in ["{} x", "tru", "[1,]", "{\"a\" 1}", "01", "1.", "\"\u{01}\"", "\"\\ud800\""] {
+            XCTAssertThrowsError(try JSONParser.parse(text), text)
+        }
+    }
+
+    func testDecodesSurrogatePairs() throws {
+        XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00""#), .string("😀"))
+    }
+
+    func testCanonicalBytesIgnoreMemberOrder() throws {
+        let a = try JSONParser.parse(#"{"b":{"y":1,"x":2},"a":null}"#)
+        let b = try JSONParser.parse(#"{"a":null,"b":{"x":2,"y":1}}"#)
+        XCTAssertEqual(a.canonicalBytes, b.canonicalBytes)
+        XCTAssertEqual(String(decoding: a.canonicalBytes, as: UTF8.self), #"{"a":null,"b":{"x":2,"y":1}}"#)
+    }
+
+    func testWriterEscapesControlCharacters() {
+        XCTAssertEqual(JSONValue.string("a\"\\\n\u{01}/").jsonString, #""a\"\\\n\u0001/""#)
+    }
+}
+
+final class Base64URLTests: XCTestCase {
+    func testRoundTripsAllLengths() {
+        for n in 0..<40 {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let text = Base64URL.encode(bytes)
+            XCTAssertFalse(text.contains("="))
+            XCTAssertEqual(Base64URL.decode(text), bytes)
+        }
+        XCTAssertEqual(Base64URL.encode(Array(repeating: 0xFF, count: 32)).count, 43)
+    }
+
+    func testRejectsForeignCharactersAndNonCanonicalTails() {
+        XCTAssertNil(Base64URL.decode("ab+c"))
+        XCTAssertNil(Base64URL.decode("abc="))
+        XCTAssertNil(Base64URL.decode("a"))
+        XCTAssertNil(Base64URL.decode("AB"))  // "AB" leaves non-zero spare bits
+        XCTAssertEqual(Base64URL.decode("AA"), [0])
+    }
+}
+
+final class ULIDTests: XCTestCase {
+    func testEncodesTimeThenRandomness() {
+        let id = ULID.make(milliseconds: 1_469_918_176_385, random: (0, 0))
+        XCTAssertEqual(id, "01ARYZ6S410000000000000000")
+        XCTAssertEqual(ULID.milliseconds(id[...]), 1_469_918_176_385)
+    }
+
+    func testGeneratedIdsAreValidAndDistinct() {
+        let a = ULID.make()
+        let b = ULID.make()
+        XCTAssertNotEqual(a, b)
+        XCTAssertTrue(ULID.isValid(a[...]))
+        XCTAssertTrue(Identifier.isValid("biq_mapp_" + a, prefix: Identifier.mobileAppPrefix))
+        XCTAssertFalse(ULID.isValid("01ARZ3NDEKTSV4RRFFQ69G5FAI"))  // I is not Crockford
+        XCTAssertFalse(ULID.isValid("81ARZ3NDEKTSV4RRFFQ69G5FAV"))  // overflows 128 bits
+    }
+}
+
+final class TimestampTests: XCTestCase {
+    func testFormatsAndParsesUTC() {
+        XCTAssertEqual(Timestamp.format(seconds: 1_790_512_200), "2026-09-27T12:30:00Z")
+        XCTAssertEqual(Timestamp.parse("2026-09-27T12:30:00Z"), 1_790_512_200_000)
+        XCTAssertEqual(Timestamp.parse("2026-09-27T12:30:00.123Z"), 1_790_512_200_123)
+        XCTAssertEqual(Timestamp.parse("2026-09-27T14:30:00+02:00"), 1_790_512_200_000)
+        XCTAssertEqual(Timestamp.format(milliseconds: 1_790_512_200_123), "2026-09-27T12:30:00.123Z")
+    }
+
+    func testRejectsImpossibleDates() {
+        for text in [
+            "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-09-27 12:30:00Z", "2026-09-27T12:30:00",
+            "2026-13-01T00:00:00Z", "2026-09-27T24:00:00Z",
+        ] {
+            XCTAssertNil(Timestamp.parse(text), text)
+        }
+        XCTAssertNotNil(Timestamp.parse("2024-02-29T00:00:00Z"))
+    }
+}
