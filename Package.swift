@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["Core", "CSQLite", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.
         .target(name: "Association", dependencies: ["Core", "Store"]),
+        // Short-link visits: visitor classification, dynamic values, handoff tokens, Play referrer.
+        .target(name: "Visit", dependencies: ["Core", "Store", "CSodium"]),
         // HTML pages, escaping, CSP nonces.
         .target(name: "Templates", dependencies: ["Core", "Store", "CSodium"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
@@ -32,7 +34,8 @@ let package = Package(
         .executableTarget(
             name: "Edge",
             dependencies: [
-                "HTTP", "Store", "Association", "Templates", "Resolver", "Core", "CSystem", "COpenSSL", "CSodium",
+                "HTTP", "Store", "Association", "Templates", "Resolver", "Visit", "Core", "CSystem", "COpenSSL",
+                "CSodium",
             ]
         ),
 
@@ -40,6 +43,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core"]),
+        .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Store", "Core"]),
         .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "Store", "Core"]),

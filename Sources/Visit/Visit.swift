@@ -1,0 +1,1 @@
+// The Visit module; see ../shared/ARCHITECTURE.md.
