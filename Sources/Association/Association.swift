@@ -1,1 +1,0 @@
-// The Association module; see ../shared/ARCHITECTURE.md.
