@@ -1,0 +1,56 @@
+/// The static assets the pages use, served by the edge under `prefix`.
+///
+/// Only exact, current hashed names match (`deepview.3f2a9c1e0b7d.js`): no directories, no
+/// decoding, no case folding, no old hashes, so `../`, `%2e%2e`, `deepview.js` and anything else
+/// unknown are all simply `nil`, which the edge answers with a 404.
+public enum AssetCatalog {
+    /// The reserved path prefix (the AASA excludes it from the claimed paths).
+    public static let prefix = "/_biqli/assets/"
+
+    /// Every asset, decoded once at first use.
+    public static let all: [Asset] = EmbeddedAssets.files.map(Asset.init(embedded:))
+
+    private static let byHashedName: [String: Asset] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.hashedName, $0) })
+    private static let byName: [String: Asset] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// The asset served at `prefix + path` (`path` is what follows the prefix, without query).
+    public static func lookup(path: String) -> Asset? {
+        byHashedName[path]
+    }
+
+    /// The asset for a full request path (`/_biqli/assets/deepview.<hash>.js`), or nil.
+    public static func lookup(requestPath: String) -> Asset? {
+        guard requestPath.hasPrefix(prefix) else { return nil }
+        return lookup(path: String(requestPath.dropFirst(prefix.count)))
+    }
+
+    /// `/_biqli/assets/deepview.<hash>.js` for `"deepview.js"`; nil for a name not in `public/`.
+    public static func url(for name: String) -> String? {
+        byName[name]?.path
+    }
+
+    /// The whole response for a `GET` of `prefix + path`: 200 with the gzip body when the client
+    /// accepts gzip and it exists, else the plain bytes. Nil for an unknown path (edge: 404).
+    public static func response(path: String, acceptEncoding: String?) -> RenderedPage? {
+        guard let asset = lookup(path: path) else { return nil }
+        if let gzip = asset.gzip, AcceptEncoding.allowsGzip(acceptEncoding) {
+            return RenderedPage(status: 200, headers: asset.headers(gzipped: true), body: gzip)
+        }
+        return RenderedPage(status: 200, headers: asset.headers(gzipped: false), body: asset.bytes)
+    }
+
+    /// The typed URL templates interpolate (`AssetURL` can only come from here).
+    static func assetURL(_ name: String) -> AssetURL {
+        guard let asset = byName[name] else {
+            preconditionFailure("no asset \(name) in public/; run scripts/gen-assets")
+        }
+        return AssetURL(path: asset.path)
+    }
+}
+
+/// A same-origin path to one of the embedded assets; only `AssetCatalog` makes them, so templates
+/// may put one in `href`/`src` like a `SafeURL`.
+public struct AssetURL: Sendable, Hashable {
+    public let path: String
+}

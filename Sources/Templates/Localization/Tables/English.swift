@@ -1,0 +1,28 @@
+extension BuiltInStrings {
+    static let english: [StringKey: String] = [
+        .direction: "ltr",
+        .appGeneric: "the app",
+        .deepViewSubtitleAppStore: "On the App Store",
+        .deepViewSubtitleTestFlight: "Beta on TestFlight",
+        .deepViewContinue: "Continue",
+        .deepViewExplain: "Continue copies a link that {app} will ask you to paste after you install it.",
+        .deepViewCopiedAppStore: "Link copied. Opening the App Store…",
+        .deepViewCopiedTestFlight: "Link copied. Opening TestFlight…",
+        .previewOpen: "Open link",
+        .handoffTitle: "Continue in the app",
+        .handoffIntro: "You opened a link meant for {app}. Three steps take you there:",
+        .handoffStepInstall: "Install {app}.",
+        .handoffStepOpen: "Open it.",
+        .handoffStepPaste: "Tap Paste when it asks, and it takes you right where the link points.",
+        .handoffButtonAppStore: "Open the App Store",
+        .handoffButtonTestFlight: "Open TestFlight",
+        .notFoundTitle: "Link not found",
+        .notFoundBody: "This link doesn’t exist. Check that it was typed correctly, or ask the sender for a new one.",
+        .disabledTitle: "This link is no longer active",
+        .disabledBody: "Its owner has turned it off. If you still need it, ask the sender for a new one.",
+        .errorTitle: "Something went wrong",
+        .errorBody: "This link couldn’t be opened right now. Please try again in a moment.",
+        .rootTitle: "Short links live here",
+        .rootBody: "This address hosts short links that open apps and websites. Open the full link you were given.",
+    ]
+}

@@ -1,0 +1,31 @@
+extension BuiltInStrings {
+    static let french: [StringKey: String] = [
+        .direction: "ltr",
+        .appGeneric: "l’app",
+        .deepViewSubtitleAppStore: "Sur l’App Store",
+        .deepViewSubtitleTestFlight: "Bêta sur TestFlight",
+        .deepViewContinue: "Continuer",
+        .deepViewExplain: "Continuer copie un lien que {app} vous demandera de coller après l’installation.",
+        .deepViewCopiedAppStore: "Lien copié. Ouverture de l’App Store…",
+        .deepViewCopiedTestFlight: "Lien copié. Ouverture de TestFlight…",
+        .previewOpen: "Ouvrir le lien",
+        .handoffTitle: "Continuez dans l’app",
+        .handoffIntro: "Vous avez ouvert un lien destiné à {app}. Trois étapes pour y arriver\u{00A0}:",
+        .handoffStepInstall: "Installez {app}.",
+        .handoffStepOpen: "Ouvrez-la.",
+        .handoffStepPaste: "Touchez Coller quand elle vous le demande\u{00A0}: elle vous mènera là où pointe le lien.",
+        .handoffButtonAppStore: "Ouvrir l’App Store",
+        .handoffButtonTestFlight: "Ouvrir TestFlight",
+        .notFoundTitle: "Lien introuvable",
+        .notFoundBody:
+            "Ce lien n’existe pas. Vérifiez qu’il est bien saisi, ou demandez-en un nouveau à la personne qui l’a envoyé.",
+        .disabledTitle: "Ce lien n’est plus actif",
+        .disabledBody:
+            "Son propriétaire l’a désactivé. Si vous en avez encore besoin, demandez-en un nouveau à son expéditeur.",
+        .errorTitle: "Un problème est survenu",
+        .errorBody: "Impossible d’ouvrir ce lien pour le moment. Réessayez dans un instant.",
+        .rootTitle: "Ici vivent des liens courts",
+        .rootBody:
+            "Cette adresse héberge des liens courts qui ouvrent des apps et des sites web. Ouvrez le lien complet reçu.",
+    ]
+}

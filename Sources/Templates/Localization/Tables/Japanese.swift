@@ -1,0 +1,28 @@
+extension BuiltInStrings {
+    static let japanese: [StringKey: String] = [
+        .direction: "ltr",
+        .appGeneric: "アプリ",
+        .deepViewSubtitleAppStore: "App Storeで入手",
+        .deepViewSubtitleTestFlight: "TestFlightでベータ版を入手",
+        .deepViewContinue: "続ける",
+        .deepViewExplain: "「続ける」でリンクがコピーされ、インストール後に{app}からペーストを求められます。",
+        .deepViewCopiedAppStore: "リンクをコピーしました。App Storeを開いています…",
+        .deepViewCopiedTestFlight: "リンクをコピーしました。TestFlightを開いています…",
+        .previewOpen: "リンクを開く",
+        .handoffTitle: "アプリで続ける",
+        .handoffIntro: "このリンクは{app}用です。次の3ステップで開けます。",
+        .handoffStepInstall: "{app}をインストールします。",
+        .handoffStepOpen: "アプリを開きます。",
+        .handoffStepPaste: "求められたら「ペースト」をタップすると、リンク先に移動します。",
+        .handoffButtonAppStore: "App Storeを開く",
+        .handoffButtonTestFlight: "TestFlightを開く",
+        .notFoundTitle: "リンクが見つかりません",
+        .notFoundBody: "このリンクは存在しません。入力に誤りがないか確認するか、送信者に新しいリンクを依頼してください。",
+        .disabledTitle: "このリンクは無効になっています",
+        .disabledBody: "所有者がこのリンクを無効にしました。必要な場合は、送信者に新しいリンクを依頼してください。",
+        .errorTitle: "問題が発生しました",
+        .errorBody: "現在このリンクを開けません。しばらくしてからもう一度お試しください。",
+        .rootTitle: "短縮リンクのドメインです",
+        .rootBody: "このアドレスでは、アプリやウェブサイトを開く短縮リンクを提供しています。受け取ったリンクをそのまま開いてください。",
+    ]
+}

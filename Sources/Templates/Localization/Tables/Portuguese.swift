@@ -1,0 +1,28 @@
+extension BuiltInStrings {
+    static let portuguese: [StringKey: String] = [
+        .direction: "ltr",
+        .appGeneric: "o app",
+        .deepViewSubtitleAppStore: "Na App Store",
+        .deepViewSubtitleTestFlight: "Beta no TestFlight",
+        .deepViewContinue: "Continuar",
+        .deepViewExplain: "Continuar copia um link que {app} vai pedir para você colar depois da instalação.",
+        .deepViewCopiedAppStore: "Link copiado. Abrindo a App Store…",
+        .deepViewCopiedTestFlight: "Link copiado. Abrindo o TestFlight…",
+        .previewOpen: "Abrir link",
+        .handoffTitle: "Continue no app",
+        .handoffIntro: "Você abriu um link feito para {app}. São só três passos:",
+        .handoffStepInstall: "Instale {app}.",
+        .handoffStepOpen: "Abra o app.",
+        .handoffStepPaste: "Toque em Colar quando ele pedir, e ele levará você direto para onde o link aponta.",
+        .handoffButtonAppStore: "Abrir a App Store",
+        .handoffButtonTestFlight: "Abrir o TestFlight",
+        .notFoundTitle: "Link não encontrado",
+        .notFoundBody: "Este link não existe. Confira se foi digitado corretamente ou peça um novo a quem o enviou.",
+        .disabledTitle: "Este link não está mais ativo",
+        .disabledBody: "O responsável o desativou. Se ainda precisar dele, peça um novo a quem o enviou.",
+        .errorTitle: "Algo deu errado",
+        .errorBody: "Não foi possível abrir este link agora. Tente novamente em instantes.",
+        .rootTitle: "Aqui moram links curtos",
+        .rootBody: "Este endereço hospeda links curtos que abrem apps e sites. Abra o link completo que você recebeu.",
+    ]
+}

@@ -1,0 +1,33 @@
+/// The Deep View: what an iPhone visitor without the app sees.
+///
+/// One button, `<a id="biqli-continue" href="STORE" data-handoff="HANDOFF">`: with JavaScript,
+/// `deepview.js` copies the `data-handoff` URL (the only copy of it in the page) and then opens
+/// `href`; without JavaScript it is a plain link to the store (the visitor gets the app, the
+/// exact deferred deep link is lost: acceptable, and the only way without script).
+enum DeepViewPage {
+    static func render(_ model: DeepViewModel, strings: LocalizedStrings) -> RenderedPage {
+        let appStore = model.store.kind == .appStore
+        let heading = model.title ?? model.appName
+        let banner: HTML =
+            model.store.appStoreID.map { "<meta name=\"apple-itunes-app\" content=\"app-id=\($0)\">\n" } ?? .empty
+        let image: HTML = model.imageURL.map { "\n<img class=\"hero\" src=\"\($0)\" alt=\"\">" } ?? .empty
+        let description: HTML =
+            model.description.map {
+                "\n<p class=\"lead\" dir=\"auto\">\(PageShell.clamp($0, to: PageShell.maxDescriptionLength))</p>"
+            } ?? .empty
+        let subtitle = strings[appStore ? .deepViewSubtitleAppStore : .deepViewSubtitleTestFlight]
+        let copied = strings[appStore ? .deepViewCopiedAppStore : .deepViewCopiedTestFlight]
+        let body: HTML = """
+            <main class="card">
+            \(PageShell.appHeader(name: model.appName, icon: model.iconURL, subtitle: subtitle))\(image)
+            <h1 dir="auto">\(PageShell.clamp(heading, to: PageShell.maxTitleLength))</h1>\(description)
+            <a id="biqli-continue" class="button" href="\(model.store.url)" data-handoff="\(model.handoffURL)" \
+            aria-describedby="biqli-explain">\(strings[.deepViewContinue])</a>
+            <p id="biqli-explain" class="note">\(strings.text(.deepViewExplain, app: model.appName))</p>
+            <p id="biqli-status" class="status" role="status" aria-live="polite" data-copied="\(copied)"></p>
+            </main>
+            """
+        return PageShell.render(
+            status: 200, strings: strings, title: heading, head: banner, body: body, script: true)
+    }
+}

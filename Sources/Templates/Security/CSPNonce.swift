@@ -1,0 +1,29 @@
+import CSodium
+import Core
+
+/// A Content-Security-Policy nonce: 18 fresh random bytes (144 bits) from libsodium, base64url.
+///
+/// One per response: the page's `<script nonce="...">` and the `script-src 'nonce-...'` of the
+/// same response carry it, nothing else does, and it is never reused.
+public struct CSPNonce: Sendable, Hashable, CustomStringConvertible {
+    /// Random bytes per nonce (CSP asks for at least 128 bits).
+    public static let byteCount = 18
+
+    /// The base64url text (24 characters, within the CSP `base64-value` grammar).
+    public let value: String
+
+    /// A new nonce from the operating system's CSPRNG (through `randombytes_buf`).
+    public static func fresh() -> CSPNonce {
+        precondition(Sodium.ready, "sodium_init failed")
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        return CSPNonce(value: Base64URL.encode(bytes))
+    }
+
+    public var description: String { value }
+}
+
+/// libsodium initialisation, done once by whichever caller needs it first (thread-safe lazy global).
+enum Sodium {
+    static let ready: Bool = sodium_init() >= 0
+}
