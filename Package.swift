@@ -19,7 +19,7 @@ let package = Package(
         // Pure value types shared by every layer: JSON, ULIDs, base64url, timestamps.
         .target(name: "Core"),
         // Transport: event loops, TLS, HTTP/1.1. Knows nothing of links.
-        .target(name: "HTTP", dependencies: ["CSystem", "COpenSSL"]),
+        .target(name: "HTTP", dependencies: ["Core", "CSystem", "COpenSSL"]),
         // Persistence behind the `Store` protocol; SQLite today.
         .target(name: "Store", dependencies: ["Core", "CSQLite", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.

@@ -1,1 +1,6 @@
-print("biqli-edge")
+// Entry point: everything lives in `EdgeCommand`.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(EdgeCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,231 @@
+import Core
+import HTTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every setting of the edge, from a JSON file and/or `BIQLI_EDGE_*` variables
+/// (the environment wins). Each setting has one name in both places: the variable
+/// `BIQLI_EDGE_HTTP_ADDR` is the file key `httpAddr`.
+struct EdgeConfiguration: Sendable {
+    var httpAddress: HTTPServerConfiguration.Address? = .init(host: "0.0.0.0", port: 8080)
+    var httpsAddress: HTTPServerConfiguration.Address? = .init(host: "0.0.0.0", port: 8443)
+    var metricsAddress: HTTPServerConfiguration.Address? = nil
+    var dataDirectory = "./data"
+    /// Nil means `<dataDirectory>/certs`.
+    var certificateDirectoryOverride: String? = nil
+    var publicURL = "https://localhost:8443"
+    var httpsRedirect = true
+    var trustedProxies: [CIDR] = []
+    var loops = EdgeConfiguration.coreCount()
+    var logLevel: LogLevel = .info
+    var accessLog = true
+    var maxConnections = 10_000
+    /// Days clicks and open events are kept.
+    var retentionDays = 90
+    /// Directory of operator language files (`<lang>.json`) for the pages.
+    var languagesDirectory: String? = nil
+    var rateLimits = RateLimitSettings()
+
+    var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
+    var databasePath: String { dataDirectory + "/edge.sqlite3" }
+
+    struct RateLimitSettings: Sendable, Equatable {
+        var perApp = 3_000
+        var perAddress = 120
+        var perInstance = 30
+        var perToken = 20
+        var invalidPerAddress = 10
+    }
+
+    /// One setting: its environment name, its file key and how to apply a text value.
+    struct Setting: Sendable {
+        let variable: String
+        let help: String
+        let apply: @Sendable (inout EdgeConfiguration, String) throws(ConfigurationError) -> Void
+
+        var fileKey: String {
+            let words = variable.dropFirst("BIQLI_EDGE_".count).lowercased().split(separator: "_")
+            return words.enumerated().map { i, w in i == 0 ? String(w) : w.prefix(1).uppercased() + w.dropFirst() }
+                .joined()
+        }
+    }
+
+    static let settings: [Setting] = [
+        Setting(variable: "BIQLI_EDGE_HTTP_ADDR", help: "plain-HTTP listener host:port; empty disables") {
+            c, v throws(ConfigurationError) in c.httpAddress = try parseAddress(v, "BIQLI_EDGE_HTTP_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_HTTPS_ADDR", help: "HTTPS listener host:port; empty disables") {
+            c, v throws(ConfigurationError) in c.httpsAddress = try parseAddress(v, "BIQLI_EDGE_HTTPS_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_METRICS_ADDR", help: "separate /metrics listener host:port; empty: loopback only")
+        {
+            c, v throws(ConfigurationError) in c.metricsAddress = try parseAddress(v, "BIQLI_EDGE_METRICS_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_DATA_DIR", help: "SQLite file and generated secrets") {
+            c, v throws(ConfigurationError) in
+            guard !v.isEmpty else { throw .invalid("BIQLI_EDGE_DATA_DIR", v, "must not be empty") }
+            c.dataDirectory = v
+        },
+        Setting(variable: "BIQLI_EDGE_CERT_DIR", help: "certificates, one <hostname>.pem per host") {
+            c, v throws(ConfigurationError) in c.certificateDirectoryOverride = v.isEmpty ? nil : v
+        },
+        Setting(variable: "BIQLI_EDGE_PUBLIC_URL", help: "public base URL of the API (receipt issuer, JWKS)") {
+            c, v throws(ConfigurationError) in
+            guard v.hasPrefix("https://") || v.hasPrefix("http://"), v.count > 8, !v.contains(" ") else {
+                throw .invalid("BIQLI_EDGE_PUBLIC_URL", v, "must be an absolute http(s) URL")
+            }
+            c.publicURL = v.hasSuffix("/") ? String(v.dropLast()) : v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_HTTPS_REDIRECT", help: "on: 308 plain-HTTP visits to HTTPS; off behind a TLS proxy"
+        ) {
+            c, v throws(ConfigurationError) in c.httpsRedirect = try parseSwitch(v, "BIQLI_EDGE_HTTPS_REDIRECT")
+        },
+        Setting(
+            variable: "BIQLI_EDGE_TRUSTED_PROXIES", help: "addresses/CIDRs whose X-Forwarded-For/-Proto are believed"
+        ) {
+            c, v throws(ConfigurationError) in
+            var list: [CIDR] = []
+            for part in v.split(separator: ",") {
+                let item = String(part.trimmingSpaces())
+                guard let cidr = CIDR(item) else {
+                    throw .invalid("BIQLI_EDGE_TRUSTED_PROXIES", item, "is not an address or CIDR")
+                }
+                list.append(cidr)
+            }
+            c.trustedProxies = list
+        },
+        Setting(variable: "BIQLI_EDGE_LOOPS", help: "event-loop threads") {
+            c, v throws(ConfigurationError) in c.loops = try parseInt(v, "BIQLI_EDGE_LOOPS", 1...256)
+        },
+        Setting(variable: "BIQLI_EDGE_LOG", help: "debug, info, warn or error; JSON lines on stdout") {
+            c, v throws(ConfigurationError) in
+            guard let level = LogLevel(rawValue: v.lowercased()) else {
+                throw .invalid("BIQLI_EDGE_LOG", v, "must be debug, info, warn or error")
+            }
+            c.logLevel = level
+        },
+        Setting(variable: "BIQLI_EDGE_ACCESS_LOG", help: "on/off: one JSON line per request") {
+            c, v throws(ConfigurationError) in c.accessLog = try parseSwitch(v, "BIQLI_EDGE_ACCESS_LOG")
+        },
+        Setting(variable: "BIQLI_EDGE_MAX_CONNECTIONS", help: "open connections before accepting pauses") {
+            c, v throws(ConfigurationError) in
+            c.maxConnections = try parseInt(v, "BIQLI_EDGE_MAX_CONNECTIONS", 1...1_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RETENTION_DAYS", help: "days clicks and open events are kept") {
+            c, v throws(ConfigurationError) in c.retentionDays = try parseInt(v, "BIQLI_EDGE_RETENTION_DAYS", 1...3650)
+        },
+        Setting(variable: "BIQLI_EDGE_LANGUAGES_DIR", help: "operator page translations, <lang>.json") {
+            c, v throws(ConfigurationError) in c.languagesDirectory = v.isEmpty ? nil : v
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_APP", help: "resolver requests per minute per Mobile App") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perApp = try parseInt(v, "BIQLI_EDGE_RATE_PER_APP", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_ADDRESS", help: "resolver requests per minute per source address") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perAddress = try parseInt(v, "BIQLI_EDGE_RATE_PER_ADDRESS", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_INSTANCE", help: "resolver requests per minute per app instance") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perInstance = try parseInt(v, "BIQLI_EDGE_RATE_PER_INSTANCE", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_TOKEN", help: "resolver requests per minute per handoff token") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perToken = try parseInt(v, "BIQLI_EDGE_RATE_PER_TOKEN", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", help: "invalid keys/tokens per minute per address") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.invalidPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", 1...10_000_000)
+        },
+    ]
+
+    /// Applies the file (if any), then the environment.
+    static func load(file: String?, environment: [String: String]) throws(ConfigurationError) -> EdgeConfiguration {
+        var config = EdgeConfiguration()
+        if let file {
+            guard let text = readTextFile(file) else { throw .file(file, "cannot be read") }
+            let json: JSONValue
+            do { json = try JSONParser.parse(text) } catch { throw .file(file, "is not valid JSON (\(error))") }
+            guard let members = json.objectValue else { throw .file(file, "must hold a JSON object") }
+            for (key, value) in members {
+                guard let setting = settings.first(where: { $0.fileKey == key }) else {
+                    throw .file(file, "has an unknown key \"\(key)\"")
+                }
+                let text: String
+                switch value {
+                case .string(let s): text = s
+                case .int(let i): text = String(i)
+                case .bool(let b): text = b ? "on" : "off"
+                case .null: text = ""
+                case .array(let items): text = items.compactMap(\.stringValue).joined(separator: ",")
+                default: throw .file(file, "key \"\(key)\" must be a string, number or boolean")
+                }
+                try setting.apply(&config, text)
+            }
+        }
+        for setting in settings {
+            if let value = environment[setting.variable] { try setting.apply(&config, value) }
+        }
+        return config
+    }
+
+    static func coreCount() -> Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    private static func parseAddress(_ v: String, _ name: String) throws(ConfigurationError) -> HTTPServerConfiguration
+        .Address?
+    {
+        if v.isEmpty { return nil }
+        guard let a = HTTPServerConfiguration.Address(parsing: v) else {
+            throw .invalid(name, v, "must be host:port (for example 0.0.0.0:8080 or [::1]:8443)")
+        }
+        return a
+    }
+
+    private static func parseSwitch(_ v: String, _ name: String) throws(ConfigurationError) -> Bool {
+        switch v.lowercased() {
+        case "on", "true", "1", "yes": return true
+        case "off", "false", "0", "no": return false
+        default: throw .invalid(name, v, "must be on or off")
+        }
+    }
+
+    private static func parseInt(_ v: String, _ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError)
+        -> Int
+    {
+        guard let n = Int(v), range.contains(n) else {
+            throw .invalid(name, v, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+}
+
+/// A bad setting: one line naming it; the CLI exits with status 2.
+enum ConfigurationError: Error, Equatable, CustomStringConvertible {
+    case invalid(String, String, String)
+    case file(String, String)
+
+    var description: String {
+        switch self {
+        case .invalid(let name, let value, let rule): return "\(name)=\"\(value)\" \(rule)"
+        case .file(let path, let problem): return "configuration file \(path) \(problem)"
+        }
+    }
+}
+
+enum LogLevel: String, Sendable, Comparable {
+    case debug, info, warn, error
+
+    private var rank: Int {
+        switch self {
+        case .debug: return 0
+        case .info: return 1
+        case .warn: return 2
+        case .error: return 3
+        }
+    }
+
+    static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
+}

@@ -1,0 +1,44 @@
+import Core
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Operational log: one JSON object per line on standard output.
+///
+/// Callers pass fields explicitly; nothing here formats request data, so a token or
+/// key can only reach the log if a caller names it, and none does.
+struct Log: Sendable {
+    var level: LogLevel
+
+    func debug(_ message: String, _ fields: [(String, JSONValue)] = []) { write(.debug, message, fields) }
+    func info(_ message: String, _ fields: [(String, JSONValue)] = []) { write(.info, message, fields) }
+    func warn(_ message: String, _ fields: [(String, JSONValue)] = []) { write(.warn, message, fields) }
+    func error(_ message: String, _ fields: [(String, JSONValue)] = []) { write(.error, message, fields) }
+
+    private func write(_ at: LogLevel, _ message: String, _ fields: [(String, JSONValue)]) {
+        guard at >= level else { return }
+        var members: [(String, JSONValue)] = [
+            ("ts", .string(Timestamp.format(milliseconds: Int64(Clock.nowMilliseconds())))),
+            ("level", .string(at.rawValue)), ("msg", .string(message)),
+        ]
+        members.append(contentsOf: fields)
+        var bytes = JSONValue.object(members).jsonBytes
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { raw in _ = Glibc.write(1, raw.baseAddress, raw.count) }
+    }
+}
+
+/// Writes a line to standard error (CLI errors and usage).
+func printError(_ text: String) {
+    var bytes = Array(text.utf8)
+    bytes.append(0x0A)
+    bytes.withUnsafeBytes { raw in _ = write(2, raw.baseAddress, raw.count) }
+}
+
+/// Writes a line to standard output, unbuffered (so that it is seen before a crash or kill).
+func printOut(_ text: String) {
+    var bytes = Array(text.utf8)
+    bytes.append(0x0A)
+    bytes.withUnsafeBytes { raw in _ = write(1, raw.baseAddress, raw.count) }
+}

@@ -1,0 +1,123 @@
+/// A small path router: literal segments, `:name` parameters (one segment each)
+/// and a trailing `*` that takes the rest. Routes are tried in the order added;
+/// the first whose pattern matches the path wins, whatever the method. If that
+/// route does not take the method, the answer is 405 with `Allow`, unless the
+/// route asked to see every method (`anyMethod`), as the resolver does for its own
+/// 405 envelope.
+public final class Router: HTTPHandler, @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest, inout RequestContext, RouteParameters) -> HTTPHandlerResult
+
+    private struct Route {
+        var name: String
+        var methods: [HTTPMethod]?
+        var segments: [Segment]
+        var handler: Handler
+    }
+
+    private enum Segment: Equatable {
+        case literal(String)
+        case parameter(String)
+        case rest(String)
+    }
+
+    private var routes: [Route] = []
+    /// Answers requests that match no route (default: plain 404).
+    public var notFound: Handler = { _, _, _ in .response(.text(404, "not found\n")) }
+    /// Builds the 405 answer (default: plain text with `Allow`).
+    public var methodNotAllowed: @Sendable (HTTPRequest, [HTTPMethod]) -> HTTPResponse = { _, allowed in
+        var r = HTTPResponse.text(405, "method not allowed\n")
+        r.headers.add("Allow", allowed.map(\.name).joined(separator: ", "))
+        return r
+    }
+
+    public init() {}
+
+    /// Adds a route. `methods` nil means every method reaches the handler. GET routes
+    /// answer HEAD too (the connection drops the body).
+    public func add(_ methods: [HTTPMethod]?, _ pattern: String, name: String, _ handler: @escaping Handler) {
+        var segments: [Segment] = []
+        for part in pattern.split(separator: "/", omittingEmptySubsequences: true) {
+            if part.hasPrefix(":") {
+                segments.append(.parameter(String(part.dropFirst())))
+            } else if part.hasPrefix("*") {
+                segments.append(.rest(String(part.dropFirst())))
+            } else {
+                segments.append(.literal(String(part)))
+            }
+        }
+        var methods = methods
+        if let m = methods, m.contains(.get), !m.contains(.head) { methods = m + [.head] }
+        routes.append(Route(name: name, methods: methods, segments: segments, handler: handler))
+    }
+
+    public func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
+        let path = request.path
+        // Absolute-form targets (`http://host/path`) route by their path.
+        let routedPath: Substring
+        if path.hasPrefix("/") {
+            routedPath = path
+        } else if let slash = Router.pathStart(ofAbsoluteForm: path) {
+            routedPath = path[slash...]
+        } else {
+            routedPath = "/"
+        }
+        let parts = routedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for route in routes {
+            guard let params = match(route.segments, parts) else { continue }
+            context.routeName = route.name
+            if let methods = route.methods, !methods.contains(request.method) {
+                return .response(methodNotAllowed(request, methods))
+            }
+            return route.handler(request, &context, params)
+        }
+        context.routeName = "not_found"
+        return notFound(request, &context, RouteParameters())
+    }
+
+    /// Where the path of `scheme://authority/path` starts.
+    static func pathStart(ofAbsoluteForm target: Substring) -> Substring.Index? {
+        let u = target.utf8
+        var i = u.startIndex
+        var slashes = 0
+        while i < u.endIndex {
+            if u[i] == UInt8(ascii: "/") {
+                slashes += 1
+                if slashes == 3 { return i }
+            }
+            i = u.index(after: i)
+        }
+        return nil
+    }
+
+    private func match(_ segments: [Segment], _ parts: ArraySlice<Substring>) -> RouteParameters? {
+        var params = RouteParameters()
+        var i = parts.startIndex
+        // "/" splits into one empty part: a route without segments matches only it.
+        if segments.isEmpty { return parts.count == 1 && parts.first == "" ? params : nil }
+        for (n, segment) in segments.enumerated() {
+            switch segment {
+            case .rest(let name):
+                params.values.append((name, parts[i...].joined(separator: "/")))
+                return params
+            case .literal(let text):
+                guard i < parts.endIndex, parts[i] == text else { return nil }
+            case .parameter(let name):
+                guard i < parts.endIndex, !parts[i].isEmpty else { return nil }
+                params.values.append((name, String(parts[i])))
+            }
+            i += 1
+            if n == segments.count - 1 { return i == parts.endIndex ? params : nil }
+        }
+        return nil
+    }
+}
+
+/// Values captured by `:name` and `*name` segments, still percent-encoded.
+public struct RouteParameters: Sendable {
+    public var values: [(String, String)] = []
+    public init() {}
+    public subscript(_ name: String) -> String? {
+        for (k, v) in values where k == name { return v }
+        return nil
+    }
+}

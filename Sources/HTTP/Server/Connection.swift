@@ -1,0 +1,79 @@
+import COpenSSL
+
+/// The state of one accepted socket. Owned by exactly one loop and touched only
+/// on that loop's thread.
+final class Connection {
+    let fd: Int32
+    let generation: UInt32
+    let listener: ListenerKind
+    let peerAddress: String
+
+    /// TLS session, nil on plain listeners.
+    var ssl: OpaquePointer?
+    /// Keeps the certificate set this connection's handshake uses alive.
+    var certificates: CertificateSet?
+    var handshakeComplete: Bool
+    var serverName: String?
+
+    let input: ByteBuffer
+    let output: ByteBuffer
+    var parser: HTTPRequestParser
+    var deadline: ConnectionDeadline
+    /// The deadline this connection is filed under in the loop's timer wheel.
+    var scheduledDeadline: UInt64 = .max
+
+    /// A handler is preparing the response to `pending`; nothing after it is answered yet.
+    var pending: PendingRequest?
+    /// Close once the output is flushed (Connection: close, HTTP/1.0, parse error, shutdown).
+    var closeAfterFlush = false
+    /// The peer finished sending (EOF).
+    var peerClosed = false
+    /// Output was flushed and the write side shut; draining input until EOF or the linger deadline.
+    var lingering = false
+    var sentContinue = false
+    /// Epoll interest currently registered.
+    var interest: UInt32 = 0
+    /// TLS needs the socket writable to make progress on a read (or the reverse).
+    var tlsWantsWrite = false
+
+    struct PendingRequest {
+        var method: HTTPMethod
+        var host: String?
+        var target: String
+        var minorVersion: Int
+        var keepAlive: Bool
+        var startNanoseconds: UInt64
+        var route: String
+    }
+
+    init(
+        fd: Int32, generation: UInt32, listener: ListenerKind, peerAddress: String, limits: HTTPLimits,
+        timeouts: HTTPTimeouts, now: UInt64, tls: Bool
+    ) {
+        self.fd = fd
+        self.generation = generation
+        self.listener = listener
+        self.peerAddress = peerAddress
+        self.handshakeComplete = !tls
+        self.input = ByteBuffer(capacity: 4096)
+        self.output = ByteBuffer(capacity: 4096)
+        self.parser = HTTPRequestParser(limits: limits)
+        self.deadline = ConnectionDeadline(timeouts: timeouts, phase: tls ? .handshake : .idle, now: now)
+    }
+
+    /// The phase the connection is in, derived from its buffers and flags.
+    var currentPhase: ConnectionPhase {
+        if !handshakeComplete { return .handshake }
+        if lingering { return .lingering }
+        if !output.isEmpty { return .writing }
+        if pending != nil { return .processing }
+        if parser.isReadingBody { return .body }
+        if parser.hasPartialRequest || !input.isEmpty { return .head }
+        return .idle
+    }
+
+    /// Nothing in flight: safe to close during shutdown.
+    var isQuiescent: Bool {
+        handshakeComplete && pending == nil && output.isEmpty && input.isEmpty && !parser.hasPartialRequest
+    }
+}

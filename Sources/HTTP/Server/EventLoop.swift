@@ -1,0 +1,341 @@
+import COpenSSL
+import CSystem
+import Core
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One event-loop thread: its own epoll, its own `SO_REUSEPORT` listeners, and the
+/// connections it accepted, which never leave it. Level-triggered.
+///
+/// Other threads talk to a loop only through `post`, a mutex-protected mailbox
+/// drained by the loop after an eventfd wake-up; nothing else is shared.
+final class EventLoop: @unchecked Sendable {
+    let index: Int
+    let configuration: HTTPServerConfiguration
+    let handler: any HTTPHandler
+    let epollFD: Int32
+    private let wakeFD: Int32
+    private var listeners: [ListeningSocket]
+    private var listenersPaused = false
+    private var acceptRetryAt: UInt64 = 0
+
+    /// Connections by file descriptor.
+    private var connections: [Connection?] = []
+    private var connectionCount = 0
+    private var nextGeneration: UInt32 = 1
+    let maxConnections: Int
+
+    private let mailbox = Mutex<[@Sendable () -> Void]>([])
+    private var wheel: TimerWheel
+    /// Monotonic milliseconds at the start of the current iteration.
+    private(set) var now: UInt64
+    private var dateCache = HTTPDateCache()
+    private var logTimestampSecond: Int64 = -1
+    private var logTimestampPrefix = ""
+    var metrics = LoopMetrics()
+    var accessLog: AccessLog
+    var certificates: CertificateSet
+    private var shuttingDown = false
+    private var hardDeadline: UInt64 = .max
+    private var stopped = false
+
+    static let wakeTag: UInt64 = 1 << 63
+    static let listenerTag: UInt64 = 1 << 62
+
+    init(
+        index: Int, configuration: HTTPServerConfiguration, handler: any HTTPHandler, listeners: [ListeningSocket],
+        certificates: CertificateSet
+    ) throws(HTTPServerError) {
+        self.index = index
+        self.configuration = configuration
+        self.handler = handler
+        self.listeners = listeners
+        self.certificates = certificates
+        self.maxConnections = max(1, configuration.maxConnections / max(1, configuration.loops))
+        self.accessLog = AccessLog(enabled: configuration.accessLog)
+        let start = Clock.monotonicNanoseconds() / 1_000_000
+        self.now = start
+        self.wheel = TimerWheel(now: start)
+        epollFD = csys_epoll_create()
+        guard epollFD >= 0 else { throw .system("epoll_create1", errno) }
+        wakeFD = csys_eventfd()
+        guard wakeFD >= 0 else { throw .system("eventfd", errno) }
+        _ = csys_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, CSYS_EPOLLIN, EventLoop.wakeTag)
+        registerListeners()
+    }
+
+    deinit {
+        close(epollFD)
+        close(wakeFD)
+    }
+
+    // MARK: Cross-thread mailbox
+
+    /// Runs `work` on this loop's thread soon. Safe from any thread.
+    func post(_ work: @escaping @Sendable () -> Void) {
+        let wasEmpty = mailbox.withLock { box in
+            box.append(work)
+            return box.count == 1
+        }
+        if wasEmpty {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
+    }
+
+    private func drainMailbox() {
+        var counter: UInt64 = 0
+        _ = read(wakeFD, &counter, 8)
+        let work = mailbox.withLock { box in
+            let items = box
+            box.removeAll(keepingCapacity: true)
+            return items
+        }
+        for item in work { item() }
+    }
+
+    // MARK: Running
+
+    func run() {
+        var events = [UInt32](repeating: 0, count: 256)
+        var data = [UInt64](repeating: 0, count: 256)
+        while !stopped {
+            let n = csys_epoll_wait(epollFD, &events, &data, 256, Int32(wheel.slotMilliseconds))
+            now = Clock.monotonicNanoseconds() / 1_000_000
+            if n < 0 && errno != EINTR { break }
+            var i = 0
+            while i < Int(max(n, 0)) {
+                let tag = data[i]
+                let ev = events[i]
+                i += 1
+                if tag == EventLoop.wakeTag {
+                    drainMailbox()
+                } else if tag & EventLoop.listenerTag != 0 {
+                    acceptConnections(listenerIndex: Int(tag & 0xFFFF))
+                } else {
+                    let fd = Int32(truncatingIfNeeded: tag & 0xFFFF_FFFF)
+                    let generation = UInt32(truncatingIfNeeded: tag >> 32)
+                    guard let conn = connection(fd), conn.generation == generation else { continue }
+                    handleEvents(conn, ev)
+                }
+            }
+            expireDeadlines()
+            if listenersPaused && !shuttingDown && connectionCount < maxConnections && now >= acceptRetryAt {
+                resumeAccepting()
+            }
+            accessLog.flush()
+            if shuttingDown && (connectionCount == 0 || now >= hardDeadline) {
+                closeAllConnections()
+                stopped = true
+            }
+        }
+        accessLog.flush()
+    }
+
+    func connection(_ fd: Int32) -> Connection? {
+        let i = Int(fd)
+        return i < connections.count ? connections[i] : nil
+    }
+
+    /// The connection is still the one registered under its descriptor.
+    @inline(__always)
+    func isOpen(_ conn: Connection) -> Bool { connection(conn.fd) === conn }
+
+    // MARK: Accepting
+
+    private func registerListeners() {
+        for (i, l) in listeners.enumerated() {
+            _ = csys_epoll_ctl(epollFD, EPOLL_CTL_ADD, l.fd, CSYS_EPOLLIN, EventLoop.listenerTag | UInt64(i))
+        }
+        listenersPaused = false
+    }
+
+    private func pauseAccepting(retryAfterMilliseconds: UInt64) {
+        if !listenersPaused {
+            for l in listeners { _ = csys_epoll_ctl(epollFD, EPOLL_CTL_DEL, l.fd, 0, 0) }
+            listenersPaused = true
+            metrics.acceptPauses += 1
+        }
+        acceptRetryAt = now + retryAfterMilliseconds
+    }
+
+    private func resumeAccepting() {
+        registerListeners()
+    }
+
+    private func acceptConnections(listenerIndex: Int) {
+        guard listenerIndex < listeners.count else { return }
+        let listener = listeners[listenerIndex]
+        // Bounded, so one busy listener cannot starve the connections already open.
+        for _ in 0..<64 {
+            if connectionCount >= maxConnections {
+                pauseAccepting(retryAfterMilliseconds: 0)
+                return
+            }
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    csys_accept4(listener.fd, $0, &length, CSYS_SOCK_NONBLOCK | CSYS_SOCK_CLOEXEC)
+                }
+            }
+            if fd < 0 {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO: return
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors: stop accepting for a moment instead of spinning or dying.
+                    pauseAccepting(retryAfterMilliseconds: 100)
+                    return
+                default: return
+                }
+            }
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let peer = addressText(&storage)
+            let tls = listener.kind == .https
+            var ssl: OpaquePointer?
+            if tls {
+                guard let ctx = certificates.defaultContext, let s = SSL_new(ctx.pointer) else {
+                    close(fd)  // no certificate loaded: refuse TLS rather than serve a broken handshake
+                    metrics.handshakesFailed += 1
+                    continue
+                }
+                SSL_set_fd(s, fd)
+                SSL_set_accept_state(s)
+                ssl = s
+            }
+            nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
+            let conn = Connection(
+                fd: fd, generation: nextGeneration, listener: listener.kind, peerAddress: peer,
+                limits: configuration.limits, timeouts: configuration.timeouts, now: now, tls: tls)
+            conn.ssl = ssl
+            if tls { conn.certificates = certificates }
+            if Int(fd) >= connections.count {
+                connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+            }
+            connections[Int(fd)] = conn
+            connectionCount += 1
+            metrics.openConnections += 1
+            metrics.acceptedConnections += 1
+            setInterest(conn, CSYS_EPOLLIN | CSYS_EPOLLRDHUP, add: true)
+            schedule(conn)
+        }
+    }
+
+    // MARK: Interest and deadlines
+
+    func setInterest(_ conn: Connection, _ events: UInt32, add: Bool = false) {
+        guard add || events != conn.interest else { return }
+        conn.interest = events
+        let tag = UInt64(conn.generation) << 32 | UInt64(UInt32(bitPattern: conn.fd))
+        _ = csys_epoll_ctl(epollFD, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, conn.fd, events, tag)
+    }
+
+    /// Re-derives the connection's phase and files its deadline if it moved earlier.
+    func schedule(_ conn: Connection) {
+        conn.deadline.enter(conn.currentPhase, now: now)
+        guard let expiry = conn.deadline.expiresAt else { return }
+        if expiry < conn.scheduledDeadline {
+            conn.scheduledDeadline = expiry
+            wheel.schedule(.init(fd: conn.fd, generation: conn.generation, deadline: expiry))
+        }
+    }
+
+    private func expireDeadlines() {
+        let due = wheel.advance(now: now)
+        for entry in due {
+            guard let conn = connection(entry.fd), conn.generation == entry.generation,
+                entry.deadline == conn.scheduledDeadline
+            else { continue }
+            conn.scheduledDeadline = .max
+            if conn.deadline.isExpired(now: now) {
+                timedOut(conn)
+            } else if let expiry = conn.deadline.expiresAt {
+                conn.scheduledDeadline = expiry
+                wheel.schedule(.init(fd: conn.fd, generation: conn.generation, deadline: expiry))
+            }
+        }
+    }
+
+    private func timedOut(_ conn: Connection) {
+        let phase = conn.deadline.phase
+        metrics.timeouts["\(phase)", default: 0] += 1
+        if phase == .head || phase == .body, conn.handshakeComplete, conn.output.isEmpty {
+            // Tell a slow client why, then close; the response is best-effort.
+            var response = HTTPResponse.text(408, "request timeout\n")
+            response.headers.add("Connection", "close")
+            appendResponse(conn, response, head: true, minorVersion: 1, keepAlive: false)
+            conn.closeAfterFlush = true
+            conn.parser.reset()
+            conn.input.consume(conn.input.readableCount)
+            flush(conn)
+            if connection(conn.fd) === conn && !conn.lingering { closeConnection(conn) }
+            return
+        }
+        closeConnection(conn)
+    }
+
+    // MARK: Closing
+
+    func closeConnection(_ conn: Connection) {
+        guard connection(conn.fd) === conn else { return }
+        if let ssl = conn.ssl {
+            if conn.handshakeComplete { _ = SSL_shutdown(ssl) }
+            SSL_free(ssl)
+            conn.ssl = nil
+        }
+        _ = csys_epoll_ctl(epollFD, EPOLL_CTL_DEL, conn.fd, 0, 0)
+        close(conn.fd)
+        connections[Int(conn.fd)] = nil
+        connectionCount -= 1
+        metrics.openConnections -= 1
+        conn.certificates = nil
+    }
+
+    private func closeAllConnections() {
+        for case let conn? in connections { closeConnection(conn) }
+    }
+
+    // MARK: Shutdown and reload (called on the loop thread via `post`)
+
+    func beginShutdown(graceMilliseconds: Int) {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        hardDeadline = now + UInt64(graceMilliseconds)
+        for l in listeners {
+            if !listenersPaused { _ = csys_epoll_ctl(epollFD, EPOLL_CTL_DEL, l.fd, 0, 0) }
+            close(l.fd)
+        }
+        listeners.removeAll()
+        listenersPaused = true
+        for case let conn? in connections {
+            if conn.isQuiescent {
+                closeConnection(conn)
+            } else {
+                conn.closeAfterFlush = conn.closeAfterFlush || conn.pending == nil && !conn.parser.hasPartialRequest
+            }
+        }
+    }
+
+    var isShuttingDown: Bool { shuttingDown }
+
+    // MARK: Time helpers
+
+    func httpDate() -> [UInt8] { dateCache.current() }
+
+    func logTimestamp(_ wallMilliseconds: Int64) -> String {
+        let second = wallMilliseconds / 1000
+        if second != logTimestampSecond {
+            logTimestampSecond = second
+            var text = Timestamp.format(seconds: second)
+            text.removeLast()
+            logTimestampPrefix = text
+        }
+        let ms = Int(wallMilliseconds % 1000)
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return logTimestampPrefix + "." + msText + "Z"
+    }
+}

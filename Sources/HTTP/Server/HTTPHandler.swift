@@ -1,0 +1,91 @@
+/// What the server calls for every request.
+///
+/// `handle` runs on the connection's loop thread and must not block. It either
+/// answers at once (`.response`) or returns `.deferred` after taking a
+/// `Responder` from the context, which any thread may complete later (a write
+/// waiting for its group commit, for example). While a response is deferred, the
+/// connection answers nothing after it, so pipelined answers keep their order.
+public protocol HTTPHandler: AnyObject, Sendable {
+    func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult
+}
+
+public enum HTTPHandlerResult: Sendable {
+    case response(HTTPResponse)
+    /// The handler called `context.deferResponse()` and will complete that responder.
+    case deferred
+}
+
+/// Which listener a request arrived on.
+public enum ListenerKind: Sendable, Equatable {
+    case http
+    case https
+    /// The operator's separate metrics listener.
+    case metrics
+}
+
+/// Facts about a request that are not in the request itself.
+public struct RequestContext {
+    /// The index of the event loop serving the connection (0..<loops): selects per-loop resources.
+    public let loopIndex: Int
+    /// Peer address as text (`203.0.113.9`, `2001:db8::1`); IPv4-mapped IPv6 is shown as IPv4.
+    public let peerAddress: String
+    public let listener: ListenerKind
+    /// The TLS server name the client asked for, if any.
+    public let serverName: String?
+    /// A label for metrics and the access log (`visit`, `track_open`...); set by the router.
+    public var routeName: String = "unmatched"
+
+    let loop: EventLoop
+    let connectionFD: Int32
+    let connectionGeneration: UInt32
+    var responder: Responder?
+
+    init(
+        loop: EventLoop, loopIndex: Int, peerAddress: String, listener: ListenerKind, serverName: String?,
+        fd: Int32, generation: UInt32
+    ) {
+        self.loop = loop
+        self.loopIndex = loopIndex
+        self.peerAddress = peerAddress
+        self.listener = listener
+        self.serverName = serverName
+        self.connectionFD = fd
+        self.connectionGeneration = generation
+    }
+
+    public var isTLS: Bool { listener == .https }
+
+    /// Returns the responder for this request; the handler then returns `.deferred`.
+    public mutating func deferResponse() -> Responder {
+        if let r = responder { return r }
+        let r = Responder(loop: loop, fd: connectionFD, generation: connectionGeneration)
+        responder = r
+        return r
+    }
+
+    /// Runs `work` on this request's loop thread (later, never inline).
+    public func onLoop(_ work: @escaping @Sendable () -> Void) {
+        loop.post(work)
+    }
+}
+
+/// Completes one deferred response, from any thread, exactly once.
+public final class Responder: @unchecked Sendable {
+    private let loop: EventLoop
+    private let fd: Int32
+    private let generation: UInt32
+
+    init(loop: EventLoop, fd: Int32, generation: UInt32) {
+        self.loop = loop
+        self.fd = fd
+        self.generation = generation
+    }
+
+    /// Sends `response`. If the connection is gone by then, the response is dropped.
+    public func respond(_ response: HTTPResponse) {
+        let loop = self.loop
+        let fd = self.fd
+        let generation = self.generation
+        loop.post { loop.deliverDeferred(response, fd: fd, generation: generation) }
+    }
+}

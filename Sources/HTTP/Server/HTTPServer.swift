@@ -1,0 +1,126 @@
+import CSystem
+import Core
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The edge's HTTP/1.1 and HTTPS server: `configuration.loops` event-loop threads,
+/// each with its own listeners on every configured address.
+public final class HTTPServer: @unchecked Sendable {
+    public let configuration: HTTPServerConfiguration
+    private let handler: any HTTPHandler
+    private var loops: [EventLoop] = []
+    private var threads: [OSThread] = []
+    private let certificateState: Mutex<CertificateSet>
+    private var watcher: CertificateWatcher?
+    /// The addresses actually bound (port 0 resolved), by listener kind.
+    public private(set) var boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)] = []
+
+    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+        self.certificateState = Mutex(CertificateSet.load(directory: nil))
+    }
+
+    /// The certificates serving now.
+    public var certificates: CertificateSet { certificateState.withLock { $0 } }
+
+    /// Loads certificates, binds every listener on every loop and starts the loop threads.
+    public func start() throws(HTTPServerError) {
+        signal(SIGPIPE, SIG_IGN)
+        let certs = CertificateSet.load(directory: configuration.certificateDirectory)
+        certificateState.withLock { $0 = certs }
+
+        var wanted: [(ListenerKind, HTTPServerConfiguration.Address)] = []
+        if let a = configuration.httpAddress { wanted.append((.http, a)) }
+        if let a = configuration.httpsAddress { wanted.append((.https, a)) }
+        if let a = configuration.metricsAddress { wanted.append((.metrics, a)) }
+
+        var perLoop: [[ListeningSocket]] = []
+        for loopIndex in 0..<max(1, configuration.loops) {
+            var sockets: [ListeningSocket] = []
+            for (i, (kind, address)) in wanted.enumerated() {
+                // Loops after the first join the port the first one got (port 0 in tests).
+                let target = loopIndex == 0 ? address : perLoop[0][i].address
+                do {
+                    sockets.append(try ListeningSocket.open(target, kind: kind, backlog: configuration.backlog))
+                } catch {
+                    for s in perLoop.flatMap({ $0 }) + sockets { close(s.fd) }
+                    throw error
+                }
+            }
+            perLoop.append(sockets)
+        }
+        boundAddresses = perLoop.first.map { $0.map { ($0.kind, $0.address) } } ?? []
+
+        for (i, sockets) in perLoop.enumerated() {
+            loops.append(
+                try EventLoop(
+                    index: i, configuration: configuration, handler: handler, listeners: sockets, certificates: certs))
+        }
+        for loop in loops {
+            threads.append(OSThread.start(name: "biqli-loop-\(loop.index)") { loop.run() })
+        }
+        if let dir = configuration.certificateDirectory {
+            watcher = CertificateWatcher.start(directory: dir) { [weak self] in _ = self?.reloadCertificates() }
+        }
+    }
+
+    public var loopCount: Int { loops.count }
+
+    /// Re-reads the certificate directory and hands the new set to every loop. Open
+    /// connections keep the certificates they started with; new handshakes use the new set.
+    @discardableResult
+    public func reloadCertificates() -> CertificateSet {
+        let certs = CertificateSet.load(directory: configuration.certificateDirectory)
+        certificateState.withLock { $0 = certs }
+        for loop in loops { loop.post { loop.certificates = certs } }
+        return certs
+    }
+
+    /// Graceful shutdown: stop accepting, finish in-flight requests, close idle
+    /// connections, and close everything after the grace period. Returns at once.
+    public func shutdown() {
+        watcher?.stop()
+        let grace = configuration.shutdownGraceMilliseconds
+        for loop in loops { loop.post { loop.beginShutdown(graceMilliseconds: grace) } }
+    }
+
+    /// Blocks until every loop has stopped.
+    public func wait() {
+        for t in threads { t.join() }
+        threads.removeAll()
+    }
+
+    /// Collects every loop's counters (each on its own thread) and calls `completion`
+    /// on the last loop to answer.
+    public func metrics(_ completion: @escaping @Sendable (MetricsSnapshot) -> Void) {
+        let collector = MetricsCollector(expected: loops.count, completion: completion)
+        for loop in loops {
+            loop.post { collector.add(.init(loop.metrics)) }
+        }
+    }
+}
+
+/// Gathers one snapshot per loop, then reports once.
+private final class MetricsCollector: Sendable {
+    private let state: Mutex<[MetricsSnapshot.LoopMetricsCopy]>
+    private let expected: Int
+    private let completion: @Sendable (MetricsSnapshot) -> Void
+
+    init(expected: Int, completion: @escaping @Sendable (MetricsSnapshot) -> Void) {
+        self.expected = expected
+        self.completion = completion
+        self.state = Mutex([])
+    }
+
+    func add(_ copy: MetricsSnapshot.LoopMetricsCopy) {
+        let done: [MetricsSnapshot.LoopMetricsCopy]? = state.withLock { items in
+            items.append(copy)
+            return items.count == expected ? items : nil
+        }
+        if let done { completion(MetricsSnapshot(loops: done)) }
+    }
+}

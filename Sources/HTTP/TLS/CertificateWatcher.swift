@@ -1,0 +1,58 @@
+import CSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches the certificate directory with inotify and calls `onChange` once a
+/// burst of changes has settled (a certificate and key are often written in steps).
+final class CertificateWatcher: @unchecked Sendable {
+    private let fd: Int32
+    private let stopFD: Int32
+    private var thread: OSThread?
+
+    private init(fd: Int32, stopFD: Int32) {
+        self.fd = fd
+        self.stopFD = stopFD
+    }
+
+    static func start(directory: String, settleMilliseconds: Int32 = 250, onChange: @escaping @Sendable () -> Void)
+        -> CertificateWatcher?
+    {
+        var watch: Int32 = 0
+        let fd = csys_inotify_watch_dir(directory, &watch)
+        guard fd >= 0 else { return nil }
+        let stopFD = csys_eventfd()
+        let watcher = CertificateWatcher(fd: fd, stopFD: stopFD)
+        watcher.thread = OSThread.start(name: "biqli-certwatch") {
+            var fds = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),
+            ]
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var dirty = false
+            while true {
+                let n = poll(&fds, 2, dirty ? settleMilliseconds : -1)
+                if n < 0 && errno == EINTR { continue }
+                if fds[1].revents != 0 { break }
+                if n == 0 && dirty {
+                    dirty = false
+                    onChange()
+                    continue
+                }
+                if fds[0].revents != 0 {
+                    while read(fd, &buffer, buffer.count) > 0 {}
+                    dirty = true
+                }
+            }
+            close(fd)
+            close(stopFD)
+        }
+        return watcher
+    }
+
+    func stop() {
+        var one: UInt64 = 1
+        _ = write(stopFD, &one, 8)
+    }
+}
