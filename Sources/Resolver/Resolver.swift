@@ -1,1 +1,106 @@
-// The Resolver module; see ../shared/ARCHITECTURE.md.
+import Core
+import Store
+
+/// `POST /api/v1/track/open`, everything but the sockets.
+///
+/// Call `resolve` on the event loop whose index is `input.readerLoop`. Cheap
+/// refusals (405, headers, key, body, app state, 429) complete synchronously,
+/// before `resolve` returns, without touching the store's writer. Everything
+/// else runs one body on the writer (group commit) and completes after the
+/// commit: on the writer thread, or on the request's loop through
+/// `resumeOnLoop` when the edge provides it (then signing and rendering happen
+/// on the loops, not on the single writer thread).
+public final class Resolver: Sendable {
+    /// Hands `work` to event loop `loop`; the edge implements it with its loop's task queue.
+    public typealias LoopHop = @Sendable (_ loop: Int, _ work: @escaping @Sendable () -> Void) -> Void
+
+    let store: any Store
+    let keyring: ReceiptKeyring
+    let hasher: SourceAddressHasher
+    let configuration: Configuration
+    let limiters: ResolverLimiters
+    let httpsActive: @Sendable (String) -> Bool
+    let resumeOnLoop: LoopHop?
+
+    /// - Parameters:
+    ///   - httpsActive: whether a valid certificate for a host is loaded now
+    ///     (probabilistic matching needs an HTTPS-active domain). Must be thread-safe.
+    ///   - resumeOnLoop: where write completions continue; nil continues on the writer thread.
+    public init(
+        store: any Store, keyring: ReceiptKeyring, sourceAddressHasher: SourceAddressHasher,
+        configuration: Configuration, httpsActive: @escaping @Sendable (String) -> Bool,
+        resumeOnLoop: LoopHop? = nil
+    ) {
+        _ = Sodium.ready
+        self.store = store
+        self.keyring = keyring
+        self.hasher = sourceAddressHasher
+        self.configuration = configuration
+        self.limiters = ResolverLimiters(configuration.limits)
+        self.httpsActive = httpsActive
+        self.resumeOnLoop = resumeOnLoop
+    }
+
+    /// Resolves one request; `completion` is called exactly once.
+    public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (ResolveOutput) -> Void) {
+        let requestId = RequestID.resolve(input)
+        let context: ResolutionContext
+        do {
+            context = try prepare(input, requestId: requestId)
+        } catch {
+            completion(ResponseFactory.error(error, requestId: requestId))
+            return
+        }
+        let address = SourceAddressHasher.normalize(input.sourceAddress)
+        submit(context, requestId: requestId, address: address, loop: input.readerLoop, attempt: 1, completion)
+    }
+
+    private func submit(
+        _ context: ResolutionContext, requestId: String, address: String, loop: Int, attempt: Int,
+        _ completion: @escaping @Sendable (ResolveOutput) -> Void
+    ) {
+        store.write(
+            { tx in try Resolution.run(context, in: tx) },
+            completion: { [self] result in
+                switch result {
+                case .success(let outcome):
+                    continueOnLoop(loop) {
+                        completion(self.finish(outcome, context, requestId: requestId, address: address))
+                    }
+                case .failure(.conflict) where attempt < configuration.maxWriteAttempts:
+                    // A race this body could not see; the next run sees the winner.
+                    submit(
+                        context, requestId: requestId, address: address, loop: loop, attempt: attempt + 1, completion)
+                case .failure(let error):
+                    configuration.onInternalError?("track/open write failed: \(error)")
+                    continueOnLoop(loop) {
+                        completion(ResponseFactory.error(.internalServerError, requestId: requestId))
+                    }
+                }
+            })
+    }
+
+    private func continueOnLoop(_ loop: Int, _ work: @escaping @Sendable () -> Void) {
+        if let resumeOnLoop { resumeOnLoop(loop, work) } else { work() }
+    }
+
+    private func finish(_ outcome: Outcome, _ c: ResolutionContext, requestId: String, address: String)
+        -> ResolveOutput
+    {
+        switch outcome {
+        case .replay(let stored):
+            return ResponseFactory.success(stored: stored, receipt: nil, requestId: requestId)
+        case .live(let stored, let match):
+            let receipt = match.map { m in
+                let claims = ReceiptClaims(
+                    issuer: configuration.publicURL, request: c.request, appId: c.app.id, openId: c.openId, match: m,
+                    nowMillis: c.now, lifetimeSeconds: keyring.configuration.receiptLifetimeSeconds)
+                return keyring.sign(claims.json, now: c.now)
+            }
+            return ResponseFactory.success(stored: stored, receipt: receipt, requestId: requestId)
+        case .rejected(let error, let abuse):
+            if abuse { limiters.failures.record(address, nowMillis: c.now) }
+            return ResponseFactory.error(error, requestId: requestId)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// One `/api/v1/track/open` request as the HTTP layer hands it over.
+public struct ResolveInput: Sendable {
+    /// The request method as sent (`POST`).
+    public var method: String
+    /// Header fields in arrival order, names lower-cased.
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    /// The client's address, already resolved through trusted proxies by the edge.
+    public var sourceAddress: String
+    /// Receipt time, milliseconds since the epoch: it, not the client's
+    /// `occurredAt`, controls matching, expiry and rate limits.
+    public var now: Int64
+    /// The event loop the request arrived on: the resolver reads through that
+    /// loop's `StoreReader` and must therefore be called on that loop's thread.
+    public var readerLoop: Int
+
+    public init(
+        method: String, headers: [(String, String)], body: [UInt8], sourceAddress: String, now: Int64,
+        readerLoop: Int
+    ) {
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.sourceAddress = sourceAddress
+        self.now = now
+        self.readerLoop = readerLoop
+    }
+
+    /// The value of header `name` (lower-case) when it occurs exactly once, with
+    /// optional whitespace trimmed; `.missing` or `.repeated` otherwise.
+    func header(_ name: String) -> HeaderLookup {
+        var found: Substring?
+        for (n, v) in headers where n == name {
+            if found != nil { return .repeated }
+            found = Substring(v).trimmingOptionalWhitespace()
+        }
+        guard let found else { return .missing }
+        return .value(String(found))
+    }
+}
+
+enum HeaderLookup: Equatable {
+    case missing
+    case repeated
+    case value(String)
+
+    var value: String? {
+        if case .value(let v) = self { return v }
+        return nil
+    }
+}
+
+extension Substring {
+    func trimmingOptionalWhitespace() -> Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,45 @@
+import Core
+import Store
+
+/// The `Authorization: Bearer biqli_mobile_pk_...` check.
+///
+/// The key is looked up by its SHA-256 (over the whole key text, prefix
+/// included) before the body is read, so at this point we only learn which app
+/// the key belongs to; that the body's `appId` is that app is checked after
+/// validation (`resource_not_found` otherwise).
+enum MobileKey {
+    static let prefix = "biqli_mobile_pk_"
+    static let secretLength = 64
+
+    /// True for `biqli_mobile_pk_` + 64 characters of `[A-Za-z0-9_-]`.
+    static func isWellFormed(_ key: String) -> Bool {
+        let u = key.utf8
+        guard u.count == prefix.utf8.count + secretLength, key.hasPrefix(prefix) else { return false }
+        return u.dropFirst(prefix.utf8.count).allSatisfy(SafeText.isBase64URLByte)
+    }
+
+    /// The bearer token of an `Authorization` header (scheme case-insensitive).
+    static func bearer(_ lookup: HeaderLookup) -> String? {
+        guard let value = lookup.value else { return nil }
+        guard value.utf8.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = Substring(value.dropFirst(7)).trimmingOptionalWhitespace()
+        return token.isEmpty ? nil : String(token)
+    }
+
+    static func hash(_ key: String) -> [UInt8] { SHA256.hash(key) }
+
+    /// The usable key record for the request's `Authorization`, or `invalid_mobile_key`.
+    static func authenticate(_ input: ResolveInput, reader: any StoreReader) throws(ResolverError)
+        -> PublishableKeyRecord
+    {
+        guard let key = bearer(input.header("authorization")), isWellFormed(key) else { throw .invalidMobileKey }
+        let record: PublishableKeyRecord?
+        do {
+            record = try reader.publishableKey(hash: hash(key))
+        } catch {
+            throw .internalServerError
+        }
+        guard let record, record.isUsable(at: input.now) else { throw .invalidMobileKey }
+        return record
+    }
+}

@@ -1,0 +1,34 @@
+/// Per-minute limits of the resolver. A limit of 0 switches that bucket off.
+public struct RateLimits: Sendable, Equatable {
+    /// Requests per Mobile App (keyed by the app of the bearer key). Default 3,000.
+    public var perApp: Int
+    /// Requests per source address. Default 120.
+    public var perSourceAddress: Int
+    /// Requests per app instance (per app). Default 30.
+    public var perAppInstance: Int
+    /// Requests per handoff token (by its hash). Default 20.
+    public var perHandoffToken: Int
+    /// Failed attempts per source address: invalid keys (401) and unavailable
+    /// handoffs (404). Once spent, the address gets 429 before its key is even
+    /// looked at. Default 10.
+    public var failuresPerSourceAddress: Int
+    /// Most keys each bucket remembers; past it, entries are dropped (oldest state
+    /// first, failing open) so memory stays bounded. Default 100,000.
+    public var maxTrackedKeysPerBucket: Int
+
+    public init(
+        perApp: Int = 3_000, perSourceAddress: Int = 120, perAppInstance: Int = 30, perHandoffToken: Int = 20,
+        failuresPerSourceAddress: Int = 10, maxTrackedKeysPerBucket: Int = 100_000
+    ) {
+        self.perApp = perApp
+        self.perSourceAddress = perSourceAddress
+        self.perAppInstance = perAppInstance
+        self.perHandoffToken = perHandoffToken
+        self.failuresPerSourceAddress = failuresPerSourceAddress
+        self.maxTrackedKeysPerBucket = maxTrackedKeysPerBucket
+    }
+
+    /// Every bucket off (tests and benchmarks that are not about limits).
+    public static let unlimited = RateLimits(
+        perApp: 0, perSourceAddress: 0, perAppInstance: 0, perHandoffToken: 0, failuresPerSourceAddress: 0)
+}

@@ -1,0 +1,158 @@
+import Core
+import Store
+import Synchronization
+
+/// The Ed25519 keys that sign attribution receipts.
+///
+/// Keys live in the store (`signing_keys`: public key, 32-byte seed, times) so
+/// that receipts stay verifiable across restarts; they are service keys the
+/// edge generates itself, not user secrets, and the database is already the
+/// place whose compromise would matter (it holds every link and app). In memory
+/// the signing key is parsed once, so signing costs one Ed25519 signature.
+///
+/// Rotation: a new key signs from the moment it exists; every previously active
+/// key is retired and stays in the JWKS until `publishUntil` = retirement +
+/// receipt lifetime + margin, so no live receipt ever loses its key. Rotation
+/// happens on `rotate(now:)` and, automatically, at the first signature after
+/// `rotationIntervalSeconds` (written in the background; the old key signs
+/// until the new one is durable).
+public final class ReceiptKeyring: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// Automatic rotation period; 0 turns it off. Default 30 days.
+        public var rotationIntervalSeconds: Int64
+        /// Receipt lifetime (`exp - iat`). Default 600 (10 minutes).
+        public var receiptLifetimeSeconds: Int64
+        /// Extra time a retired key stays published, covering clock skew and
+        /// verifiers' JWKS caches. Default 600.
+        public var publishMarginSeconds: Int64
+
+        public init(
+            rotationIntervalSeconds: Int64 = 30 * 86_400, receiptLifetimeSeconds: Int64 = 600,
+            publishMarginSeconds: Int64 = 600
+        ) {
+            self.rotationIntervalSeconds = rotationIntervalSeconds
+            self.receiptLifetimeSeconds = receiptLifetimeSeconds
+            self.publishMarginSeconds = publishMarginSeconds
+        }
+    }
+
+    public let configuration: Configuration
+    private let store: any Store
+    private let state: Mutex<State>
+
+    private struct State: Sendable {
+        var current: SigningKey
+        var records: [SigningKeyRecord]
+        var rotating = false
+    }
+
+    /// Loads the keys from `store`, creating the first one when there is none
+    /// (and rotating at once when the newest is past its interval).
+    public init(store: any Store, configuration: Configuration = Configuration(), now: Int64) throws(StoreError) {
+        _ = Sodium.ready
+        self.store = store
+        self.configuration = configuration
+        let records = try store.writeAndWait { tx in
+            let existing = try tx.signingKeys()
+            if ReceiptKeyring.newestUsable(existing) != nil { return existing }
+            let (_, record) = ReceiptKeyring.newKey(now: now)
+            try tx.putSigningKey(record)
+            return try tx.signingKeys()
+        }
+        guard let current = ReceiptKeyring.newestUsable(records) else {
+            throw StoreError.backend(code: 0, message: "no usable receipt signing key after creating one")
+        }
+        state = Mutex(State(current: current, records: records))
+        if isDue(current, now: now) { try rotate(now: now) }
+    }
+
+    /// The `kid` of the key that signs now.
+    public var currentKeyId: String { state.withLock { $0.current.kid } }
+
+    /// The JWKS as this process knows it (the store's copy may be newer if
+    /// another process rotated; `Resolver.jwks` reads the store).
+    public func jwks(now: Int64) -> [UInt8] { JWKS.document(state.withLock { $0.records }, now: now) }
+
+    /// Makes a new key the signing key and retires every other active key.
+    public func rotate(now: Int64) throws(StoreError) {
+        let (key, record) = ReceiptKeyring.newKey(now: now)
+        let retireUntil = now + (configuration.receiptLifetimeSeconds + configuration.publishMarginSeconds) * 1000
+        let records = try store.writeAndWait { tx in
+            try ReceiptKeyring.install(record, tx: tx, now: now, until: retireUntil)
+        }
+        state.withLock {
+            $0.current = key
+            $0.records = records
+            $0.rotating = false
+        }
+    }
+
+    /// Rotates when the signing key is older than the interval; true if it did.
+    @discardableResult
+    public func rotateIfDue(now: Int64) throws(StoreError) -> Bool {
+        guard isDue(state.withLock { $0.current }, now: now) else { return false }
+        try rotate(now: now)
+        return true
+    }
+
+    /// A compact JWS of `claims` with the current key; may start a background rotation.
+    func sign(_ claims: JSONValue, now: Int64) -> String {
+        let (key, startRotation) = state.withLock { s -> (SigningKey, Bool) in
+            guard !s.rotating, isDue(s.current, now: now) else { return (s.current, false) }
+            s.rotating = true
+            return (s.current, true)
+        }
+        if startRotation { rotateInBackground(now: now) }
+        return key.sign(payload: claims.jsonBytes)
+    }
+
+    private func isDue(_ key: SigningKey, now: Int64) -> Bool {
+        configuration.rotationIntervalSeconds > 0 && now - key.createdAt >= configuration.rotationIntervalSeconds * 1000
+    }
+
+    private func rotateInBackground(now: Int64) {
+        let (key, record) = ReceiptKeyring.newKey(now: now)
+        let retireUntil = now + (configuration.receiptLifetimeSeconds + configuration.publishMarginSeconds) * 1000
+        store.write(
+            { tx in try ReceiptKeyring.install(record, tx: tx, now: now, until: retireUntil) },
+            completion: { [self] result in
+                state.withLock { s in
+                    s.rotating = false
+                    if case .success(let records) = result {
+                        s.current = key
+                        s.records = records
+                    }
+                }
+            })
+    }
+
+    private static func install(_ record: SigningKeyRecord, tx: any StoreTransaction, now: Int64, until: Int64)
+        throws(StoreError) -> [SigningKeyRecord]
+    {
+        for var old in try tx.signingKeys() where old.retiredAt == nil {
+            old.retiredAt = now
+            old.publishUntil = until
+            try tx.putSigningKey(old)
+        }
+        try tx.putSigningKey(record)
+        return try tx.signingKeys()
+    }
+
+    private static func newKey(now: Int64) -> (SigningKey, SigningKeyRecord) {
+        let (key, seed) = SigningKey.generate(createdAt: now)
+        return (key, SigningKeyRecord(kid: key.kid, publicKey: key.publicKey, secretKey: seed, createdAt: now))
+    }
+
+    /// The newest non-retired key whose secret derives its public key.
+    private static func newestUsable(_ records: [SigningKeyRecord]) -> SigningKey? {
+        for r in records.filter({ $0.retiredAt == nil }).sorted(by: { ($0.createdAt, $0.kid) > ($1.createdAt, $1.kid) })
+        {
+            if let key = SigningKey(secretKey: r.secretKey, createdAt: r.createdAt, kid: r.kid),
+                key.publicKey == r.publicKey
+            {
+                return key
+            }
+        }
+        return nil
+    }
+}

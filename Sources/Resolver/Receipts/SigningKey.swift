@@ -1,0 +1,86 @@
+import CSodium
+import Core
+
+/// One Ed25519 key in memory, ready to sign compact JWS.
+///
+/// Immutable after `init`; the secret lives in a buffer of its own that is
+/// wiped when the key goes away, and libsodium's signing is thread-safe, so one
+/// instance is shared by every thread (hence `@unchecked Sendable`).
+final class SigningKey: @unchecked Sendable {
+    static let seedBytes = 32
+
+    let kid: String
+    let publicKey: [UInt8]
+    let createdAt: Int64
+    /// base64url of `{"alg":"EdDSA","kid":...,"typ":"JWT"}` followed by `.`.
+    private let headerPrefix: [UInt8]
+    private let secret: UnsafeMutableRawBufferPointer
+
+    /// The key derived from a 32-byte seed (RFC 8032's private key). A
+    /// 64-byte libsodium secret key (seed followed by public key) is accepted too.
+    /// `kid` defaults to the RFC 7638 thumbprint; a stored key keeps its stored one.
+    init?(secretKey: [UInt8], createdAt: Int64, kid: String? = nil) {
+        _ = Sodium.ready
+        let seed: [UInt8]
+        switch secretKey.count {
+        case SigningKey.seedBytes: seed = secretKey
+        case Int(crypto_sign_SECRETKEYBYTES): seed = Array(secretKey.prefix(SigningKey.seedBytes))
+        default: return nil
+        }
+        var pk = [UInt8](repeating: 0, count: Int(crypto_sign_PUBLICKEYBYTES))
+        let sk = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(crypto_sign_SECRETKEYBYTES), alignment: 8)
+        let rc = seed.withUnsafeBufferPointer { s in
+            pk.withUnsafeMutableBufferPointer { p in
+                crypto_sign_seed_keypair(p.baseAddress!, sk.bindMemory(to: UInt8.self).baseAddress!, s.baseAddress!)
+            }
+        }
+        if rc != 0 {
+            sodium_memzero(sk.baseAddress, sk.count)
+            sk.deallocate()
+            return nil
+        }
+        self.secret = sk
+        self.publicKey = pk
+        self.createdAt = createdAt
+        self.kid = kid ?? SigningKey.thumbprint(pk)
+        var header = Array(#"{"alg":"EdDSA","kid":"#.utf8)
+        JSONWriter.writeString(self.kid, into: &header)
+        header.append(contentsOf: #","typ":"JWT"}"#.utf8)
+        self.headerPrefix = Array((Base64URL.encode(header) + ".").utf8)
+    }
+
+    deinit {
+        sodium_memzero(secret.baseAddress, secret.count)
+        secret.deallocate()
+    }
+
+    /// A new random key; also returns its seed, which is what gets stored.
+    static func generate(createdAt: Int64) -> (key: SigningKey, seed: [UInt8]) {
+        let seed = Sodium.randomBytes(seedBytes)
+        return (SigningKey(secretKey: seed, createdAt: createdAt)!, seed)
+    }
+
+    /// RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key: a stable,
+    /// collision-free `kid` that anyone holding the JWK can recompute.
+    static func thumbprint(_ publicKey: [UInt8]) -> String {
+        let canonical = #"{"crv":"Ed25519","kty":"OKP","x":""# + Base64URL.encode(publicKey) + #""}"#
+        return Base64URL.encode(SHA256.hash(canonical))
+    }
+
+    /// `header.payload.signature`, the payload being the claims' JSON bytes.
+    func sign(payload: [UInt8]) -> String {
+        var message = headerPrefix
+        message.append(contentsOf: Base64URL.encode(payload).utf8)
+        var signature = [UInt8](repeating: 0, count: Int(crypto_sign_BYTES))
+        message.withUnsafeBufferPointer { m in
+            signature.withUnsafeMutableBufferPointer { s in
+                _ = crypto_sign_detached(
+                    s.baseAddress!, nil, m.baseAddress!, UInt64(m.count), secret.bindMemory(to: UInt8.self).baseAddress!
+                )
+            }
+        }
+        message.append(UInt8(ascii: "."))
+        message.append(contentsOf: Base64URL.encode(signature).utf8)
+        return String(decoding: message, as: UTF8.self)
+    }
+}

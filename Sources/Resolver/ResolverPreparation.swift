@@ -1,0 +1,108 @@
+import Core
+import Store
+
+extension Resolver {
+    /// Step 1 of the contract's order, on the event loop: everything that can be
+    /// decided without the writer. Throws the refusal, or returns what the write
+    /// body needs.
+    ///
+    /// Order: method; the source address's buckets; SDK headers; bearer key;
+    /// the app's bucket; content type and JSON; schema; app ownership, state and
+    /// platform; headers against body; instance and token buckets.
+    func prepare(_ input: ResolveInput, requestId: String) throws(ResolverError) -> ResolutionContext {
+        guard input.method == "POST" else { throw .methodNotAllowed }
+        let now = input.now
+        let address = SourceAddressHasher.normalize(input.sourceAddress)
+        try limit(limiters.address.acquire(address, nowMillis: now))
+        try limit(limiters.failures.check(address, nowMillis: now))
+
+        let headers = try RequestHeaders.validate(input)
+        let reader = store.reader(loop: input.readerLoop)
+        let key: PublishableKeyRecord
+        do {
+            key = try MobileKey.authenticate(input, reader: reader)
+        } catch {
+            if error == .invalidMobileKey { limiters.failures.record(address, nowMillis: now) }
+            throw error
+        }
+        try limit(limiters.app.acquire(key.appId, nowMillis: now))
+
+        guard ContentType.isJSON(input.header("content-type")) else {
+            throw .invalidRequest("Content-Type must be application/json.")
+        }
+        let request = try OpenRequestValidator.validate(OpenRequestValidator.parse(input.body))
+
+        guard request.appId == key.appId, let app = try read({ () throws(StoreError) in try reader.app(request.appId) })
+        else { throw .resourceNotFound("The app does not exist or does not belong to this mobile key.") }
+        guard app.enabled else { throw .mobileLinkingUnavailable }
+        switch request.platform {
+        case .ios:
+            guard let ios = app.ios else { throw .platformNotConfigured }
+            guard ios.sdkEnabled else { throw .mobileSDKUnavailable }
+        case .android:
+            guard let android = app.android else { throw .platformNotConfigured }
+            guard android.sdkEnabled else { throw .mobileSDKUnavailable }
+        }
+        guard headers.sdk == request.platform else {
+            throw .headerMismatch("X-Biq-SDK must equal the body's platform.")
+        }
+        guard headers.sdkVersion == request.sdkVersion else {
+            throw .headerMismatch("X-Biq-SDK-Version must equal the body's sdkVersion.")
+        }
+
+        try limit(limiters.instance.acquire(app.id + "\n" + request.appInstanceId, nowMillis: now))
+        var tokenHash: [UInt8]?
+        if let token = request.handoffToken {
+            // Any token text, well-formed or not, has a bucket of its own.
+            let hash = HandoffToken.hash(token)
+            try limit(limiters.token.acquire(Base64URL.encode(hash), nowMillis: now))
+            if HandoffToken.isWellFormed(token) { tokenHash = hash }
+        }
+
+        let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
+            try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }
+        }
+        let plan = try probabilisticPlan(request, app: app, input: input, reader: reader)
+
+        let keyHash = SHA256.hash(headers.idempotencyKey)
+        return ResolutionContext(
+            request: request, app: app, idempotencyKeyHash: keyHash,
+            requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: tokenHash),
+            tokenHash: tokenHash, appLink: appLink, probabilistic: plan, now: now,
+            openId: Identifier.openPrefix + ULID.make(milliseconds: UInt64(max(0, now))))
+    }
+
+    /// Probabilistic evaluation would run only for an iOS first open without
+    /// exact input, allowed by both the app and the request (contract
+    /// obligation 4); only then is the domain judged.
+    private func probabilisticPlan(_ r: OpenRequest, app: MobileApp, input: ResolveInput, reader: any StoreReader)
+        throws(ResolverError) -> ProbabilisticPlan?
+    {
+        guard r.platform == .ios, r.firstOpen, r.probabilisticAllowed, !r.hasExactInput, let ios = app.ios,
+            ios.probabilisticFallback
+        else { return nil }
+        var eligible: String?
+        if let d = r.domain, app.domains.contains(d),
+            try read({ () throws(StoreError) in try reader.domain(d)?.verified ?? false }), httpsActive(d)
+        {
+            eligible = d
+        }
+        let minutes = Int64(min(max(ios.probabilisticWindowMinutes, 1), 60))
+        return ProbabilisticPlan(
+            eligibleDomain: eligible, sourceHash: hasher.hash(input.sourceAddress), since: input.now - minutes * 60_000)
+    }
+
+    private func limit(_ waitMicros: Int64?) throws(ResolverError) {
+        if let waitMicros { throw .rateLimited(retryAfterSeconds: ResolverLimiters.retryAfterSeconds(waitMicros)) }
+    }
+
+    /// A store read on the loop; its failure is an internal error.
+    func read<T>(_ body: () throws(StoreError) -> T) throws(ResolverError) -> T {
+        do {
+            return try body()
+        } catch {
+            configuration.onInternalError?("track/open read failed: \(error)")
+            throw .internalServerError
+        }
+    }
+}

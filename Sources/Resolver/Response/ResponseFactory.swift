@@ -1,0 +1,50 @@
+import Core
+
+/// Builds every `ResolveOutput` of the endpoint, so that the headers every answer
+/// must carry (`Cache-Control: no-store`, `Content-Type`, `X-Biq-Request-Id`) are
+/// set in one place.
+enum ResponseFactory {
+    /// Contract obligation 5: a 2xx body is at most 64 KiB.
+    static let maxSuccessBodyBytes = 65_536
+
+    static func error(_ error: ResolverError, requestId: String) -> ResolveOutput {
+        var body: [UInt8] = []
+        body.reserveCapacity(160)
+        body.append(contentsOf: #"{"error":{"code":"#.utf8)
+        JSONWriter.writeString(error.code, into: &body)
+        body.append(contentsOf: #","message":"#.utf8)
+        JSONWriter.writeString(error.message, into: &body)
+        body.append(contentsOf: error.usesStandardEnvelope ? #"},"request_id":"#.utf8 : #"},"requestId":"#.utf8)
+        JSONWriter.writeString(requestId, into: &body)
+        body.append(UInt8(ascii: "}"))
+        var headers = baseHeaders(requestId)
+        switch error {
+        case .methodNotAllowed: headers.append(("Allow", "POST"))
+        case .rateLimited(let seconds): headers.append(("Retry-After", String(max(1, seconds))))
+        default: break
+        }
+        return ResolveOutput(status: error.status, headers: headers, body: body)
+    }
+
+    /// A 200 from a stored response (`{"open":..,"click":..,"link":..,"attribution":..}`)
+    /// plus the two keys that are never stored: the receipt and the caller's request ID.
+    static func success(stored: [UInt8], receipt: String?, requestId: String) -> ResolveOutput {
+        var body: [UInt8] = []
+        body.reserveCapacity(stored.count + (receipt?.utf8.count ?? 4) + 80)
+        body.append(contentsOf: stored.dropLast())  // the closing brace
+        body.append(contentsOf: #","attributionReceipt":"#.utf8)
+        if let receipt {
+            JSONWriter.writeString(receipt, into: &body)
+        } else {
+            body.append(contentsOf: "null".utf8)
+        }
+        body.append(contentsOf: #","requestId":"#.utf8)
+        JSONWriter.writeString(requestId, into: &body)
+        body.append(UInt8(ascii: "}"))
+        return ResolveOutput(status: 200, headers: baseHeaders(requestId), body: body)
+    }
+
+    private static func baseHeaders(_ requestId: String) -> [(String, String)] {
+        [("Content-Type", "application/json"), ("Cache-Control", "no-store"), ("X-Biq-Request-Id", requestId)]
+    }
+}

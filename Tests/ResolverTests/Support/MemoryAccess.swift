@@ -1,0 +1,206 @@
+import Core
+import Store
+
+/// Reads and writes over a `MemoryState`, with the SQLite store's semantics.
+///
+/// A reader (`local == nil`) always sees the last committed state; a
+/// transaction works on its own copy, which the writer commits or drops.
+final class MemoryAccess: StoreTransaction, @unchecked Sendable {
+    private weak var store: InMemoryStore?
+    var local: MemoryState?
+    let now: Int64
+    /// Set by the store's fault injection: the next `insertOpenEvent` throws it.
+    var injectedFault: StoreError?
+
+    init(store: InMemoryStore) {
+        self.store = store
+        self.local = nil
+        self.now = 0
+    }
+
+    init(transaction state: MemoryState, now: Int64) {
+        self.local = state
+        self.now = now
+    }
+
+    private var s: MemoryState { local ?? store!.committed }
+
+    private func mutate(_ body: (inout MemoryState) throws(StoreError) -> Void) throws(StoreError) {
+        precondition(local != nil, "write through a reader")
+        try body(&local!)
+    }
+
+    // MARK: reads
+
+    func domain(_ hostname: String) throws(StoreError) -> Domain? { s.domains[hostname] }
+    func domains() throws(StoreError) -> [Domain] { s.domains.values.sorted { $0.hostname < $1.hostname } }
+    func app(_ id: String) throws(StoreError) -> MobileApp? { s.apps[id] }
+    func apps() throws(StoreError) -> [MobileApp] { s.apps.values.sorted { $0.id < $1.id } }
+    func apps(attachedTo hostname: String) throws(StoreError) -> [MobileApp] {
+        try apps().filter { $0.domains.contains(hostname) }
+    }
+    func link(host: String, key: String) throws(StoreError) -> Link? {
+        s.links.values.first { $0.domain == host && $0.key == key }
+    }
+    func link(id: String) throws(StoreError) -> Link? { s.links[id] }
+    func links(domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
+        Array(
+            s.links.values.filter { (domain == nil || $0.domain == domain) && (after == nil || $0.id > after!) }
+                .sorted { $0.id < $1.id }.prefix(limit))
+    }
+    func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord? {
+        s.secretKeys.values.first { $0.keyHash == hash }
+    }
+    func secretKeys() throws(StoreError) -> [SecretKeyRecord] { s.secretKeys.values.sorted { $0.id < $1.id } }
+    func publishableKey(hash: [UInt8]) throws(StoreError) -> PublishableKeyRecord? {
+        s.publishableKeys.values.first { $0.keyHash == hash }
+    }
+    func publishableKeys(app: String) throws(StoreError) -> [PublishableKeyRecord] {
+        s.publishableKeys.values.filter { $0.appId == app }.sorted { $0.id < $1.id }
+    }
+    func click(id: String) throws(StoreError) -> Click? { s.clicks[id] }
+    func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff? { s.handoffs[tokenHash] }
+    func openEvent(id: String) throws(StoreError) -> OpenEvent? { s.openEvents[id] }
+    func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent? {
+        s.openEvents.values.first { $0.appId == app && $0.eventId == eventId }
+    }
+    func openEvent(app: String, idempotencyKeyHash: [UInt8]) throws(StoreError) -> OpenEvent? {
+        s.openEvents.values.first { $0.appId == app && $0.idempotencyKeyHash == idempotencyKeyHash }
+    }
+    func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance? {
+        s.instances[MemoryState.instanceKey(app, instance)]
+    }
+    func probabilisticCandidates(
+        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
+    ) throws(StoreError) -> [Click] {
+        let state = s
+        let found = state.clicks.values.filter { c in
+            c.appId == app && c.domain == domain && c.sourceHash == sourceHash && c.at >= since && c.platform == .ios
+                && state.consumedClicks[c.id] == nil && (osVersion == nil || c.osVersion == osVersion)
+        }
+        return Array(found.sorted { $0.at > $1.at }.prefix(max(0, limit)))
+    }
+    func signingKeys() throws(StoreError) -> [SigningKeyRecord] {
+        s.signingKeys.values.sorted { $0.createdAt < $1.createdAt }
+    }
+    func idempotencyRecord(scope: String, keyHash: [UInt8]) throws(StoreError) -> IdempotencyRecord? {
+        s.idempotency[scope + "\n" + SHA256.hex(keyHash)]
+    }
+    func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics {
+        let events = s.openEvents.values.filter { $0.appId == app && $0.at >= since }.sorted { $0.at > $1.at }
+        var opens: [AppAnalytics.OpenCount] = []
+        for e in events {
+            if let i = opens.firstIndex(where: { $0.matchedBy == e.matchedBy && $0.firstOpen == e.firstOpen }) {
+                opens[i].count += 1
+            } else {
+                opens.append(.init(matchedBy: e.matchedBy, firstOpen: e.firstOpen, count: 1))
+            }
+        }
+        return AppAnalytics(clicks: [], opens: opens, recent: Array(events.prefix(recent)))
+    }
+
+    // MARK: writes
+
+    func insertClick(_ click: Click) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.clicks[click.id] != nil { throw .conflict("click_id") }
+            st.clicks[click.id] = click
+        }
+    }
+    func insertHandoff(_ handoff: Handoff) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.handoffs[handoff.tokenHash] != nil { throw .conflict("handoff_token") }
+            st.handoffs[handoff.tokenHash] = handoff
+        }
+    }
+    func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool {
+        var result = false
+        try mutate { st in
+            guard var h = st.handoffs[tokenHash] else { return }
+            if h.claimedByInstance == nil {
+                h.claimedByInstance = instance
+                h.claimedByOpen = openId
+                st.handoffs[tokenHash] = h
+                result = true
+            } else {
+                result = h.claimedByInstance == instance
+            }
+        }
+        return result
+    }
+    func consumeClick(id: String, openId: String) throws(StoreError) -> Bool {
+        var result = false
+        try mutate { st in
+            guard st.clicks[id] != nil, st.consumedClicks[id] == nil else { return }
+            st.consumedClicks[id] = openId
+            result = true
+        }
+        return result
+    }
+    func insertOpenEvent(_ event: OpenEvent) throws(StoreError) {
+        if let fault = injectedFault {
+            injectedFault = nil
+            throw fault
+        }
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.openEvents[event.id] != nil { throw .conflict("open_id") }
+            if st.openEvents.values.contains(where: { $0.appId == event.appId && $0.eventId == event.eventId }) {
+                throw .conflict("event_id")
+            }
+            if let k = event.idempotencyKeyHash,
+                st.openEvents.values.contains(where: { $0.appId == event.appId && $0.idempotencyKeyHash == k })
+            {
+                throw .conflict("idempotency_key")
+            }
+            st.openEvents[event.id] = event
+        }
+    }
+    /// Like SQLite's upsert: `createdAt` keeps its first value, `firstOpenId` once set never changes.
+    func upsertAppInstance(_ instance: AppInstance) throws(StoreError) {
+        try mutate { st in
+            let key = MemoryState.instanceKey(instance.appId, instance.instanceId)
+            var next = instance
+            if let old = st.instances[key] {
+                next.createdAt = old.createdAt
+                next.firstOpenId = old.firstOpenId ?? instance.firstOpenId
+            }
+            st.instances[key] = next
+        }
+    }
+    func putDomain(_ domain: Domain) throws(StoreError) { try mutate { $0.domains[domain.hostname] = domain } }
+    func deleteDomain(_ hostname: String) throws(StoreError) -> Bool {
+        var found = false
+        try mutate { found = $0.domains.removeValue(forKey: hostname) != nil }
+        return found
+    }
+    func putApp(_ app: MobileApp) throws(StoreError) { try mutate { $0.apps[app.id] = app } }
+    func deleteApp(_ id: String) throws(StoreError) -> Bool {
+        var found = false
+        try mutate { st in
+            found = st.apps.removeValue(forKey: id) != nil
+            for (k, var key) in st.publishableKeys where key.appId == id && key.revokedAt == nil {
+                key.revokedAt = now
+                st.publishableKeys[k] = key
+            }
+            for (k, var link) in st.links where link.mobile?.appId == id {
+                link.mobile = nil
+                st.links[k] = link
+            }
+        }
+        return found
+    }
+    func putLink(_ link: Link) throws(StoreError) { try mutate { $0.links[link.id] = link } }
+    func deleteLink(id: String) throws(StoreError) -> Bool {
+        var found = false
+        try mutate { found = $0.links.removeValue(forKey: id) != nil }
+        return found
+    }
+    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) { try mutate { $0.secretKeys[key.id] = key } }
+    func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError) {
+        try mutate { $0.publishableKeys[key.id] = key }
+    }
+    func putSigningKey(_ key: SigningKeyRecord) throws(StoreError) { try mutate { $0.signingKeys[key.kid] = key } }
+    func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError) {
+        try mutate { $0.idempotency[record.scope + "\n" + SHA256.hex(record.keyHash)] = record }
+    }
+}

@@ -1,0 +1,24 @@
+import Core
+import Store
+
+/// Every table of the store as plain values; copied (copy-on-write) for each
+/// write body, which is what gives a throwing body its atomic rollback.
+struct MemoryState: Sendable {
+    var domains: [String: Domain] = [:]
+    var apps: [String: MobileApp] = [:]
+    var links: [String: Link] = [:]
+    var secretKeys: [String: SecretKeyRecord] = [:]
+    var publishableKeys: [String: PublishableKeyRecord] = [:]
+    var clicks: [String: Click] = [:]
+    /// click id -> the open that consumed it for a probabilistic match.
+    var consumedClicks: [String: String] = [:]
+    var handoffs: [[UInt8]: Handoff] = [:]
+    var openEvents: [String: OpenEvent] = [:]
+    /// "app\ninstance" -> instance.
+    var instances: [String: AppInstance] = [:]
+    var signingKeys: [String: SigningKeyRecord] = [:]
+    /// "scope\nhex(keyHash)" -> record.
+    var idempotency: [String: IdempotencyRecord] = [:]
+
+    static func instanceKey(_ app: String, _ instance: String) -> String { app + "\n" + instance }
+}
