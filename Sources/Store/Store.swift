@@ -94,6 +94,8 @@ public protocol StoreTransaction: StoreReader {
     func upsertAppInstance(_ instance: AppInstance) throws(StoreError)
 
     func putDomain(_ domain: Domain) throws(StoreError)
+    /// Creates a domain; `.conflict("domain")` when the hostname is taken (`domain_taken`).
+    func insertDomain(_ domain: Domain) throws(StoreError)
     func deleteDomain(_ hostname: String) throws(StoreError) -> Bool
     func putApp(_ app: MobileApp) throws(StoreError)
     /// Deletes the app, revokes its publishable keys, detaches its domains and
@@ -106,6 +108,14 @@ public protocol StoreTransaction: StoreReader {
     func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError)
     func putSigningKey(_ key: SigningKeyRecord) throws(StoreError)
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError)
+}
+
+extension StoreTransaction {
+    /// Check-then-put, for transactions that do not implement the insert themselves.
+    public func insertDomain(_ domain: Domain) throws(StoreError) {
+        if try self.domain(domain.hostname) != nil { throw .conflict("domain") }
+        try putDomain(domain)
+    }
 }
 
 /// A management-API write answered once and replayed for the same key.

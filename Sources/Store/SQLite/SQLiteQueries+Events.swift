@@ -1,0 +1,192 @@
+extension SQLiteQueries {
+    // MARK: clicks
+
+    static let clickColumns =
+        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version"
+    static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = ?1"
+    /// Uses the partial index `clicks_probabilistic` (source_hash = ? implies NOT NULL).
+    static let selectCandidates = """
+        SELECT \(clickColumns) FROM clicks
+        WHERE app_id = ?1 AND domain = ?2 AND source_hash = ?3 AND at >= ?4
+          AND consumed_by_open IS NULL AND platform = 'ios'
+        ORDER BY at DESC LIMIT ?5
+        """
+    static let selectCandidatesWithOS = """
+        SELECT \(clickColumns) FROM clicks
+        WHERE app_id = ?1 AND domain = ?2 AND source_hash = ?3 AND at >= ?4
+          AND consumed_by_open IS NULL AND platform = 'ios' AND os_version = ?6
+        ORDER BY at DESC LIMIT ?5
+        """
+
+    static func decodeClick(_ s: SQLiteStatement) throws(StoreError) -> Click {
+        guard let kind = ClickKind(rawValue: s.text(5)) else { throw ModelCodec.corrupt("clicks.kind") }
+        guard let platform = VisitorPlatform(rawValue: s.text(6)) else {
+            throw ModelCodec.corrupt("clicks.platform")
+        }
+        let dynamic =
+            s.isNull(8) ? [] : try s.withBytes(8) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
+        return Click(
+            id: s.text(0), linkId: s.text(1), appId: s.optionalText(2), domain: s.text(3), at: s.int64(4), kind: kind,
+            platform: platform, inAppBrowser: s.optionalText(7), dynamic: dynamic, sourceHash: s.optionalBlob(9),
+            osVersion: s.optionalText(10))
+    }
+
+    func click(id: String) throws(StoreError) -> Click? {
+        try db.queryFirst(Self.selectClick, { $0.bind(1, id) }, row: Self.decodeClick)
+    }
+
+    func probabilisticCandidates(
+        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
+    ) throws(StoreError) -> [Click] {
+        guard limit > 0 else { return [] }
+        return try db.queryAll(
+            osVersion == nil ? Self.selectCandidates : Self.selectCandidatesWithOS,
+            { s in
+                s.bind(1, app)
+                s.bind(2, domain)
+                s.bind(3, sourceHash)
+                s.bind(4, since)
+                s.bind(5, limit)
+                if let osVersion { s.bind(6, osVersion) }
+            }, row: Self.decodeClick)
+    }
+
+    /// The open that consumed a click for a probabilistic match, if any.
+    static let selectClickConsumer = "SELECT consumed_by_open FROM clicks WHERE id = ?1"
+
+    // MARK: handoffs
+
+    static let selectHandoff = """
+        SELECT token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code, metadata, dynamic,
+               created_at, expires_at, claimed_instance, claimed_open
+        FROM handoffs WHERE token_hash = ?1
+        """
+
+    func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff? {
+        try db.queryFirst(Self.selectHandoff, { $0.bind(1, tokenHash) }) { s throws(StoreError) in
+            guard let platform = Platform(rawValue: s.text(3)) else { throw ModelCodec.corrupt("handoffs.platform") }
+            let metadata = try s.withBytes(8) { b throws(StoreError) in
+                try ModelCodec.decodeJSON(b, column: "handoffs.metadata")
+            }
+            let dynamic =
+                s.isNull(9) ? [] : try s.withBytes(9) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
+            let snapshot = HandoffSnapshot(
+                linkId: s.text(4), shortUrl: s.text(5), route: s.text(6), referralCode: s.optionalText(7),
+                metadata: metadata, dynamic: dynamic)
+            return Handoff(
+                tokenHash: s.blob(0), clickId: s.text(1), appId: s.text(2), platform: platform, snapshot: snapshot,
+                createdAt: s.int64(10), expiresAt: s.int64(11), claimedByInstance: s.optionalText(12),
+                claimedByOpen: s.optionalText(13))
+        }
+    }
+
+    // MARK: open events and instances
+
+    static let openColumns = """
+        id, app_id, instance_id, event_id, idempotency_key_hash, request_hash, platform, matched_by, first_open, \
+        sdk_version, link_id, click_id, at, stored_response
+        """
+    static let selectOpen = "SELECT \(openColumns) FROM open_events WHERE id = ?1"
+    static let selectOpenByEvent = "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND event_id = ?2"
+    static let selectOpenByIdempotency =
+        "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND idempotency_key_hash = ?2"
+    static let selectRecentOpens =
+        "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND at >= ?2 ORDER BY at DESC, id DESC LIMIT ?3"
+
+    static func decodeOpen(_ s: SQLiteStatement) throws(StoreError) -> OpenEvent {
+        guard let platform = Platform(rawValue: s.text(6)) else { throw ModelCodec.corrupt("open_events.platform") }
+        guard let matchedBy = MatchType(rawValue: s.text(7)) else {
+            throw ModelCodec.corrupt("open_events.matched_by")
+        }
+        return OpenEvent(
+            id: s.text(0), appId: s.text(1), appInstanceId: s.text(2), eventId: s.text(3),
+            idempotencyKeyHash: s.optionalBlob(4), requestHash: s.blob(5), platform: platform, matchedBy: matchedBy,
+            firstOpen: s.bool(8), sdkVersion: s.text(9), linkId: s.optionalText(10), clickId: s.optionalText(11),
+            at: s.int64(12), storedResponse: s.blob(13))
+    }
+
+    func openEvent(id: String) throws(StoreError) -> OpenEvent? {
+        try db.queryFirst(Self.selectOpen, { $0.bind(1, id) }, row: Self.decodeOpen)
+    }
+
+    func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent? {
+        try db.queryFirst(
+            Self.selectOpenByEvent,
+            { s in
+                s.bind(1, app)
+                s.bind(2, eventId)
+            }, row: Self.decodeOpen)
+    }
+
+    func openEvent(app: String, idempotencyKeyHash: [UInt8]) throws(StoreError) -> OpenEvent? {
+        try db.queryFirst(
+            Self.selectOpenByIdempotency,
+            { s in
+                s.bind(1, app)
+                s.bind(2, idempotencyKeyHash)
+            }, row: Self.decodeOpen)
+    }
+
+    static let selectInstance = """
+        SELECT app_id, instance_id, platform, first_open_id, created_at
+        FROM app_instances WHERE app_id = ?1 AND instance_id = ?2
+        """
+
+    func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance? {
+        try db.queryFirst(
+            Self.selectInstance,
+            { s in
+                s.bind(1, app)
+                s.bind(2, instance)
+            }
+        ) { s throws(StoreError) in
+            guard let platform = Platform(rawValue: s.text(2)) else {
+                throw ModelCodec.corrupt("app_instances.platform")
+            }
+            return AppInstance(
+                appId: s.text(0), instanceId: s.text(1), platform: platform, firstOpenId: s.optionalText(3),
+                createdAt: s.int64(4))
+        }
+    }
+
+    // MARK: analytics
+
+    static let countClicks = """
+        SELECT platform, kind, count(*) FROM clicks WHERE app_id = ?1 AND at >= ?2
+        GROUP BY platform, kind ORDER BY platform, kind
+        """
+    static let countOpens = """
+        SELECT matched_by, first_open, count(*) FROM open_events WHERE app_id = ?1 AND at >= ?2
+        GROUP BY matched_by, first_open ORDER BY matched_by, first_open
+        """
+
+    func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics {
+        let bind: (SQLiteStatement) -> Void = { s in
+            s.bind(1, app)
+            s.bind(2, since)
+        }
+        let clicks = try db.queryAll(Self.countClicks, bind) { s throws(StoreError) in
+            guard let platform = VisitorPlatform(rawValue: s.text(0)), let kind = ClickKind(rawValue: s.text(1)) else {
+                throw ModelCodec.corrupt("clicks.kind")
+            }
+            return AppAnalytics.ClickCount(platform: platform, kind: kind, count: s.int(2))
+        }
+        let opens = try db.queryAll(Self.countOpens, bind) { s throws(StoreError) in
+            guard let matchedBy = MatchType(rawValue: s.text(0)) else {
+                throw ModelCodec.corrupt("open_events.matched_by")
+            }
+            return AppAnalytics.OpenCount(matchedBy: matchedBy, firstOpen: s.bool(1), count: s.int(2))
+        }
+        let newest =
+            recent > 0
+            ? try db.queryAll(
+                Self.selectRecentOpens,
+                { s in
+                    s.bind(1, app)
+                    s.bind(2, since)
+                    s.bind(3, recent)
+                }, row: Self.decodeOpen)
+            : []
+        return AppAnalytics(clicks: clicks, opens: opens, recent: newest)
+    }
+}

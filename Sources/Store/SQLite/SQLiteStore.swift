@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The embedded `Store`: one SQLite file in WAL mode, one writer thread with
+/// group commit, one reader (connection + caches) per event loop.
+///
+/// ```swift
+/// let store = try SQLiteStore.open(dataDirectory: dir, readers: loops)
+/// store.write({ tx in try tx.insertClick(click); try tx.insertHandoff(handoff) }) { result in
+///     // on the writer thread, after the commit: hop back to the loop and answer
+/// }
+/// let link = try store.reader(loop: i).link(host: host, key: key)
+/// ```
+public final class SQLiteStore: Store, @unchecked Sendable {
+    /// The file name inside the data directory.
+    public static let fileName = "edge.sqlite3"
+    /// The schema version this binary writes; newer files are refused.
+    public static var supportedSchemaVersion: Int { Migrations.latestVersion }
+
+    public let path: String
+    public let options: Options
+    private let readers: [SQLiteReader]
+    private let queue: WriteQueue
+    private let writer: SQLiteWriter
+    let log: InvalidationLog
+    private let closeLock = Monitor()
+    private var stopped = false
+
+    private init(
+        path: String, options: Options, readers: [SQLiteReader], writer: SQLiteWriter, queue: WriteQueue,
+        log: InvalidationLog
+    ) {
+        self.path = path
+        self.options = options
+        self.readers = readers
+        self.writer = writer
+        self.queue = queue
+        self.log = log
+    }
+
+    deinit { close() }
+
+    /// Opens (creating if needed) `<dataDirectory>/edge.sqlite3`; creates the directory.
+    public static func open(dataDirectory: String, readers: Int, options: Options = .init()) throws(StoreError)
+        -> SQLiteStore
+    {
+        if mkdir(dataDirectory, 0o700) != 0 && errno != EEXIST {
+            throw .backend(code: errno, message: "cannot create the data directory")
+        }
+        return try open(path: dataDirectory + "/" + fileName, readers: readers, options: options)
+    }
+
+    /// Opens (creating if needed) the database file at `path`, applies pending
+    /// migrations, and starts the writer. `readers`: one per event loop (at least 1).
+    public static func open(path: String, readers: Int, options: Options = .init()) throws(StoreError)
+        -> SQLiteStore
+    {
+        let db = try SQLiteConnection.open(
+            path: path, create: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+            cacheKiB: options.writerCacheKiB, queryOnly: false)
+        let mode = try db.queryFirst("PRAGMA journal_mode = WAL") { s in s.text(0) }
+        guard mode?.lowercased() == "wal" else {
+            throw .backend(code: 1, message: "cannot switch the database to WAL mode")
+        }
+        try db.exec("PRAGMA wal_autocheckpoint = \(max(options.walAutocheckpointPages, 0))")
+        try Migrations.apply(on: db)
+
+        let writerTransaction = SQLiteTransaction(db: db)
+        let log = InvalidationLog(
+            catalog: try writerTransaction.loadCatalog(), capacity: options.invalidationLogCapacity)
+        var loopReaders: [SQLiteReader] = []
+        for _ in 0..<max(readers, 1) {
+            let connection = try SQLiteConnection.open(
+                path: path, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+                cacheKiB: options.readerCacheKiB, queryOnly: true)
+            loopReaders.append(
+                SQLiteReader(db: connection, log: log, linkCacheCapacity: options.linkCacheCapacity))
+        }
+        let queue = WriteQueue(
+            maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
+        let writer = SQLiteWriter(db: db, queue: queue, log: log, options: options)
+        try writer.start()
+        return SQLiteStore(
+            path: path, options: options, readers: loopReaders, writer: writer, queue: queue, log: log)
+    }
+
+    // MARK: Store
+
+    public var readerCount: Int { readers.count }
+
+    public func reader(loop: Int) -> any StoreReader {
+        precondition(loop >= 0 && loop < readers.count, "no reader for loop \(loop)")
+        return readers[loop]
+    }
+
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        if !queue.enqueue(TypedWriteJob(body: body, completion: completion)) {
+            completion(.failure(.closed))
+        }
+    }
+
+    public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
+        throws(StoreError) -> T
+    {
+        if writer.isWriterThread {
+            // A completion (or a body) waiting for a later batch would wait for itself.
+            throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
+        }
+        let waiter = ResultWaiter<T>()
+        write(body) { result in waiter.deliver(result) }
+        return try waiter.wait().get()
+    }
+
+    /// Deletes, through the writer and at most `options.pruneBatchSize` rows per
+    /// transaction: clicks, open events and management idempotency records
+    /// older than `olderThan`, and handoffs expired at `now`. Blocks the caller
+    /// (a background thread) until done; the hot path only ever waits for one
+    /// small delete batch.
+    public func prune(olderThan cutoff: Int64, now: Int64) throws(StoreError) -> Int {
+        let limit = max(options.pruneBatchSize, 1)
+        var total = 0
+        for step in PruneStep.allCases {
+            while true {
+                let deleted = try writeAndWait { tx in
+                    let tx = tx as! SQLiteTransaction
+                    switch step {
+                    case .clicks: return try tx.deleteClicks(before: cutoff, limit: limit)
+                    case .openEvents: return try tx.deleteOpenEvents(before: cutoff, limit: limit)
+                    case .handoffs: return try tx.deleteExpiredHandoffs(now: now, limit: limit)
+                    case .idempotencyRecords: return try tx.deleteIdempotencyRecords(before: cutoff, limit: limit)
+                    }
+                }
+                total += deleted
+                if deleted < limit { break }
+            }
+        }
+        return total
+    }
+
+    public func close() {
+        let first = closeLock.withLock {
+            if stopped { return false }
+            stopped = true
+            return true
+        }
+        guard first else { return }
+        _ = queue.close()
+        writer.join()
+    }
+
+    private enum PruneStep: CaseIterable, Sendable {
+        case clicks, openEvents, handoffs, idempotencyRecords
+    }
+
+    // MARK: beyond the protocol
+
+    /// Counters of the writer (batches, jobs, failures, largest batch).
+    public var statistics: Statistics {
+        Statistics(
+            batches: writer.batches.load(ordering: .relaxed), jobs: writer.jobs.load(ordering: .relaxed),
+            failedJobs: writer.failedJobs.load(ordering: .relaxed),
+            failedCommits: writer.failedCommits.load(ordering: .relaxed),
+            largestBatch: writer.largestBatch.load(ordering: .relaxed))
+    }
+}

@@ -1,0 +1,47 @@
+import Core
+
+extension SQLiteStore {
+    /// Tuning of the SQLite store. The defaults suit the edge on a small machine.
+    public struct Options: Sendable {
+        /// How long a connection waits for another process's lock (the CLI
+        /// writing to the same file) before failing with SQLITE_BUSY. Default 5 s.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Most jobs in one group-commit transaction. Default 512.
+        public var maxBatchCount: Int = 512
+        /// How long the writer may wait for more jobs after the first one of a
+        /// batch, when fewer than `maxBatchCount` are queued. Default 0: under
+        /// load, batches fill by themselves while the previous one runs, and
+        /// with `synchronous=NORMAL` a commit is a `write()` rather than an
+        /// `fsync`, so waiting on purpose only adds latency (see bench/store).
+        /// Raise it (e.g. 1000 µs) where commits are expensive.
+        public var maxBatchWaitMicroseconds: Int = 0
+        /// SQLite page cache of the writer connection, KiB. Default 64 MiB.
+        public var writerCacheKiB: Int = 65_536
+        /// SQLite page cache of each reader connection, KiB. Default 16 MiB.
+        public var readerCacheKiB: Int = 16_384
+        /// Links each reader keeps per cache generation (two generations). Default 20,000.
+        public var linkCacheCapacity: Int = 20_000
+        /// Invalidation entries kept for readers that have not caught up. Default 65,536.
+        public var invalidationLogCapacity: Int = 65_536
+        /// Rows deleted per retention transaction. Default 1,000.
+        public var pruneBatchSize: Int = 1_000
+        /// How often the writer looks for commits by other processes (and then
+        /// drops every cached link, domain and app). Default 1 s.
+        public var externalChangePollMilliseconds: Int = 1_000
+        /// WAL size (pages) that triggers a checkpoint after a commit. Default 1,000 (SQLite's).
+        public var walAutocheckpointPages: Int = 1_000
+        /// Milliseconds since the epoch; `StoreTransaction.now`. Injectable for tests.
+        public var clock: @Sendable () -> Int64 = { Int64(Clock.nowMilliseconds()) }
+
+        public init() {}
+    }
+
+    /// Counters of the writer since it started.
+    public struct Statistics: Sendable, Equatable {
+        public var batches: Int
+        public var jobs: Int
+        public var failedJobs: Int
+        public var failedCommits: Int
+        public var largestBatch: Int
+    }
+}

@@ -1,0 +1,166 @@
+/// The writer's `StoreTransaction`: reads and writes on the writer connection
+/// inside the current batch, so reads see the writes of earlier jobs.
+///
+/// One instance lives as long as the writer; a job must not keep it beyond its
+/// body. It records what the batch changed so the writer can publish cache
+/// invalidations after the commit.
+final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
+    /// The batch's time (milliseconds), taken when the batch began.
+    private(set) var now: Int64 = 0
+    /// Links whose cached answer may be stale after this batch.
+    var invalidations: [InvalidationLog.Entry] = []
+    /// Domains or apps changed: rebuild the catalog snapshot.
+    var catalogChanged = false
+
+    func beginBatch(now: Int64) {
+        self.now = now
+        invalidations.removeAll(keepingCapacity: true)
+        catalogChanged = false
+    }
+
+    func invalidateAll() {
+        invalidations.append(.all)
+        catalogChanged = true
+    }
+
+    // MARK: clicks and handoffs (the visit path)
+
+    static let insertClickSQL = """
+        INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
+                            os_version)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        """
+
+    func insertClick(_ click: Click) throws(StoreError) {
+        try db.execute(Self.insertClickSQL) { s in
+            s.bind(1, click.id)
+            s.bind(2, click.linkId)
+            s.bind(3, click.appId)
+            s.bind(4, click.domain)
+            s.bind(5, click.at)
+            s.bind(6, click.kind.rawValue)
+            s.bind(7, click.platform.rawValue)
+            s.bind(8, click.inAppBrowser)
+            if click.dynamic.isEmpty {
+                s.bindNull(9)
+            } else {
+                s.bindText(9, bytes: ModelCodec.encode(pairs: click.dynamic))
+            }
+            s.bind(10, click.sourceHash)
+            s.bind(11, click.osVersion)
+        }
+    }
+
+    static let insertHandoffSQL = """
+        INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,
+                              metadata, dynamic, created_at, expires_at, claimed_instance, claimed_open)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+        """
+
+    func insertHandoff(_ handoff: Handoff) throws(StoreError) {
+        let snapshot = handoff.snapshot
+        try db.execute(Self.insertHandoffSQL) { s in
+            s.bind(1, handoff.tokenHash)
+            s.bind(2, handoff.clickId)
+            s.bind(3, handoff.appId)
+            s.bind(4, handoff.platform.rawValue)
+            s.bind(5, snapshot.linkId)
+            s.bind(6, snapshot.shortUrl)
+            s.bind(7, snapshot.route)
+            s.bind(8, snapshot.referralCode)
+            s.bindText(9, bytes: ModelCodec.encode(json: snapshot.metadata))
+            if snapshot.dynamic.isEmpty {
+                s.bindNull(10)
+            } else {
+                s.bindText(10, bytes: ModelCodec.encode(pairs: snapshot.dynamic))
+            }
+            s.bind(11, handoff.createdAt)
+            s.bind(12, handoff.expiresAt)
+            s.bind(13, handoff.claimedByInstance)
+            s.bind(14, handoff.claimedByOpen)
+        }
+    }
+
+    static let claimHandoffSQL = """
+        UPDATE handoffs SET claimed_instance = ?2, claimed_open = ?3
+        WHERE token_hash = ?1 AND claimed_instance IS NULL
+        """
+    static let selectHandoffClaim = "SELECT claimed_instance FROM handoffs WHERE token_hash = ?1"
+
+    /// True when the handoff is now (or already was) held by `instance`; false when
+    /// another instance holds it or there is no such handoff. The first claim's
+    /// `openId` is kept.
+    func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool {
+        let changed = try db.execute(Self.claimHandoffSQL) { s in
+            s.bind(1, tokenHash)
+            s.bind(2, instance)
+            s.bind(3, openId)
+        }
+        if changed == 1 { return true }
+        let holder = try db.queryFirst(Self.selectHandoffClaim, { $0.bind(1, tokenHash) }) { s in
+            s.optionalText(0)
+        }
+        return holder == .some(instance)
+    }
+
+    static let consumeClickSQL =
+        "UPDATE clicks SET consumed_by_open = ?2 WHERE id = ?1 AND consumed_by_open IS NULL"
+
+    func consumeClick(id: String, openId: String) throws(StoreError) -> Bool {
+        try db.execute(Self.consumeClickSQL) { s in
+            s.bind(1, id)
+            s.bind(2, openId)
+        } == 1
+    }
+
+    // MARK: opens and instances (the resolver)
+
+    static let insertOpenSQL = """
+        INSERT INTO open_events (\(openColumns))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+        """
+
+    func insertOpenEvent(_ event: OpenEvent) throws(StoreError) {
+        try db.execute(Self.insertOpenSQL) { s in
+            s.bind(1, event.id)
+            s.bind(2, event.appId)
+            s.bind(3, event.appInstanceId)
+            s.bind(4, event.eventId)
+            s.bind(5, event.idempotencyKeyHash)
+            s.bind(6, event.requestHash)
+            s.bind(7, event.platform.rawValue)
+            s.bind(8, event.matchedBy.rawValue)
+            s.bind(9, event.firstOpen)
+            s.bind(10, event.sdkVersion)
+            s.bind(11, event.linkId)
+            s.bind(12, event.clickId)
+            s.bind(13, event.at)
+            s.bind(14, event.storedResponse)
+        }
+    }
+
+    /// `created_at` keeps its first value and `first_open_id`, once set, never
+    /// changes: the first accepted install attribution is immutable.
+    static let upsertInstanceSQL = """
+        INSERT INTO app_instances (app_id, instance_id, platform, first_open_id, created_at)
+        VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (app_id, instance_id) DO UPDATE SET
+            platform = excluded.platform,
+            first_open_id = coalesce(app_instances.first_open_id, excluded.first_open_id)
+        """
+
+    func upsertAppInstance(_ instance: AppInstance) throws(StoreError) {
+        try db.execute(Self.upsertInstanceSQL) { s in
+            s.bind(1, instance.appId)
+            s.bind(2, instance.instanceId)
+            s.bind(3, instance.platform.rawValue)
+            s.bind(4, instance.firstOpenId)
+            s.bind(5, instance.createdAt)
+        }
+    }
+
+    /// For tests that need a failure SQLite only reports at COMMIT.
+    func executeForTesting(_ sql: String) throws(StoreError) {
+        try db.exec(sql)
+    }
+}

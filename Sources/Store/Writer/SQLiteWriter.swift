@@ -1,0 +1,185 @@
+import CSQLite
+import Core
+import Synchronization
+
+/// The single writer: one connection, one thread, group commit.
+///
+/// Each batch is one `BEGIN IMMEDIATE ... COMMIT`; each job runs inside its own
+/// `SAVEPOINT`, so a job that throws rolls back only its own changes. After the
+/// commit the writer publishes cache invalidations, then calls every job's
+/// completion (on this thread). If SQLite itself rolls the whole transaction
+/// back mid-batch (I/O error, disk full), or COMMIT fails, every job whose
+/// changes were in it fails with `.backend`, and nothing of it remains.
+final class SQLiteWriter: @unchecked Sendable {
+    private let db: SQLiteConnection
+    let transaction: SQLiteTransaction
+    private let queue: WriteQueue
+    private let log: InvalidationLog
+    private let clock: @Sendable () -> Int64
+    private let pollInterval: UInt64
+    private var thread: StoreThread?
+    private var dataVersion: Int64 = 0
+    private var lastPoll: UInt64 = 0
+    private var catalogStale = false
+
+    let batches = Atomic<Int>(0)
+    let jobs = Atomic<Int>(0)
+    let failedJobs = Atomic<Int>(0)
+    let failedCommits = Atomic<Int>(0)
+    let largestBatch = Atomic<Int>(0)
+
+    init(db: SQLiteConnection, queue: WriteQueue, log: InvalidationLog, options: SQLiteStore.Options) {
+        self.db = db
+        self.transaction = SQLiteTransaction(db: db)
+        self.queue = queue
+        self.log = log
+        self.clock = options.clock
+        self.pollInterval = UInt64(max(options.externalChangePollMilliseconds, 1)) * 1_000_000
+    }
+
+    func start() throws(StoreError) {
+        dataVersion = try db.integer("PRAGMA data_version")
+        lastPoll = Clock.monotonicNanoseconds()
+        thread = StoreThread(name: "store-writer") { [self] in run() }
+    }
+
+    /// Waits for the thread to drain and stop (the queue must be closed first).
+    func join() { thread?.join() }
+
+    var isWriterThread: Bool { thread?.isCurrent ?? false }
+
+    private func run() {
+        var batch: [WriteJob] = []
+        batch.reserveCapacity(queue.maxCount)
+        loop: while true {
+            switch queue.next(into: &batch, idleTimeout: pollInterval) {
+            case .closed: break loop
+            case .idle: pollExternalChanges(force: true)
+            case .jobs:
+                pollExternalChanges(force: false)
+                execute(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        db.close()
+    }
+
+    // MARK: a batch
+
+    private func execute(_ batch: [WriteJob]) {
+        batches.add(1, ordering: .relaxed)
+        jobs.add(batch.count, ordering: .relaxed)
+        if batch.count > largestBatch.load(ordering: .relaxed) { largestBatch.store(batch.count, ordering: .relaxed) }
+        transaction.beginBatch(now: clock())
+
+        var open = begin(batch, from: 0)
+        var first = 0  // first job of the current SQLite transaction
+        for index in batch.indices where open {
+            let job = batch[index]
+            runInSavepoint(job)
+            if db.isAutocommit {
+                // SQLite rolled back the whole transaction: the earlier jobs' work is gone too.
+                let error = StoreError.backend(
+                    code: sqlite3_extended_errcode(db.handle), message: "transaction rolled back by SQLite")
+                for j in first...index where batch[j].succeeded { batch[j].fail(error) }
+                first = index + 1
+                if first < batch.count { open = begin(batch, from: first) }
+            }
+        }
+        if open && first < batch.count { commit(batch, from: first) }
+
+        publish()
+        var failed = 0
+        for job in batch {
+            if !job.succeeded { failed += 1 }
+            job.complete()
+        }
+        if failed > 0 { failedJobs.add(failed, ordering: .relaxed) }
+    }
+
+    /// BEGIN IMMEDIATE; on failure every job from `from` fails. True when open.
+    private func begin(_ batch: [WriteJob], from: Int) -> Bool {
+        do throws(StoreError) {
+            try db.execute("BEGIN IMMEDIATE")
+            return true
+        } catch {
+            for job in batch[from...] { job.fail(error) }
+            return false
+        }
+    }
+
+    private func runInSavepoint(_ job: WriteJob) {
+        do throws(StoreError) {
+            try db.execute("SAVEPOINT job")
+        } catch {
+            job.fail(error)
+            return
+        }
+        if job.run(transaction) {
+            do {
+                try db.execute("RELEASE job")
+                return
+            } catch {
+                job.fail(error)
+            }
+        }
+        if !db.isAutocommit {
+            _ = try? db.execute("ROLLBACK TO job")
+            _ = try? db.execute("RELEASE job")
+        }
+    }
+
+    private func commit(_ batch: [WriteJob], from: Int) {
+        do throws(StoreError) {
+            try db.execute("COMMIT")
+        } catch {
+            failedCommits.add(1, ordering: .relaxed)
+            if !db.isAutocommit { _ = try? db.execute("ROLLBACK") }
+            let failure: StoreError
+            if case .backend = error {
+                failure = error
+            } else {
+                // e.g. a deferred foreign key: still a backend failure for every job of the batch.
+                failure = .backend(code: sqlite3_extended_errcode(db.handle), message: "commit failed: \(error)")
+            }
+            for job in batch[from...] where job.succeeded { job.fail(failure) }
+        }
+    }
+
+    // MARK: cache publication
+
+    private func publish() {
+        var entries = transaction.invalidations
+        var catalog: CatalogSnapshot?
+        if transaction.catalogChanged || catalogStale {
+            catalog = reloadCatalog()
+            if catalog == nil { entries.append(.all) }
+        }
+        log.publish(entries, catalog: catalog)
+    }
+
+    private func reloadCatalog() -> CatalogSnapshot? {
+        do throws(StoreError) {
+            let catalog = try transaction.loadCatalog()
+            catalogStale = false
+            return catalog
+        } catch {
+            catalogStale = true
+            return nil
+        }
+    }
+
+    /// Another process (the CLI's `apply`, `keys`) committed to the file: forget every cached answer.
+    private func pollExternalChanges(force: Bool) {
+        let now = Clock.monotonicNanoseconds()
+        if !force && now &- lastPoll < pollInterval { return }
+        lastPoll = now
+        guard let version = try? db.integer("PRAGMA data_version") else { return }
+        if version != dataVersion {
+            dataVersion = version
+            log.publish([.all], catalog: reloadCatalog())
+        } else if catalogStale, let catalog = reloadCatalog() {
+            log.publish([], catalog: catalog)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Core
+import XCTest
+
+@testable import Store
+
+/// Uniqueness rules answer `.conflict(name)` and broken references
+/// `.missingReference(name)`, and the failed write leaves nothing behind.
+final class ConflictTests: StoreTestCase {
+    func testInsertingAnExistingDomainConflicts() throws {
+        try write { tx in try tx.insertDomain(Fixture.domain()) }
+        XCTAssertEqual(writeError { tx in try tx.insertDomain(Fixture.domain()) }, .conflict("domain"))
+        // put is an upsert and does not conflict.
+        XCTAssertNil(writeError { tx in try tx.putDomain(Fixture.domain()) })
+    }
+
+    func testLinkKeyIsUniquePerDomainOnly() throws {
+        try seedCatalog()
+        XCTAssertEqual(
+            writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_other", key: "invite")) }, .conflict("link_key")
+        )
+        XCTAssertNil(try reader.link(id: "biq_lnk_other"))
+        // The same key on another domain, and another key on this one, are fine.
+        XCTAssertNil(
+            writeError { tx in
+                try tx.putDomain(Fixture.domain("b.example.com"))
+                try tx.putLink(Fixture.link(id: "biq_lnk_b", host: "b.example.com", key: "invite"))
+                try tx.putLink(Fixture.link(id: "biq_lnk_c", key: "Invite"))
+            })
+    }
+
+    func testEventIdAndIdempotencyKeyAreUniquePerApp() throws {
+        try write { tx in
+            try tx.insertOpenEvent(Fixture.open(id: "biq_open_1", eventId: "evt_000001", idempotencyKeyHash: [1]))
+        }
+        XCTAssertEqual(
+            writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "biq_open_2", eventId: "evt_000001")) },
+            .conflict("event_id"))
+        XCTAssertEqual(
+            writeError { tx in
+                try tx.insertOpenEvent(Fixture.open(id: "biq_open_3", eventId: "evt_000003", idempotencyKeyHash: [1]))
+            }, .conflict("idempotency_key"))
+        XCTAssertEqual(
+            writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "biq_open_1", eventId: "evt_000004")) },
+            .conflict("open_id"))
+        // Other apps may reuse both; events without a key never collide on it.
+        XCTAssertNil(
+            writeError { tx in
+                try tx.insertOpenEvent(
+                    Fixture.open(
+                        id: "biq_open_4", eventId: "evt_000001", app: "biq_mapp_other", idempotencyKeyHash: [1]))
+                try tx.insertOpenEvent(Fixture.open(id: "biq_open_5", eventId: "evt_000005"))
+                try tx.insertOpenEvent(Fixture.open(id: "biq_open_6", eventId: "evt_000006"))
+            })
+        XCTAssertNil(try reader.openEvent(id: "biq_open_2"))
+        XCTAssertNil(try reader.openEvent(id: "biq_open_3"))
+    }
+
+    func testKeyHashesAndHandoffsAndRecordsAreUnique() throws {
+        try seedCatalog()
+        try write { tx in
+            try tx.putSecretKey(SecretKeyRecord(id: "sk_1", name: "a", keyHash: [1], hint: "a", createdAt: 1))
+            try tx.putPublishableKey(
+                PublishableKeyRecord(id: "pk_1", appId: Fixture.appId, keyHash: [2], hint: "b", createdAt: 1))
+            try tx.insertHandoff(Fixture.handoff(token: 1, clickId: "biq_clk_1"))
+            try tx.putIdempotencyRecord(
+                IdempotencyRecord(scope: "s", keyHash: [3], requestHash: [], status: 200, body: [1], createdAt: 1))
+        }
+        XCTAssertEqual(
+            writeError { tx in
+                try tx.putSecretKey(SecretKeyRecord(id: "sk_2", name: "b", keyHash: [1], hint: "b", createdAt: 2))
+            },
+            .conflict("secret_key"))
+        XCTAssertEqual(
+            writeError { tx in
+                try tx.putPublishableKey(
+                    PublishableKeyRecord(id: "pk_2", appId: Fixture.appId, keyHash: [2], hint: "c", createdAt: 2))
+            }, .conflict("publishable_key"))
+        XCTAssertEqual(
+            writeError { tx in try tx.insertHandoff(Fixture.handoff(token: 1, clickId: "biq_clk_2")) },
+            .conflict("handoff"))
+        XCTAssertEqual(
+            writeError { tx in
+                try tx.putIdempotencyRecord(
+                    IdempotencyRecord(scope: "s", keyHash: [3], requestHash: [], status: 500, body: [], createdAt: 2))
+            }, .conflict("idempotency_record"))
+        XCTAssertEqual(
+            writeError { tx in
+                try tx.insertClick(Fixture.click(id: "biq_clk_x", at: 1));
+                try tx.insertClick(Fixture.click(id: "biq_clk_x", at: 2))
+            },
+            .conflict("click_id"))
+        XCTAssertNil(try reader.click(id: "biq_clk_x"), "the failed write left its first click behind")
+    }
+
+    func testMissingReferencesAreNamed() throws {
+        try seedCatalog()
+        XCTAssertEqual(
+            writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_2", host: "nowhere.example.com")) },
+            .missingReference("domain"))
+        XCTAssertEqual(
+            writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_2", key: "k2", appId: "biq_mapp_nobody")) },
+            .missingReference("app"))
+        XCTAssertEqual(
+            writeError { tx in try tx.putApp(Fixture.app("biq_mapp_2", domains: ["nowhere.example.com"])) },
+            .missingReference("domain"))
+        XCTAssertNil(try reader.app("biq_mapp_2"))
+        XCTAssertEqual(
+            writeError { tx in
+                try tx.putPublishableKey(
+                    PublishableKeyRecord(id: "pk_9", appId: "biq_mapp_nobody", keyHash: [9], hint: "x", createdAt: 1))
+            }, .missingReference("app"))
+    }
+}

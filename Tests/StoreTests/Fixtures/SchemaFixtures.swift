@@ -1,0 +1,195 @@
+/// Frozen databases of every released schema version: the exact DDL of that
+/// version plus a few rows, ending with its `PRAGMA user_version`.
+///
+/// When the schema moves to version N+1, add `SchemaFixtures.vN1` here (a copy of
+/// the new DDL as it ships, with rows) and keep every older fixture unchanged:
+/// `MigrationTests` opens each one with the current binary and checks that the
+/// upgrade keeps the rows and ends at the same schema as a fresh file.
+enum SchemaFixtures {
+    static let all: [(version: Int, sql: String)] = [
+        (1, v1)
+    ]
+
+    /// The rows every fixture holds, as the current model reads them.
+    static let host = "fixture.example.com"
+    static let appId = "biq_mapp_01HFIXTURE0000000000000000"
+    static let linkId = "biq_lnk_01HFIXTURE0000000000000000"
+
+    static let v1 = """
+        CREATE TABLE secret_keys (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            key_hash BLOB NOT NULL UNIQUE,
+            hint TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            revoked_at INTEGER
+        );
+
+        CREATE TABLE domains (
+            hostname TEXT PRIMARY KEY NOT NULL,
+            verified INTEGER NOT NULL,
+            deep_view_enabled INTEGER NOT NULL,
+            root_url TEXT,
+            not_found_url TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE mobile_apps (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            enabled INTEGER NOT NULL,
+            icon_url TEXT,
+            ios TEXT,
+            android TEXT,
+            handoff_lifetime_seconds INTEGER NOT NULL,
+            key_overlap_seconds INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE app_domains (
+            app_id TEXT NOT NULL REFERENCES mobile_apps(id) ON DELETE CASCADE,
+            hostname TEXT NOT NULL REFERENCES domains(hostname) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (app_id, hostname)
+        ) WITHOUT ROWID;
+        CREATE INDEX app_domains_hostname ON app_domains(hostname);
+
+        CREATE TABLE publishable_keys (
+            id TEXT PRIMARY KEY NOT NULL,
+            app_id TEXT NOT NULL,
+            key_hash BLOB NOT NULL UNIQUE,
+            hint TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER,
+            revoked_at INTEGER
+        );
+        CREATE INDEX publishable_keys_app ON publishable_keys(app_id, created_at);
+
+        CREATE TABLE links (
+            id TEXT PRIMARY KEY NOT NULL,
+            domain TEXT NOT NULL REFERENCES domains(hostname) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            url TEXT NOT NULL,
+            enabled INTEGER NOT NULL,
+            app_id TEXT REFERENCES mobile_apps(id),
+            route TEXT,
+            referral_code TEXT,
+            metadata TEXT,
+            dynamic_keys TEXT,
+            deep_view INTEGER,
+            has_preview INTEGER NOT NULL,
+            preview_title TEXT,
+            preview_description TEXT,
+            preview_image_url TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            UNIQUE (domain, key)
+        );
+        CREATE INDEX links_app ON links(app_id);
+
+        CREATE TABLE clicks (
+            id TEXT NOT NULL UNIQUE,
+            link_id TEXT NOT NULL,
+            app_id TEXT,
+            domain TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            in_app_browser TEXT,
+            dynamic TEXT,
+            source_hash BLOB,
+            os_version TEXT,
+            consumed_by_open TEXT
+        );
+        CREATE INDEX clicks_at ON clicks(at);
+        CREATE INDEX clicks_app_at ON clicks(app_id, at, platform, kind) WHERE app_id IS NOT NULL;
+        CREATE INDEX clicks_probabilistic ON clicks(app_id, domain, source_hash, at)
+            WHERE source_hash IS NOT NULL AND consumed_by_open IS NULL;
+
+        CREATE TABLE handoffs (
+            token_hash BLOB PRIMARY KEY NOT NULL,
+            click_id TEXT NOT NULL,
+            app_id TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            link_id TEXT NOT NULL,
+            short_url TEXT NOT NULL,
+            route TEXT NOT NULL,
+            referral_code TEXT,
+            metadata TEXT NOT NULL,
+            dynamic TEXT,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            claimed_instance TEXT,
+            claimed_open TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX handoffs_expiry ON handoffs(expires_at);
+
+        CREATE TABLE app_instances (
+            app_id TEXT NOT NULL,
+            instance_id TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            first_open_id TEXT,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, instance_id)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE open_events (
+            id TEXT NOT NULL UNIQUE,
+            app_id TEXT NOT NULL,
+            instance_id TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            idempotency_key_hash BLOB,
+            request_hash BLOB NOT NULL,
+            platform TEXT NOT NULL,
+            matched_by TEXT NOT NULL,
+            first_open INTEGER NOT NULL,
+            sdk_version TEXT NOT NULL,
+            link_id TEXT,
+            click_id TEXT,
+            at INTEGER NOT NULL,
+            stored_response BLOB NOT NULL,
+            UNIQUE (app_id, event_id)
+        );
+        CREATE UNIQUE INDEX open_events_idempotency ON open_events(app_id, idempotency_key_hash)
+            WHERE idempotency_key_hash IS NOT NULL;
+        CREATE INDEX open_events_app_at ON open_events(app_id, at);
+        CREATE INDEX open_events_at ON open_events(at);
+
+        CREATE TABLE idempotency_records (
+            scope TEXT NOT NULL,
+            key_hash BLOB NOT NULL,
+            request_hash BLOB NOT NULL,
+            status INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (scope, key_hash)
+        ) WITHOUT ROWID;
+        CREATE INDEX idempotency_records_created ON idempotency_records(created_at);
+
+        CREATE TABLE signing_keys (
+            kid TEXT PRIMARY KEY NOT NULL,
+            public_key BLOB NOT NULL,
+            secret_key BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            retired_at INTEGER,
+            publish_until INTEGER
+        ) WITHOUT ROWID;
+
+        INSERT INTO domains VALUES ('fixture.example.com', 1, 1, NULL, NULL, 1, 2);
+        INSERT INTO mobile_apps VALUES ('biq_mapp_01HFIXTURE0000000000000000', 'Fixture', 1, NULL,
+            '{"teamId":"ABCDE12345","bundleId":"com.fixture","appStoreId":null,"testFlightUrl":null,"fallbackUrl":null,"probabilisticFallback":true,"probabilisticWindowMinutes":30,"sdkEnabled":true,"webCredentials":false,"appClipBundleId":null}',
+            NULL, 86400, 604800, 1, 2);
+        INSERT INTO app_domains VALUES ('biq_mapp_01HFIXTURE0000000000000000', 'fixture.example.com', 0);
+        INSERT INTO links VALUES ('biq_lnk_01HFIXTURE0000000000000000', 'fixture.example.com', 'go',
+            'https://fixture.example.com/web', 1, 'biq_mapp_01HFIXTURE0000000000000000', '/go', NULL, '{}', '["ref"]', 1,
+            0, NULL, NULL, NULL, 1, 2);
+        INSERT INTO clicks VALUES ('biq_clk_fixture', 'biq_lnk_01HFIXTURE0000000000000000',
+            'biq_mapp_01HFIXTURE0000000000000000', 'fixture.example.com', 1000, 'deep_view', 'ios', NULL,
+            '[["ref","A"]]', X'0102', '17.4', NULL);
+        INSERT INTO open_events VALUES ('biq_open_fixture', 'biq_mapp_01HFIXTURE0000000000000000', 'install_fixture',
+            'evt_fixture', NULL, X'01', 'ios', 'none', 1, '1.0.0', NULL, NULL, 2000, X'7B7D');
+        PRAGMA user_version = 1;
+        """
+}

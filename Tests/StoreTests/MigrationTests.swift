@@ -1,0 +1,130 @@
+import Core
+import XCTest
+
+@testable import Store
+
+/// Migrations from an empty file and from every released schema version; refusal
+/// of a newer file; an upgrade that fails changes nothing.
+final class MigrationTests: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUp() { directory = TemporaryDirectory() }
+    override func tearDown() { directory.remove() }
+
+    private func rawConnection() throws -> SQLiteConnection {
+        try SQLiteConnection.open(
+            path: directory.databasePath, create: true, busyTimeoutMilliseconds: 1_000, cacheKiB: 1_024,
+            queryOnly: false)
+    }
+
+    /// `type name tbl_name sql` of every schema object, for comparing two files.
+    private func schema(of db: SQLiteConnection) throws -> [String] {
+        try db.queryAll("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name") { s in
+            [s.text(0), s.text(1), s.text(2), s.optionalText(3) ?? ""].joined(separator: "|")
+        }
+    }
+
+    func testMigrationsAreNumberedFromOneWithoutGaps() {
+        XCTAssertEqual(Migrations.all.map(\.version), Array(1...Migrations.latestVersion))
+        XCTAssertEqual(SQLiteStore.supportedSchemaVersion, Migrations.latestVersion)
+    }
+
+    func testEveryReleasedVersionHasAFixture() {
+        XCTAssertEqual(SchemaFixtures.all.map(\.version), Array(1...Migrations.latestVersion))
+    }
+
+    func testAnEmptyFileIsMigratedToTheLatestVersion() throws {
+        let store = try SQLiteStore.open(path: directory.databasePath, readers: 1)
+        store.close()
+        let db = try rawConnection()
+        XCTAssertEqual(try db.integer("PRAGMA user_version"), Int64(Migrations.latestVersion))
+        XCTAssertEqual(try db.queryFirst("PRAGMA journal_mode") { $0.text(0) }, "wal")
+        let tables = try db.queryAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) }
+        XCTAssertEqual(
+            tables,
+            [
+                "app_domains", "app_instances", "clicks", "domains", "handoffs", "idempotency_records", "links",
+                "mobile_apps", "open_events", "publishable_keys", "secret_keys", "signing_keys",
+            ])
+        XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
+    }
+
+    func testEveryFixtureVersionUpgradesKeepingItsRows() throws {
+        let fresh = TemporaryDirectory()
+        defer { fresh.remove() }
+        try SQLiteStore.open(path: fresh.databasePath, readers: 1).close()
+        let freshSchema = try schema(
+            of: SQLiteConnection.open(
+                path: fresh.databasePath, create: false, busyTimeoutMilliseconds: 1_000, cacheKiB: 1_024,
+                queryOnly: true))
+
+        for fixture in SchemaFixtures.all {
+            directory.remove()
+            directory = TemporaryDirectory()
+            try rawConnection().exec(fixture.sql)
+
+            let store = try SQLiteStore.open(path: directory.databasePath, readers: 1)
+            let reader = store.reader(loop: 0)
+            let context = "from version \(fixture.version)"
+            XCTAssertEqual(try reader.domain(SchemaFixtures.host)?.verified, true, context)
+            let app = try reader.app(SchemaFixtures.appId)
+            XCTAssertEqual(app?.domains, [SchemaFixtures.host], context)
+            XCTAssertEqual(app?.ios?.probabilisticWindowMinutes, 30, context)
+            let link = try reader.link(host: SchemaFixtures.host, key: "go")
+            XCTAssertEqual(link?.id, SchemaFixtures.linkId, context)
+            XCTAssertEqual(link?.mobile?.dynamicKeys, ["ref"], context)
+            let click = try reader.click(id: "biq_clk_fixture")
+            XCTAssertEqual(click?.sourceHash, [1, 2], context)
+            XCTAssertEqual(click?.dynamic.first?.1, "A", context)
+            XCTAssertEqual(try reader.openEvent(id: "biq_open_fixture")?.storedResponse, Array("{}".utf8), context)
+            // The upgraded file takes new writes.
+            XCTAssertNoThrow(
+                try store.writeAndWait { tx in
+                    try tx.insertClick(Fixture.click(id: "biq_clk_new", at: 5, host: SchemaFixtures.host))
+                },
+                context)
+            store.close()
+
+            let db = try rawConnection()
+            XCTAssertEqual(try db.integer("PRAGMA user_version"), Int64(Migrations.latestVersion), context)
+            XCTAssertEqual(try schema(of: db), freshSchema, "an upgraded file must equal a fresh one, " + context)
+        }
+    }
+
+    func testANewerFileIsRefused() throws {
+        try rawConnection().exec("PRAGMA user_version = \(Migrations.latestVersion + 1)")
+        XCTAssertThrowsError(try SQLiteStore.open(path: directory.databasePath, readers: 1)) { error in
+            XCTAssertEqual(
+                error as? StoreError,
+                .schemaTooNew(found: Migrations.latestVersion + 1, supported: Migrations.latestVersion))
+        }
+    }
+
+    func testAFailedUpgradeLeavesThePreviousVersion() throws {
+        let db = try rawConnection()
+        try Migrations.apply(on: db)
+        let broken =
+            Migrations.all + [
+                Migration(
+                    version: Migrations.latestVersion + 1,
+                    sql: "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);")
+            ]
+        XCTAssertThrowsError(try Migrations.apply(on: db, migrations: broken))
+        XCTAssertEqual(try db.integer("PRAGMA user_version"), Int64(Migrations.latestVersion))
+        XCTAssertEqual(try db.integer("SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 0)
+        XCTAssertTrue(db.isAutocommit)
+    }
+
+    func testPendingStepsRunInOrderFromTheFoundVersion() throws {
+        let db = try rawConnection()
+        let steps = [
+            Migration(version: 1, sql: "CREATE TABLE t1 (x INTEGER);"),
+            Migration(version: 2, sql: "ALTER TABLE t1 ADD COLUMN y INTEGER;"),
+            Migration(version: 3, sql: "INSERT INTO t1 VALUES (1, 2);"),
+        ]
+        XCTAssertEqual(try Migrations.apply(on: db, migrations: Array(steps[0..<2])), 0)
+        XCTAssertEqual(try Migrations.apply(on: db, migrations: steps), 2)
+        XCTAssertEqual(try db.integer("PRAGMA user_version"), 3)
+        XCTAssertEqual(try db.integer("SELECT y FROM t1"), 2)
+    }
+}
