@@ -72,8 +72,11 @@
         function () { leave('clipboard'); },
         function () { leave(legacyCopy(handoff) ? 'fallback' : 'failed'); }
       );
-      // Never strand the visitor on this page if the promise does not settle.
-      window.setTimeout(function () { leave('timeout'); }, 1500);
+      // Never strand the visitor on this page if the promise does not settle; the fallback may
+      // still work while the browser counts the tap as recent.
+      window.setTimeout(function () {
+        if (!left) leave(legacyCopy(handoff) ? 'fallback' : 'timeout');
+      }, 1500);
     } else {
       leave(legacyCopy(handoff) ? 'fallback' : 'failed');
     }

@@ -101,7 +101,8 @@ final class DeepViewPageTests: XCTestCase {
     func testMissingTitleFallsBackToTheAppNameAndMissingDescriptionIsOmitted() {
         let link = Fixtures.link(title: "   ", description: nil, image: nil)
         let text = pages.deepView(Fixtures.deepView(link: link), acceptLanguage: nil).text
-        XCTAssertTrue(text.contains("<h1 dir=\"auto\">Acme Recipes</h1>"))
+        XCTAssertTrue(text.contains("<h1 class=\"app-name\" dir=\"auto\">Acme Recipes</h1>"))
+        XCTAssertEqual(text.occurrences(of: "dir=\"auto\">Acme Recipes<"), 1)
         XCTAssertFalse(text.contains("class=\"lead\""))
         XCTAssertFalse(text.contains("class=\"hero\""))
     }

@@ -28,7 +28,7 @@ enum EmbeddedAssets {
         EmbeddedAsset(
             name: "biqli.css",
             contentType: "text/css; charset=utf-8",
-            sha256: "f83a24231be3413967da23ed80d6a365dd831509ddf189e7ba7eccc7b4e6d5d2",
+            sha256: "7e3ae8b1f5b51ef59638374ac1e78ddf0bdad4d06cab4b4d2bc979ff46e9a555",
             base64: """
                 LyogU3R5bGVzIG9mIGV2ZXJ5IHBhZ2UgdGhlIGVkZ2UgcmVuZGVycyAoRGVlcCBWaWV3LCBwcmV2aWV3cywgaGFuZG9mZiwgZXJy
                 b3JzKS4KICAgU3lzdGVtIGZvbnRzIG9ubHksIG5vIGV4dGVybmFsIHJlcXVlc3RzLCBsaWdodCBhbmQgZGFyayBzY2hlbWVzLiBD
@@ -59,80 +59,82 @@ enum EmbeddedAssets {
                 IGZsZXg6IG5vbmU7CiAgd2lkdGg6IDY0cHg7CiAgaGVpZ2h0OiA2NHB4OwogIGJvcmRlci1yYWRpdXM6IDE1cHg7CiAgb2JqZWN0
                 LWZpdDogY292ZXI7CiAgYmFja2dyb3VuZDogdmFyKC0tbGluZSk7CiAgYm94LXNoYWRvdzogMCAwIDAgMXB4IHZhcigtLWxpbmUp
                 Owp9CgouYXBwLXRleHQgeyBtaW4td2lkdGg6IDA7IH0KCi5hcHAtbmFtZSB7CiAgbWFyZ2luOiAwOwogIGZvbnQtc2l6ZTogMS4x
-                MjVyZW07CiAgZm9udC13ZWlnaHQ6IDcwMDsKICBsaW5lLWhlaWdodDogMS4yNTsKfQoKLmFwcC1zdG9yZSB7CiAgbWFyZ2luOiAy
-                cHggMCAwOwogIGNvbG9yOiB2YXIoLS1tdXRlZCk7CiAgZm9udC1zaXplOiAwLjg3NXJlbTsKfQoKLmhlcm8gewogIGRpc3BsYXk6
-                IGJsb2NrOwogIHdpZHRoOiAxMDAlOwogIG1hcmdpbjogMjBweCAwIDA7CiAgYXNwZWN0LXJhdGlvOiAxLjkxIC8gMTsKICBvYmpl
-                Y3QtZml0OiBjb3ZlcjsKICBib3JkZXItcmFkaXVzOiAxNnB4OwogIGJhY2tncm91bmQ6IHZhcigtLWxpbmUpOwp9CgpoMSB7CiAg
-                bWFyZ2luOiAyMHB4IDAgOHB4OwogIGZvbnQtc2l6ZTogMS41cmVtOwogIGZvbnQtd2VpZ2h0OiA3MDA7CiAgbGluZS1oZWlnaHQ6
-                IDEuMjsKICBsZXR0ZXItc3BhY2luZzogLTAuMDFlbTsKfQoKLmxlYWQgewogIG1hcmdpbjogMDsKICBjb2xvcjogdmFyKC0tbXV0
-                ZWQpOwogIGZvbnQtc2l6ZTogMXJlbTsKfQoKLmJ1dHRvbiB7CiAgZGlzcGxheTogYmxvY2s7CiAgd2lkdGg6IDEwMCU7CiAgbWlu
-                LWhlaWdodDogNTJweDsKICBtYXJnaW46IDI0cHggMCAwOwogIHBhZGRpbmc6IDEzcHggMjBweDsKICBib3JkZXI6IDJweCBzb2xp
-                ZCB0cmFuc3BhcmVudDsKICBib3JkZXItcmFkaXVzOiAxNHB4OwogIGJhY2tncm91bmQ6IHZhcigtLWFjY2VudCk7CiAgY29sb3I6
-                IHZhcigtLW9uLWFjY2VudCk7CiAgZm9udC1zaXplOiAxLjEyNXJlbTsKICBmb250LXdlaWdodDogNjAwOwogIGxpbmUtaGVpZ2h0
-                OiAxLjM7CiAgdGV4dC1hbGlnbjogY2VudGVyOwogIHRleHQtZGVjb3JhdGlvbjogbm9uZTsKICBjdXJzb3I6IHBvaW50ZXI7CiAg
-                LXdlYmtpdC10YXAtaGlnaGxpZ2h0LWNvbG9yOiB0cmFuc3BhcmVudDsKICB0cmFuc2l0aW9uOiBmaWx0ZXIgMC4xNXMgZWFzZSwg
-                dHJhbnNmb3JtIDAuMXMgZWFzZTsKfQoKLmJ1dHRvbjpob3ZlciB7IGZpbHRlcjogYnJpZ2h0bmVzcygxLjA4KTsgfQouYnV0dG9u
-                OmFjdGl2ZSB7IHRyYW5zZm9ybTogc2NhbGUoMC45ODUpOyBmaWx0ZXI6IGJyaWdodG5lc3MoMC45NSk7IH0KCmE6Zm9jdXMtdmlz
-                aWJsZSwgLmJ1dHRvbjpmb2N1cy12aXNpYmxlIHsKICBvdXRsaW5lOiAzcHggc29saWQgdmFyKC0tZm9jdXMpOwogIG91dGxpbmUt
-                b2Zmc2V0OiAzcHg7Cn0KCi5ub3RlIHsKICBtYXJnaW46IDE0cHggMCAwOwogIGNvbG9yOiB2YXIoLS1tdXRlZCk7CiAgZm9udC1z
-                aXplOiAwLjg3NXJlbTsKICB0ZXh0LWFsaWduOiBjZW50ZXI7Cn0KCi5zdGF0dXMgewogIG1hcmdpbjogMTBweCAwIDA7CiAgY29s
-                b3I6IHZhcigtLXRleHQpOwogIGZvbnQtc2l6ZTogMC44NzVyZW07CiAgZm9udC13ZWlnaHQ6IDYwMDsKICB0ZXh0LWFsaWduOiBj
-                ZW50ZXI7Cn0KCi5zdGF0dXM6ZW1wdHkgeyBtYXJnaW46IDA7IH0KCi8qIE1lc3NhZ2UgcGFnZXMgKG5vdCBmb3VuZCwgZGlzYWJs
-                ZWQsIGVycm9yLCByb290KSBhbmQgdGhlIGhhbmRvZmYgbGFuZGluZy4gKi8KLm1lc3NhZ2UgeyB0ZXh0LWFsaWduOiBjZW50ZXI7
-                IH0KCi5zeW1ib2wgewogIGRpc3BsYXk6IGZsZXg7CiAgYWxpZ24taXRlbXM6IGNlbnRlcjsKICBqdXN0aWZ5LWNvbnRlbnQ6IGNl
-                bnRlcjsKICB3aWR0aDogNjRweDsKICBoZWlnaHQ6IDY0cHg7CiAgbWFyZ2luOiAwIGF1dG87CiAgYm9yZGVyLXJhZGl1czogNTAl
-                OwogIGJhY2tncm91bmQ6IHZhcigtLXNvZnQpOwogIGNvbG9yOiB2YXIoLS1hY2NlbnQpOwp9Cgouc3ltYm9sIHN2ZyB7IHdpZHRo
-                OiAzMHB4OyBoZWlnaHQ6IDMwcHg7IH0KCi5tZXNzYWdlIC5sZWFkIHsgbWFyZ2luOiAwIGF1dG87IG1heC13aWR0aDogMzRjaDsg
-                fQoKLnN0ZXBzIHsKICBtYXJnaW46IDIwcHggMCAwOwogIHBhZGRpbmc6IDA7CiAgbGlzdC1zdHlsZTogbm9uZTsKICBjb3VudGVy
-                LXJlc2V0OiBzdGVwOwp9Cgouc3RlcHMgbGkgewogIHBvc2l0aW9uOiByZWxhdGl2ZTsKICBtYXJnaW46IDAgMCAxMnB4OwogIHBh
-                ZGRpbmc6IDJweCAwIDAgNDRweDsKICBtaW4taGVpZ2h0OiAzMHB4OwogIGNvdW50ZXItaW5jcmVtZW50OiBzdGVwOwp9Cgouc3Rl
-                cHMgbGk6OmJlZm9yZSB7CiAgY29udGVudDogY291bnRlcihzdGVwKTsKICBwb3NpdGlvbjogYWJzb2x1dGU7CiAgdG9wOiAwOwog
-                IGxlZnQ6IDA7CiAgd2lkdGg6IDMwcHg7CiAgaGVpZ2h0OiAzMHB4OwogIGJvcmRlci1yYWRpdXM6IDUwJTsKICBiYWNrZ3JvdW5k
-                OiB2YXIoLS1zb2Z0KTsKICBjb2xvcjogdmFyKC0tYWNjZW50KTsKICBmb250LXdlaWdodDogNzAwOwogIGZvbnQtc2l6ZTogMC45
-                Mzc1cmVtOwogIGxpbmUtaGVpZ2h0OiAzMHB4OwogIHRleHQtYWxpZ246IGNlbnRlcjsKfQoKW2Rpcj0icnRsIl0gLnN0ZXBzIGxp
-                IHsgcGFkZGluZzogMnB4IDQ0cHggMCAwOyB9CltkaXI9InJ0bCJdIC5zdGVwcyBsaTo6YmVmb3JlIHsgbGVmdDogYXV0bzsgcmln
-                aHQ6IDA7IH0KCi5mb290ZXIgewogIG1hcmdpbjogMTZweCAwIDA7CiAgY29sb3I6IHZhcigtLW11dGVkKTsKICBmb250LXNpemU6
-                IDAuODEyNXJlbTsKICB0ZXh0LWFsaWduOiBjZW50ZXI7Cn0KCi8qIFVzZWQgYnkgZGVlcHZpZXcuanMgZm9yIHRoZSBjb3B5IGZh
-                bGxiYWNrOiBpbiB0aGUgbGF5b3V0LCBzZWxlY3RhYmxlLCBuZXZlciBzZWVuLiAqLwouYmlxbGktb2Zmc2NyZWVuIHsKICBwb3Np
-                dGlvbjogZml4ZWQ7CiAgdG9wOiAwOwogIGxlZnQ6IC05OTk5cHg7CiAgd2lkdGg6IDFweDsKICBoZWlnaHQ6IDFweDsKICBtYXJn
-                aW46IDA7CiAgcGFkZGluZzogMDsKICBib3JkZXI6IDA7CiAgZm9udC1zaXplOiAxNnB4Owp9CgpAbWVkaWEgKGZvcmNlZC1jb2xv
-                cnM6IGFjdGl2ZSkgewogIC5idXR0b24geyBib3JkZXItY29sb3I6IEJ1dHRvblRleHQ7IH0KfQoKQG1lZGlhIChwcmVmZXJzLXJl
-                ZHVjZWQtbW90aW9uOiByZWR1Y2UpIHsKICAuYnV0dG9uIHsgdHJhbnNpdGlvbjogbm9uZTsgfQogIC5idXR0b246YWN0aXZlIHsg
-                dHJhbnNmb3JtOiBub25lOyB9Cn0K
+                MjVyZW07CiAgbGV0dGVyLXNwYWNpbmc6IG5vcm1hbDsKICBmb250LXdlaWdodDogNzAwOwogIGxpbmUtaGVpZ2h0OiAxLjI1Owp9
+                CgouYXBwLXN0b3JlIHsKICBtYXJnaW46IDJweCAwIDA7CiAgY29sb3I6IHZhcigtLW11dGVkKTsKICBmb250LXNpemU6IDAuODc1
+                cmVtOwp9CgouaGVybyB7CiAgZGlzcGxheTogYmxvY2s7CiAgd2lkdGg6IDEwMCU7CiAgbWFyZ2luOiAyMHB4IDAgMDsKICBhc3Bl
+                Y3QtcmF0aW86IDEuOTEgLyAxOwogIG9iamVjdC1maXQ6IGNvdmVyOwogIGJvcmRlci1yYWRpdXM6IDE2cHg7CiAgYmFja2dyb3Vu
+                ZDogdmFyKC0tbGluZSk7Cn0KCi5oZXJvLXRvcCB7IG1hcmdpbi10b3A6IDA7IH0KCmgxIHsKICBtYXJnaW46IDIwcHggMCA4cHg7
+                CiAgZm9udC1zaXplOiAxLjVyZW07CiAgZm9udC13ZWlnaHQ6IDcwMDsKICBsaW5lLWhlaWdodDogMS4yOwogIGxldHRlci1zcGFj
+                aW5nOiAtMC4wMWVtOwp9CgoubGVhZCB7CiAgbWFyZ2luOiAwOwogIGNvbG9yOiB2YXIoLS1tdXRlZCk7CiAgZm9udC1zaXplOiAx
+                cmVtOwp9CgouYnV0dG9uIHsKICBkaXNwbGF5OiBibG9jazsKICB3aWR0aDogMTAwJTsKICBtaW4taGVpZ2h0OiA1MnB4OwogIG1h
+                cmdpbjogMjRweCAwIDA7CiAgcGFkZGluZzogMTNweCAyMHB4OwogIGJvcmRlcjogMnB4IHNvbGlkIHRyYW5zcGFyZW50OwogIGJv
+                cmRlci1yYWRpdXM6IDE0cHg7CiAgYmFja2dyb3VuZDogdmFyKC0tYWNjZW50KTsKICBjb2xvcjogdmFyKC0tb24tYWNjZW50KTsK
+                ICBmb250LXNpemU6IDEuMTI1cmVtOwogIGZvbnQtd2VpZ2h0OiA2MDA7CiAgbGluZS1oZWlnaHQ6IDEuMzsKICB0ZXh0LWFsaWdu
+                OiBjZW50ZXI7CiAgdGV4dC1kZWNvcmF0aW9uOiBub25lOwogIGN1cnNvcjogcG9pbnRlcjsKICAtd2Via2l0LXRhcC1oaWdobGln
+                aHQtY29sb3I6IHRyYW5zcGFyZW50OwogIHRyYW5zaXRpb246IGZpbHRlciAwLjE1cyBlYXNlLCB0cmFuc2Zvcm0gMC4xcyBlYXNl
+                Owp9CgouYnV0dG9uOmhvdmVyIHsgZmlsdGVyOiBicmlnaHRuZXNzKDEuMDgpOyB9Ci5idXR0b246YWN0aXZlIHsgdHJhbnNmb3Jt
+                OiBzY2FsZSgwLjk4NSk7IGZpbHRlcjogYnJpZ2h0bmVzcygwLjk1KTsgfQoKYTpmb2N1cy12aXNpYmxlLCAuYnV0dG9uOmZvY3Vz
+                LXZpc2libGUgewogIG91dGxpbmU6IDNweCBzb2xpZCB2YXIoLS1mb2N1cyk7CiAgb3V0bGluZS1vZmZzZXQ6IDNweDsKfQoKLm5v
+                dGUgewogIG1hcmdpbjogMTRweCAwIDA7CiAgY29sb3I6IHZhcigtLW11dGVkKTsKICBmb250LXNpemU6IDAuODc1cmVtOwogIHRl
+                eHQtYWxpZ246IGNlbnRlcjsKfQoKLnN0YXR1cyB7CiAgbWFyZ2luOiAxMHB4IDAgMDsKICBjb2xvcjogdmFyKC0tdGV4dCk7CiAg
+                Zm9udC1zaXplOiAwLjg3NXJlbTsKICBmb250LXdlaWdodDogNjAwOwogIHRleHQtYWxpZ246IGNlbnRlcjsKfQoKLnN0YXR1czpl
+                bXB0eSB7IG1hcmdpbjogMDsgfQoKLyogTWVzc2FnZSBwYWdlcyAobm90IGZvdW5kLCBkaXNhYmxlZCwgZXJyb3IsIHJvb3QpIGFu
+                ZCB0aGUgaGFuZG9mZiBsYW5kaW5nLiAqLwoubWVzc2FnZSB7IHRleHQtYWxpZ246IGNlbnRlcjsgfQoKLnN5bWJvbCB7CiAgZGlz
+                cGxheTogZmxleDsKICBhbGlnbi1pdGVtczogY2VudGVyOwogIGp1c3RpZnktY29udGVudDogY2VudGVyOwogIHdpZHRoOiA2NHB4
+                OwogIGhlaWdodDogNjRweDsKICBtYXJnaW46IDAgYXV0bzsKICBib3JkZXItcmFkaXVzOiA1MCU7CiAgYmFja2dyb3VuZDogdmFy
+                KC0tc29mdCk7CiAgY29sb3I6IHZhcigtLWFjY2VudCk7Cn0KCi5zeW1ib2wgc3ZnIHsgd2lkdGg6IDMwcHg7IGhlaWdodDogMzBw
+                eDsgfQoKLm1lc3NhZ2UgLmxlYWQgeyBtYXJnaW46IDAgYXV0bzsgbWF4LXdpZHRoOiAzNGNoOyB9Ci5tZXNzYWdlIC5zdGVwcyB7
+                IG1heC13aWR0aDogMzRjaDsgbWFyZ2luLWxlZnQ6IGF1dG87IG1hcmdpbi1yaWdodDogYXV0bzsgfQoKLnN0ZXBzIHsKICBtYXJn
+                aW46IDIwcHggMCAwOwogIHRleHQtYWxpZ246IHN0YXJ0OwogIHBhZGRpbmc6IDA7CiAgbGlzdC1zdHlsZTogbm9uZTsKICBjb3Vu
+                dGVyLXJlc2V0OiBzdGVwOwp9Cgouc3RlcHMgbGkgewogIHBvc2l0aW9uOiByZWxhdGl2ZTsKICBtYXJnaW46IDAgMCAxMnB4Owog
+                IHBhZGRpbmc6IDJweCAwIDAgNDRweDsKICBtaW4taGVpZ2h0OiAzMHB4OwogIGNvdW50ZXItaW5jcmVtZW50OiBzdGVwOwp9Cgou
+                c3RlcHMgbGk6OmJlZm9yZSB7CiAgY29udGVudDogY291bnRlcihzdGVwKTsKICBwb3NpdGlvbjogYWJzb2x1dGU7CiAgdG9wOiAw
+                OwogIGxlZnQ6IDA7CiAgd2lkdGg6IDMwcHg7CiAgaGVpZ2h0OiAzMHB4OwogIGJvcmRlci1yYWRpdXM6IDUwJTsKICBiYWNrZ3Jv
+                dW5kOiB2YXIoLS1zb2Z0KTsKICBjb2xvcjogdmFyKC0tYWNjZW50KTsKICBmb250LXdlaWdodDogNzAwOwogIGZvbnQtc2l6ZTog
+                MC45Mzc1cmVtOwogIGxpbmUtaGVpZ2h0OiAzMHB4OwogIHRleHQtYWxpZ246IGNlbnRlcjsKfQoKW2Rpcj0icnRsIl0gLnN0ZXBz
+                IGxpIHsgcGFkZGluZzogMnB4IDQ0cHggMCAwOyB9CltkaXI9InJ0bCJdIC5zdGVwcyBsaTo6YmVmb3JlIHsgbGVmdDogYXV0bzsg
+                cmlnaHQ6IDA7IH0KCi5mb290ZXIgewogIG1hcmdpbjogMTZweCAwIDA7CiAgY29sb3I6IHZhcigtLW11dGVkKTsKICBmb250LXNp
+                emU6IDAuODEyNXJlbTsKICB0ZXh0LWFsaWduOiBjZW50ZXI7Cn0KCi8qIFVzZWQgYnkgZGVlcHZpZXcuanMgZm9yIHRoZSBjb3B5
+                IGZhbGxiYWNrOiBpbiB0aGUgbGF5b3V0LCBzZWxlY3RhYmxlLCBuZXZlciBzZWVuLiAqLwouYmlxbGktb2Zmc2NyZWVuIHsKICBw
+                b3NpdGlvbjogZml4ZWQ7CiAgdG9wOiAwOwogIGxlZnQ6IC05OTk5cHg7CiAgd2lkdGg6IDFweDsKICBoZWlnaHQ6IDFweDsKICBt
+                YXJnaW46IDA7CiAgcGFkZGluZzogMDsKICBib3JkZXI6IDA7CiAgZm9udC1zaXplOiAxNnB4Owp9CgpAbWVkaWEgKGZvcmNlZC1j
+                b2xvcnM6IGFjdGl2ZSkgewogIC5idXR0b24geyBib3JkZXItY29sb3I6IEJ1dHRvblRleHQ7IH0KfQoKQG1lZGlhIChwcmVmZXJz
+                LXJlZHVjZWQtbW90aW9uOiByZWR1Y2UpIHsKICAuYnV0dG9uIHsgdHJhbnNpdGlvbjogbm9uZTsgfQogIC5idXR0b246YWN0aXZl
+                IHsgdHJhbnNmb3JtOiBub25lOyB9Cn0K
                 """,
             gzipBase64: """
-                H4sIAAAAAAACA61Y-2_bRhL-3X_FwEUByRUVUi_LDHq4NH0XDYpL20NxuB-W5FLamOQyu5Rs1cj_fjP74EOi2-ZQO3bM2eXM7Dff
-                PFYvbuBtcyq4BpkDP3J1gprtODR7DjzDPxSvMq40TL7kvIZfBX-YQa34Ef_QM9izKpN5PgOulFR6Or8CgLcn3fASclk1qLYqTjOo
-                JPDHhquKFajx_YHrBt8uxG7fAKqAjKl70Omel1zP4TW-qZhuYPLv16--gcX8cRqT4gZ1wD8-h2gdRzPQPJUVvnhq5Zv5LS0kh6aR
-                FRQs4YUVL-MIRAWJbPadlZsXV7GSsoEn1J3KQqrArsXOMXLqJa4FQbKL4ZN8gd-3VpAylZHIfFkROYGiKMVvbkXloeG0bZ2sk83S
-                ygpRoQG1S9hkE87A_NzOIJxHq6ndwdKUV6QqDNfbLLRCWXXyvtVcpgd9tlfLnLbxbR7mqRPtWSYfYgghqh9hgT_GAzTu_s3D9XRG
-                y7S2HN2wRf8-XF39s-SZYDBBEuRIjGCIHGE2NYh22LYIhubrpRM5DDvAeijma_y-9UKPI9uybdK-30NysVzPwP5arQ2Ym6nf1sK2
-                ytjSwnYOaLiJwqhd8ZBu03TV7XegRsvF3Yq1whbW0EE77o7BDuAD4Xczg5s4TnguFTd_shwTA56QnY-BFr-LCqFKpMKsC1D0Et-6
-                2jdlYaAMHnhyLxoDE23mAcveHTR6FoXhp2TjuRXUksjsZLSUTO1EhW7TC6Wogj0nwputx_2IMLPSTOi6YKcY8oI_koD-DzKheNoI
-                iQqRC4eyohWGKVQFAusAQkkwc0Vi8kjkJyQNSgj7bqlmWWbOvlghjoaHKSvSiXn8DHh1nGiW47EUZ4GoNG8QHkz0EgGuH6cG4ISl
-                9zslDxWy5cjUhHhnFgxJvYwgMlKqUEHOSlHgmQJW1wUPtCleM_gC6XX_I0ttMfsad87g-i3fSQ6_fHc9g39JtC5R9i0vjrwRKYM3
-                _MBx5ZUSrMCFN7gOb1mlr2eGLtffCsUQdy_sCX5g9wf4BquTSOEnJd9c91-H19__AN__RLLf_C580LgUaK5E7tS_Iv-xduJJ4atS
-                vhPXPY-dpD01MQRDOw83i7XiJckpn7qgz1drQ5o5palhzYPImn1HtJI9Bk60WmAELmPopY7MimWCEovWxoNFpmwcKRVcbtkl-2QW
-                JXapvJAPwYNidYzt4_Sw54oPihPx1zm33BI9zAncWXpubslN8sfm5osb-BkbHzIBFNkWyFNsXqzETDVGQDTIJWwfkCtZmh4yp91P
-                Y9nxTA7syOvIgdBzNLR4o7qA7BqdpCrG7lmZAuk2bty7Plb--QznaG3FMnmH-RnkgtKNwBsHn8J_AX5X2AabvJ-m8T4NDwF-kWC7
-                LDcD9kUt-Yz4wR3o1jaJM0Iu1p1h3WD1HCinehFaE4NkN71jemY5nG9vrWVSiIGVwwgmhUzvX45x3hkLO2tM1wSvYlgCyc27CF5A
-                9DzwZ0HaPJcMHdT7aHhSa3xrXxzg-TFoGhlvkJSBrllq8iHAVhV5WArOssv4_Tm4UQusG8T-GrS9jrNeuOTwJ151cLe5Gy0vSoxl
-                gZaFyAAHyArPheNrMwb7szXIDgWXTaOdF6Z_lcWbUdyXbZM25aFfGIw0w6nWcKnq8j49KE2e1FL4ve0gwOpgj7rNxBo4j8_Obh6F
-                VZmLgqYNnJDWGjjTWNjMMk4jJUmtsB--eE_UxSy3r2IEFdmquNaTyEw2mPF-L8NB4IiJ2SmNceBmBZ-E87vtGveOaMGltdFyxWIz
-                fAVHoUVSoG9e70BsCCUPjR0Al23IbaDMVtso7JYALyg4LZid9mCVbIbFI1r9f9VjPJJkQjesOeihkfAZI8N55NLGGKv-2G7My7o5
-                UWVuUxdse_sRAaf7HV3y8FKHSKB6pP-MMpQhuJm7y82A5vepuZ3RZdDd9PBWVVH-2dZXOm1PY_6YRqBPZSKLj-qPfzAj_kkDbE8L
-                7NDIkbRf21pzmfU03V_mfJvwvZPo4w6P62cLKj-tG_aJ9npcXA09d6w_Oy1X6d5B1fBaj1X6Yd1zRUUjU-ji3qsSeCCq5oobtpM6
-                zwlSXAiju5a-FCheMMrWIXL2Cjgc5qwXsOrNLIMz94yLKkXWmrBdOuCvPe7G7cNrX53QLhODzkWWYGZjChrGy9ofntNVLOwRwntx
-                7tXfFP7xhjrI1rvl7egc7T15Jl__g5enz69VU1z_F3pxGmK_8tUJaTL6Qoerw8ayTFkX3EiWYzpTHe9XpM1Hlr2u0z1zHqwwv2ie
-                QXKCjPOaPiWav8NhGa8kVERSWZ8gZ0VBIYjpIxmSYlHAUk0f6BQ4LzFT-Cv6LAolvLKVJhHvC2EqOfKLV2dUzsUjz8ZIEtzhl42A
-                nzeGTInOKsdlqvnR4mJ63bh24u8ceMiUZ7YHI9lsK3QXDz8JeUY6tL8w4p8RS3cBOf9wRfHsQEpL6XOWns-V9hu8qQaorF0f7cl-
-                14er_wFWggyjARQAAA
+                H4sIAAAAAAACA61YbY_jthH-vr9isEUAe2v5JL-tV4cEuVzapAlyCHpJiqLoB0qibN5KokLK3nUX9987wxe92PIlKWrf7q2G5HD4
+                zDMv1Ks7eN-cCq5B5sCPXJ2gZjsOzZ4Dz_APxauMKw2Trzmv4RfBn2ZQK37EP_QM9qzKZJ7PgCsllZ7ObwDg_Uk3vIRcVg2qrYrT
+                DCoJ_LnhqmIFavz1wHWDqwux2zeAKiBj6hF0uucl13N4iysV0w1M_vH2zTewmD9PY1LcoA744nOI1nE0A81TWeHCUyvfzO9pIDk0
+                jaygYAkvrHgZRyAqSGSz73a5e3UTKykbeEHdqSykCuxY7Awjo17jWBAkuxj-lC_we28FKVMZiczHisgIFEUpfrkVlYeG07R1sk42
+                SysrRIUbqF3CJptwBubnfgbhPFpN7QyWprwiVWG43mahFcqqk_d3zWV60GdztcxpGt_mYZ460Z5l8imGEKL6GRb4YyzAzd2_ebie
+                zmiYxpajE7Zo38ebmy9LngkGEyRBjsQIhsgRZlODaIdti2BoPq-dyGHYAdZDMV_j994LPY5sy7ZJu76H5GK5noH9tVobMDdTP62F
+                bZWxpYXtHNBwE4VRO-Ih3abpqpvvQI2Wi4cVa4UtrKGDdtwcgx3AR8LvbgZ3cZzwXCpu_mQ5Bga8IDufAy3-IyqEKpEKoy5A0Wtc
+                dbNvysJAGTzx5FE0BiaazAOWfThotCwKw89oj2sjqCWR2cloKZnaiQrNpgWlqII9J8Kbqcf9iDCz0kzoumCnGPKCP5OA_g8yoXja
+                CIkKkQuHsqIRhiFUBQLzAEJJMHNFYrJI5CckDUoI-26oZllmzr5YIY6Ghykr0ol5_DPw6jjRLMdjKc4CUWneIDwY6CUCXD9PDcAJ
+                Sx93Sh4qZMuRqQnxzgwYknoZQWSklKGCnJWiwDMFrK4LHmiTvGbwFdLr8QeW2mT2V5w5g9v3fCc5_Py32xn8XeLuEmXf8uLIG5Ey
+                eMcPHEfeKMEKHHiH4_CeVfp2Zuhy-61QDHH3wp7ge_Z4gG8wO4kUflTy3W1_Obz97nv47keS_dPPwgeNQ4HmSuRO_RuyH3MnnhT-
+                UsoP4rZnsZO0pyaGoGvn4WaxVrwkOcVT5_T5am1IM6cwNax5Elmz74hWsufAiVYL9MClD73UkVmxTFBg0di4s2gr60cKBRdbdsg-
+                mUGJVSov5FPwpFgdY_k4Pe254oPkRPx1xi23RA9zAneWnplbMpPssbH56g5-wsKHTABFewvkKRYvVmKkmk1ANMglLB-QK1maGjKn
+                2S9j0XElBnZkdeRA6BkaWrxRXUD7Gp2kKsbqWZkE6SZu3FrvK_98hnO0tmKZfMD4DHJB4UbgjYNP7r8Av0tsg0neTlN4X4aHAD9I
+                sF2mmwH7oo58vEF4Al2z1HimkqpkRbvgyR313paPM6ou1p1JusG8OtiWMkloNx-kAVNVpmc2hfPtvbWJFKLL5dC3SSHTx9dj0eA2
+                C7vdmK4JeMUwOZKZDxG8gui6S87ct7kWJj0nkIFBI2tygrGAHrwX9tEQB2va1qod-MF74fdgPeatAEtc5EErOMsu_f7b0Ect7K6B
+                -33A9yrVeuGCyp941TmjjfloeZGaLEe0LEQG2HhWeC5se5sxp1zNXbaZuCw2bZ8x_QT7B7hvRnFftsXdpJV-QjHSDLthw7Sqyxfp
+                QWmypJbCz20bCFYHe9RtOt3AWXx2dvMorMpcFNSlYGe11sCZxoRohrGLKUlqhX33xXsiNhLTLkUPKtqr4lpPItMRIUf9XIYNxBHD
+                tlMaY6POCj4J5w_bNc4d0YJDa6PlhsWmaQuOQoukQNu83oHYEEoeGts4LluXW0eZqbbA2CkBXmywyzAz7cEq2QxTS7T633LLuCdp
+                C92w5qCHm4RXNhn2MZd7jLHq0_vGvKybU5tMfCLBsvgDAk73Qroc4mUQkUD1SP8ZRShDcDN3B5wB9f1Tc6ujS6S7IeJtrKL4syWz
+                dNpexuwxBUSfykQWf6iufqK3_I3C2Z4W2KGRI2G_trnmMurpVnAZ823A906ijzs8ru9JKP20ZtgnmutxcTn03LB-z7VcpXsTQe0a
+                7FNrbRadTXKVoeB0g_GKjEhZA6zM0sDouFLQ-s5CwqhmkFhd1tJIRXqj0EtDiBiVC8VNONEennS0WyHMhrX0uUbxglE6GLrG3k2H
+                XaY1DVa9ZmoAam9zUaUYFoYXlwb4-5h7FeD5Y5dOaJZxcmciSzB1YIwbVGzFNWWREA57jPNWnFv1f-LXeMUepIOH5f1og-8tuZIQ
+                _oW3us9vVVPc_ht6fhpiv_LpD7kzuqDDFfrsc7RzvWKO-YIKRT_lbf5gXu1K6ZXzYAr7WfMMkhNknNf0-mr-Abt4vCtRlkplfYKc
+                FQW5IKZ3RSTFrIO1gN40FdiuMVNZKnpJhhJe2VSWiF8LYUoF8otXZ1TOxTPPxkgSPODHesA3NEOmRGep6TLUfO9y0VZvXL3ylyE8
+                ZMozW-SRbLbWuhuRb7U8Ix3aXxnxT4iluxmdv_VRPDuQ0lL6mKXnc6X9DsJkA1TWjo8WfT_r481_Af6VJ7uaFAAA
                 """
         ),
         EmbeddedAsset(
             name: "deepview.js",
             contentType: "text/javascript; charset=utf-8",
-            sha256: "0b38ecea5ebb979fce2eef12cb62b74e3c698a5b957b12a796088c63acc1c8f9",
+            sha256: "8b427868971c98df58c8c46053a0e98ba6bfe4feced4d2fc585c4faed4d3880e",
             base64: """
                 Ly8gRGVlcCBWaWV3OiBDb250aW51ZSBjb3BpZXMgdGhlIGhhbmRvZmYgVVJMLCB0aGVuIG9wZW5zIHRoZSBBcHAgU3RvcmUgb3Ig
                 VGVzdEZsaWdodC4KLy8gTG9hZGVkIGFzIGFuIGV4dGVybmFsIGZpbGUgd2l0aCB0aGUgcmVzcG9uc2UncyBDU1Agbm9uY2U7IG5v
@@ -174,30 +176,32 @@ enum EmbeddedAssets {
                 IHsKICAgICAgcGVuZGluZy50aGVuKAogICAgICAgIGZ1bmN0aW9uICgpIHsgbGVhdmUoJ2NsaXBib2FyZCcpOyB9LAogICAgICAg
                 IGZ1bmN0aW9uICgpIHsgbGVhdmUobGVnYWN5Q29weShoYW5kb2ZmKSA_ICdmYWxsYmFjaycgOiAnZmFpbGVkJyk7IH0KICAgICAg
                 KTsKICAgICAgLy8gTmV2ZXIgc3RyYW5kIHRoZSB2aXNpdG9yIG9uIHRoaXMgcGFnZSBpZiB0aGUgcHJvbWlzZSBkb2VzIG5vdCBz
-                ZXR0bGUuCiAgICAgIHdpbmRvdy5zZXRUaW1lb3V0KGZ1bmN0aW9uICgpIHsgbGVhdmUoJ3RpbWVvdXQnKTsgfSwgMTUwMCk7CiAg
-                ICB9IGVsc2UgewogICAgICBsZWF2ZShsZWdhY3lDb3B5KGhhbmRvZmYpID8gJ2ZhbGxiYWNrJyA6ICdmYWlsZWQnKTsKICAgIH0K
-                ICB9KTsKfSkoKTsK
+                ZXR0bGU7IHRoZSBmYWxsYmFjayBtYXkKICAgICAgLy8gc3RpbGwgd29yayB3aGlsZSB0aGUgYnJvd3NlciBjb3VudHMgdGhlIHRh
+                cCBhcyByZWNlbnQuCiAgICAgIHdpbmRvdy5zZXRUaW1lb3V0KGZ1bmN0aW9uICgpIHsKICAgICAgICBpZiAoIWxlZnQpIGxlYXZl
+                KGxlZ2FjeUNvcHkoaGFuZG9mZikgPyAnZmFsbGJhY2snIDogJ3RpbWVvdXQnKTsKICAgICAgfSwgMTUwMCk7CiAgICB9IGVsc2Ug
+                ewogICAgICBsZWF2ZShsZWdhY3lDb3B5KGhhbmRvZmYpID8gJ2ZhbGxiYWNrJyA6ICdmYWlsZWQnKTsKICAgIH0KICB9KTsKfSko
+                KTsK
                 """,
             gzipBase64: """
-                H4sIAAAAAAACA51WTW8bNxC951dMdMiuAnmVHNqDXLVwnRhNYCRB5LbHglrOSqwocktSktXG_70zJHe9gpUUqC7iksM3X29mOJ3C
-                G8QWflN4mMG1NUGZHUJtW4UewhphLYy0TQO_fr6d8IYB26JJZ1dtC4tgHYJ1cIc-3Gi1Wofq2XQKt1ZIlCA8CAN4H9AZoaFRGuGg
-                wjred-hbazwWHq4Xn8BYU-Ml_UHjxBYP1m0m_GUw8DrCsolO1OERpBUrhHJhd65GP73DbatFoNUn2vdT9o6d46_KH1QTxjPGAfhB
-                gJLz0VL9pdVFnT0fwdphMx8t7j5-fvsH-TwCKYK4yFGYj365-vDm481NPPqRUNiC5S4EazJqO0D1QYSdzxAxpnRUVVW8-Y0fg2q1
-                R0gAtDbI8L-Tz3YX4L3Yi0XtVBsG-kFRqIGcV4YvbCDYeOo5QbO43Cuv6Iu2lNawwpDSKNp2wvDW6GPcIFOPUJLL4BMG3nPIJTbo
-                HCVVMmVYx5iVausp5WWzM3VQZEc5hn-eARQ7z8qdqkNx-Yw29sJ1ps5B2nq3RRMqsuKtRl7-fHwny-I0H8X4km6qBsrn6eqYSBN2
-                zlxmwByh_wRMcgxHF8lXZiusrd0AuylxuVutlFmBUHJG-4eUA0FCMRgHgoNyVGvVLq1wcjSBUSO0Xop6k9ZEbDkaV4TeB2Ir3KYk
-                rBQPeDSxW2Q7K4_hKlCkyEUsi8iWLgztsZiwPTEOKRIMCfP5HIrenAK-fIF-uzOsGMOLFzlC4_xfBapFLiJ2aN5trp4akOhKEIRc
-                FKz9oQsdF53Di-tO-8XVp3dwEMcZ8a8h1zzKCXjUWAdeORTyInGLdAv6hA0Sdbmr-NohmoRbPgpuiGCJm-rjgr6OUQ8IUnIJr79v
-                7yNUFmORxtkt_G3tlnJ4mgSNK1EfrymQJd_pcsHciaYMmEO2UOfISSmLztoix57X1V5o6o_zqH-wfZpBdoT9oNQVJ7dPxYRT1FmU
-                lGhYMriO72elg1gqI_GeRS9enwjWRFT_gVomGZb5TsFNsS0uT7m3tPJYUcWjkddrpWXJCBmMg5LyTkDEIo9pP7hjDltWGLNc5lu9
-                tZzwJ5thEfcpFZ-FWWH5ahJjV2k0q7DupXu1vaF4j_W13W6pPssiFkIWfoBahHoNJY57q85Z_XDGcYdbu8cnjkcHc3PqnTtVBNOX
-                idzc8mrrtxhUDS-nWU3qStmOvloyopDy7Z5suFWe6g5dyZVL9Tl5pGmJLDBkZzd45x3KmSLNMsUgf7Hdf-0SD7di0Eqed0qoyJ_H
-                m31_5YrUmAbMYKhIC4rGxp92GUGi1RV1A_5_g43Y6UiB3hyNTThNy6AyxR6H_THZxDeGXZ5_GYUrpNvqm2u3caDqsIdKW0oawVfs
-                a-xw5FVHiPhHjt0oR52dm1-s9fSY4HdK0xBX07AU_mjqtbPGUs77XgfU6ybEC03tHgYS1LSU8Upip4IhgmjTBBUBFqKhes-j12N-
-                XVGvpD5E8dhHo2f03AnrOIeG2t2OHlxLbDizKlR9cLmIWXgOZqf101rlcBqxVytBQaj6acFTIRxbtA2cOa0OTgW84_6apknOV_GY
-                Jhhq_hZCmfnVJ-nhqxV8zpecMHajO340Pe9U8U36NUuHQmVv_clTJfNwMEy59CffFB4Mlc5D-GkweGHGH_wkiGAZq48C0eMDVQwX
-                q-Pnx_BtRoqIAT49a8nzWH803RS9pqQl2hBDiD8haKxOmU-bd2qL9EAszzoY0mFyD15_9-pV31CRqrOP2f9wse-3D7R-GHMH-Be8
-                W4rmWgwAAA
+                H4sIAAAAAAACA51WTXPbNhC951esdQipjEw5h_YgV-24jj1NJxN7Irc9diByKaGCABYAJauN_3t3AZCixk7aqS4CgcXbr7eLnU7h
+                HWIDv0rcz-DaaC91i1CaRqIDv0ZYC12ZuoZfPn2Y8IYG06COZ1dNAwtvLIKx8IDO3yq5Wvvi1XQKH4yosALhQGjAR49WCwW1VAh7
+                6dfhvkXXGO0wc3C9uAdtdImX9Ae1FVvcG7uZ8JdGz-sAyyZaUfojSCNWCPnCtLZEN33AbaOEp9U97bspe8fO8Vfh9rL24xnjAHwn
+                QFbz0VL-qeR5mTwfwdpiPR8tHu4-3fxOPo-gEl6cpyjMRz9dfXx3d3sbjr4nFLZg2XpvdEJtBqjOC9-6BBFiSkdFUYSbX_kxqJI7
+                hAhAa40M_xv5bFoPP4udWJRWNn6gHySFGsh5qfnCBrwJp44TNAvLnXSSvmhLKgUr9DGNomkmDG-0OoQNMvUAObkMLmLgI4e8whqt
+                paRWTBnWMWalyjhKeV63uvSS7MjH8PcrgKx1rNzK0meXr2hjJ2xn6hwqU7Zb1L4gK24U8vLHw_sqz07zkY0v6aasIT-LV8dEGt9a
+                fZkAU4T-FTDKMRxdJF-ZrbA2ZgPsZoXLdrWSegVCVjPa38ccCBIKwdgTHOSjUslmaYStRhMY1UKppSg3cU3ErkbjgtD7QGyF3eSE
+                FeMBRxO7RbKzcOivPEWKXMQ8C2zpwtAcsgnbE-IQI8GQMJ_PIevNyeDzZ-i3O8OyMbx-nSI0Tv-Fp1rkImKH5t3m6rkBka4EQchZ
+                xtqfutBx0Vk8v-60n1_dv4e9OMyIfzW55rCagEOFpeeVRVGdR26RbkGfsEGiLncVV1pEHXHzo-CGCBa5Ke8W9HUIekCQkkt4-23z
+                GKCSGIvU1mzhL2O2lMPTJChcifJwTYHM-U6XC-ZOMGXAHLKFOkdKSp511mYp9rwudkJRf5wH_YPt0wyyI-wHpS47uX0qJqykziKr
+                CjVLetvx_UVpL5ZSV_jIoudvTwRLIqr7SC2TDEt8p-DG2GaXp9xbmupQUMWjrq7XUlU5IyQwDkrMOwERixzGfW8PKWxJYchynm71
+                1nLCn236RdinVHwSeoX5xSTErlCoV37dS_dqe0PxEctrs91SfeZZKIQk_ASl8OUachz3Vr1k9dMLjlvcmh0-czw4mJpT79ypIpi-
+                ieTmllcat0UvS3gzTWpiV0p29NWSEEVV3ezIhg_SUd2hzblyqT4nR5rmyAJDdnYP77xDeaFIk0w2yF9o91-6xI9bNmglZ50SKvKz
+                cLPvr1yRCuMDM3hUKgOSno0_zDKABKsL6gb8_w5r0apAgd4chbU_TcugMsUOh_0x2sQ3hl2efwmFK6Tb6ptrt7Gn6jD7QhlKGsEX
+                7GvocORVR4jwR47dSkudnZtfqPU4TPCcUtfE1fhYCnfQ5doabSjnfa8D6nUT4oWidg8DCWpaUjtZYaeCIbxo4gsqPCxETfWenl6H
+                abqiXkl9iOKxC0bPaNzx6_AODbXblgauJdacWemLPrhcxCw8B90q9bxWOZxa7ORKUBCK_rXgV8EfGjQ1vHBa7K30-MD9Nb4mKV_Z
+                MU0w1Pw1hDzxq0_S0xcr-CVfUsLYje74aHraKcJM-iVLh0J5b_3JqJJ4OHhMufQnXxUePCqdh_DD4OGFGX_wSBDAElYfBaLHR6oY
+                LlbL48dwNiNFxAAXx1ryPNQfvW6SpqnKEG2IIcQf7xWNynzYKaWKOBzxI894bIb9mofuMChas2fClabVafZjitKMbrHkQj4tJdLy
+                ILdIE-ez4e7Ir7NYr_89Lj5CZkdOTODtNxcXfXdHahW9kv8R7775P9H6aczt6B8_AiK55wwAAA
                 """
         ),
     ]

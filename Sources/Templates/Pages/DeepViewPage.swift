@@ -16,11 +16,14 @@ enum DeepViewPage {
                 "\n<p class=\"lead\" dir=\"auto\">\(PageShell.clamp($0, to: PageShell.maxDescriptionLength))</p>"
             } ?? .empty
         let subtitle = strings[appStore ? .deepViewSubtitleAppStore : .deepViewSubtitleTestFlight]
+        let header = PageShell.appHeader(
+            name: model.appName, icon: model.iconURL, subtitle: subtitle, nameIsHeading: model.title == nil)
+        let headline: HTML =
+            model.title.map { "\n<h1 dir=\"auto\">\(PageShell.clamp($0, to: PageShell.maxTitleLength))</h1>" } ?? .empty
         let copied = strings[appStore ? .deepViewCopiedAppStore : .deepViewCopiedTestFlight]
         let body: HTML = """
             <main class="card">
-            \(PageShell.appHeader(name: model.appName, icon: model.iconURL, subtitle: subtitle))\(image)
-            <h1 dir="auto">\(PageShell.clamp(heading, to: PageShell.maxTitleLength))</h1>\(description)
+            \(header)\(image)\(headline)\(description)
             <a id="biqli-continue" class="button" href="\(model.store.url)" data-handoff="\(model.handoffURL)" \
             aria-describedby="biqli-explain">\(strings[.deepViewContinue])</a>
             <p id="biqli-explain" class="note">\(strings.text(.deepViewExplain, app: model.appName))</p>

@@ -46,8 +46,9 @@ enum PageShell {
         return String(text.prefix(limit - 1)) + "…"
     }
 
-    /// The app row: icon (or the placeholder), name, one line under it.
-    static func appHeader(name: String, icon: SafeURL?, subtitle: String?) -> HTML {
+    /// The app row: icon (or the placeholder), name, one line under it. With `nameIsHeading`
+    /// the name is the page's `<h1>` (when there is no better title, rather than saying it twice).
+    static func appHeader(name: String, icon: SafeURL?, subtitle: String?, nameIsHeading: Bool = false) -> HTML {
         let image: HTML =
             if let icon {
                 "<img class=\"app-icon\" src=\"\(icon)\" width=\"64\" height=\"64\" alt=\"\">"
@@ -55,11 +56,15 @@ enum PageShell {
                 "<img class=\"app-icon\" src=\"\(AssetCatalog.assetURL("app-icon.svg"))\" width=\"64\" height=\"64\" alt=\"\">"
             }
         let line: HTML = subtitle.map { "\n<p class=\"app-store\">\($0)</p>" } ?? .empty
+        let shown = clamp(name, to: maxNameLength)
+        let title: HTML =
+            nameIsHeading
+            ? "<h1 class=\"app-name\" dir=\"auto\">\(shown)</h1>" : "<p class=\"app-name\" dir=\"auto\">\(shown)</p>"
         return """
             <div class="app">
             \(image)
             <div class="app-text">
-            <p class="app-name" dir="auto">\(clamp(name, to: maxNameLength))</p>\(line)
+            \(title)\(line)
             </div>
             </div>
             """
