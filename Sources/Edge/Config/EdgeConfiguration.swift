@@ -27,6 +27,8 @@ struct EdgeConfiguration: Sendable {
     /// Directory of operator language files (`<lang>.json`) for the pages.
     var languagesDirectory: String? = nil
     var rateLimits = RateLimitSettings()
+    var timeouts = HTTPTimeouts()
+    var shutdownGraceMilliseconds = 10_000
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -139,6 +141,26 @@ struct EdgeConfiguration: Sendable {
         Setting(variable: "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", help: "invalid keys/tokens per minute per address") {
             c, v throws(ConfigurationError) in
             c.rateLimits.invalidPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", 1...10_000_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_HEAD_TIMEOUT_MS", help: "a request head must arrive within this of its first byte"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.timeouts.headMilliseconds = try parseInt(v, "BIQLI_EDGE_HEAD_TIMEOUT_MS", 10...3_600_000)
+        },
+        Setting(variable: "BIQLI_EDGE_IDLE_TIMEOUT_MS", help: "keep-alive idle time between requests") {
+            c, v throws(ConfigurationError) in
+            c.timeouts.idleMilliseconds = try parseInt(v, "BIQLI_EDGE_IDLE_TIMEOUT_MS", 10...3_600_000)
+        },
+        Setting(variable: "BIQLI_EDGE_BODY_TIMEOUT_MS", help: "a request body must arrive within this of its head") {
+            c, v throws(ConfigurationError) in
+            c.timeouts.bodyMilliseconds = try parseInt(v, "BIQLI_EDGE_BODY_TIMEOUT_MS", 10...3_600_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_SHUTDOWN_GRACE_MS", help: "graceful shutdown waits this long for in-flight requests"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.shutdownGraceMilliseconds = try parseInt(v, "BIQLI_EDGE_SHUTDOWN_GRACE_MS", 0...600_000)
         },
     ]
 

@@ -32,6 +32,8 @@ final class EdgeApplication: @unchecked Sendable {
         http.certificateDirectory = configuration.certificateDirectory
         http.maxConnections = configuration.maxConnections
         http.accessLog = configuration.accessLog
+        http.timeouts = configuration.timeouts
+        http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
         router = Router()
         server = HTTPServer(configuration: http, handler: router)
         OperationsRoutes.install(on: router, server: server, configuration: configuration)

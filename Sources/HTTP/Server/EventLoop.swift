@@ -267,7 +267,7 @@ final class EventLoop: @unchecked Sendable {
             // Tell a slow client why, then close; the response is best-effort.
             var response = HTTPResponse.text(408, "request timeout\n")
             response.headers.add("Connection", "close")
-            appendResponse(conn, response, head: true, minorVersion: 1, keepAlive: false)
+            appendResponse(conn, response, head: false, minorVersion: 1, keepAlive: false)
             conn.closeAfterFlush = true
             conn.parser.reset()
             conn.input.consume(conn.input.readableCount)

@@ -1,0 +1,130 @@
+"""Shared helpers of the bench scripts: start nginx and the edge on loopback, run wrk, parse it."""
+import os, re, shutil, signal, subprocess, sys, tempfile, time, socket
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def need(tool, package):
+    if shutil.which(tool) is None:
+        subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True,
+                       stdout=subprocess.DEVNULL, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_port(port, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"port {port} never opened")
+
+
+def wrk(url, seconds, threads=2, connections=64, script=None, headers=(), env=None):
+    cmd = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
+    for h in headers:
+        cmd += ["-H", h]
+    if script:
+        cmd += ["-s", script]
+    cmd.append(url)
+    out = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    sock = re.search(r"Socket errors: (.*)", out)
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    p99ms = None
+    if p99:
+        v, unit = float(p99.group(1)), p99.group(2)
+        p99ms = v / 1000 if unit == "us" else v if unit == "ms" else v * 1000
+    return {"rps": rps, "non2xx3xx": int(errors.group(1)) if errors else 0,
+            "socket_errors": sock.group(1) if sock else "", "p99_ms": p99ms, "raw": out}
+
+
+class Nginx:
+    """nginx from Debian on loopback with `workers` worker processes and the given location blocks."""
+
+    def __init__(self, workers, locations, cert=None):
+        need("nginx", "nginx-light")
+        self.dir = tempfile.mkdtemp(prefix="bench-nginx-")
+        self.http_port = free_port()
+        self.https_port = free_port()
+        tls = ""
+        if cert:
+            tls = f"""
+    server {{
+        listen 127.0.0.1:{self.https_port} ssl reuseport;
+        ssl_certificate {cert}; ssl_certificate_key {cert};
+        ssl_protocols TLSv1.2 TLSv1.3; ssl_session_cache shared:SSL:10m; ssl_session_tickets on;
+        {locations}
+    }}"""
+        conf = f"""
+worker_processes {workers};
+pid {self.dir}/nginx.pid;
+error_log {self.dir}/error.log crit;
+events {{ worker_connections 4096; multi_accept on; }}
+http {{
+    access_log off;
+    keepalive_requests 1000000;
+    server_tokens off;
+    default_type text/plain;
+    server {{
+        listen 127.0.0.1:{self.http_port} reuseport;
+        {locations}
+    }}{tls}
+}}
+"""
+        with open(f"{self.dir}/nginx.conf", "w") as f:
+            f.write(conf)
+        subprocess.run(["nginx", "-c", f"{self.dir}/nginx.conf", "-p", self.dir, "-q"], check=True)
+        wait_port(self.http_port)
+
+    def stop(self):
+        try:
+            pid = int(open(f"{self.dir}/nginx.pid").read())
+            os.kill(pid, signal.SIGQUIT)
+            time.sleep(0.3)
+        except Exception:
+            pass
+
+
+class Edge:
+    """The release binary on loopback with a fresh data directory."""
+
+    def __init__(self, loops, extra_env=None, args=("serve",), data_dir=None):
+        self.binary = os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")
+        self.dir = data_dir or tempfile.mkdtemp(prefix="bench-edge-")
+        self.http_port = free_port()
+        self.https_port = free_port()
+        env = {**os.environ, "BIQLI_EDGE_DATA_DIR": self.dir, "BIQLI_EDGE_LOOPS": str(loops),
+               "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}",
+               "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{self.https_port}",
+               "BIQLI_EDGE_ACCESS_LOG": "off", "BIQLI_EDGE_LOG": "warn", **(extra_env or {})}
+        self.log = open(f"{self.dir}/edge.log", "w")
+        self.proc = subprocess.Popen([self.binary, *args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_port(self.http_port)
+        wait_port(self.https_port)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def table(rows, headers):
+    widths = [max(len(str(r[i])) for r in rows + [headers]) for i in range(len(headers))]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
+    print(line)
+    print("-" * len(line))
+    for r in rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
