@@ -1,0 +1,58 @@
+/// The dynamic values a visit captures from the short link's query (seed 001).
+///
+/// Rules:
+/// - only keys listed in the link's `dynamicKeys` (compared exactly, after decoding);
+///   every other query value is dropped and never reaches a click, a handoff or an app;
+/// - `application/x-www-form-urlencoded` decoding: `%XX` once, `+` as a space; a `%`
+///   without two hex digits stays literal; a value that is not valid UTF-8 is dropped;
+/// - values are non-empty strings of at most `maxValueLength` Unicode scalars; a longer
+///   value is **dropped, not truncated** (a cut value could route the app wrongly);
+/// - a repeated key: the **first occurrence decides**, later ones are ignored even when
+///   the first was dropped (so `?ref=&ref=x` captures nothing: one rule, no guessing);
+/// - at most `maxValues` pairs, in query order.
+public enum DynamicValues {
+    public static let maxValues = 20
+    public static let maxValueLength = 256
+    /// A dynamic `ref` longer than this does not become the referral code (the static
+    /// `referralCode` has the same bound); it stays in the dynamic values.
+    public static let maxReferralCodeLength = 128
+    /// The dynamic key that can supply the referral code.
+    public static let referralKey = "ref"
+
+    /// - Parameters:
+    ///   - query: the raw query, without `?` (`HTTPRequest.query`); nil when there is none.
+    ///   - allowed: the link's `dynamicKeys`.
+    public static func capture(query: Substring?, allowed: [String]) -> [(String, String)] {
+        guard let query, !query.isEmpty, !allowed.isEmpty else { return [] }
+        var out: [(String, String)] = []
+        var decided: [String] = []
+        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let eq = pair.firstIndex(of: UInt8(ascii: "="))
+            let rawKey = eq.map { pair[pair.startIndex..<$0] } ?? pair
+            guard let key = PercentCoding.decode(rawKey, plusAsSpace: true), allowed.contains(key),
+                !decided.contains(key)
+            else { continue }
+            decided.append(key)
+            guard let eq else { continue }
+            let rawValue = pair[pair.index(after: eq)...]
+            guard let value = PercentCoding.decode(rawValue, plusAsSpace: true), !value.isEmpty,
+                value.unicodeScalars.count <= maxValueLength
+            else { continue }
+            out.append((key, value))
+            if out.count == maxValues { break }
+        }
+        return out
+    }
+
+    /// Seed 001: a static referral code wins; else an allowed `ref` value supplies it.
+    ///
+    /// `dynamic` must be the output of `capture`, so a `ref` in it was allowed by the link.
+    /// An empty static code counts as none.
+    public static func referralCode(static code: String?, dynamic: [(String, String)]) -> String? {
+        if let code, !code.isEmpty { return code }
+        for (key, value) in dynamic where key == referralKey {
+            return value.unicodeScalars.count <= maxReferralCodeLength ? value : nil
+        }
+        return nil
+    }
+}

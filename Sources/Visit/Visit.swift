@@ -1,1 +1,0 @@
-// The Visit module; see ../shared/ARCHITECTURE.md.

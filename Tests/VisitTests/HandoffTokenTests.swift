@@ -1,0 +1,60 @@
+import Core
+import XCTest
+
+@testable import Visit
+
+final class HandoffTokenTests: XCTestCase {
+    func testGeneratedTokensHaveTheSDKFormat() {
+        for _ in 0..<200 {
+            let token = HandoffToken.generate()
+            XCTAssertEqual(token.utf8.count, 48)
+            XCTAssertTrue(token.hasPrefix("bqmh_"))
+            XCTAssertTrue(HandoffToken.isWellFormed(token), token)
+            XCTAssertEqual(Base64URL.decode(String(token.dropFirst(5)))?.count, 32)
+        }
+    }
+
+    func testGeneratedTokensDiffer() {
+        let tokens = Set((0..<1000).map { _ in HandoffToken.generate() })
+        XCTAssertEqual(tokens.count, 1000)
+    }
+
+    func testMakeEncodesTheGivenBytes() {
+        XCTAssertEqual(
+            HandoffToken.make(randomBytes: [UInt8](repeating: 0, count: 32)),
+            "bqmh_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+        XCTAssertEqual(
+            HandoffToken.make(randomBytes: [UInt8](repeating: 0xFF, count: 32)),
+            "bqmh_" + String(repeating: "_", count: 42) + "8")
+    }
+
+    func testHashIsSHA256OfTheWholeToken() {
+        let token = "bqmh_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        XCTAssertEqual(
+            SHA256.hex(HandoffToken.hash(token)), "81bcf7407bf4e0f60c3ff84f7e72deabf766c364ac6a624d2f063bf5118dcdb6")
+        XCTAssertEqual(HandoffToken.hash(token), SHA256.hash(Array(token.utf8)))
+    }
+
+    func testWellFormedTable() {
+        let good = "bqmh_" + String(repeating: "a", count: 43)
+        let table: [(String, Bool)] = [
+            (good, true),
+            ("bqmh_" + String(repeating: "-", count: 21) + String(repeating: "_", count: 22), true),
+            ("bqmh_" + String(repeating: "Z9", count: 21) + "x", true),
+            ("bqmh_" + String(repeating: "a", count: 42), false),
+            ("bqmh_" + String(repeating: "a", count: 44), false),
+            ("BQMH_" + String(repeating: "a", count: 43), false),
+            ("bqmx_" + String(repeating: "a", count: 43), false),
+            ("bqmh_" + String(repeating: "a", count: 42) + "=", false),
+            ("bqmh_" + String(repeating: "a", count: 42) + "+", false),
+            ("bqmh_" + String(repeating: "a", count: 42) + "/", false),
+            ("bqmh_" + String(repeating: "a", count: 42) + ".", false),
+            ("bqmh_" + String(repeating: "a", count: 41) + "é", false),
+            ("", false),
+        ]
+        for (text, ok) in table {
+            XCTAssertEqual(HandoffToken.isWellFormed(text), ok, text)
+        }
+        XCTAssertTrue(HandoffToken.isWellFormed(Substring(good)))
+    }
+}

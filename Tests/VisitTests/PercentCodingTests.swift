@@ -1,0 +1,27 @@
+import XCTest
+
+@testable import Visit
+
+final class PercentCodingTests: XCTestCase {
+    func testEncodeKeepsOnlyUnreservedCharacters() {
+        XCTAssertEqual(PercentCoding.encode("aZ09-._~".utf8), "aZ09-._~")
+        XCTAssertEqual(PercentCoding.encode("a=b&c#d+e%f g/é".utf8), "a%3Db%26c%23d%2Be%25f%20g%2F%C3%A9")
+    }
+
+    func testDecodeInvertsEncodeForEveryByteThatIsValidUTF8() {
+        let text = "biqli_token=bqmh_x&utm=a b+c%d#e/é😀"
+        XCTAssertEqual(PercentCoding.decode(PercentCoding.encode(text.utf8).utf8, plusAsSpace: false), text)
+    }
+
+    func testDecodePlusHandling() {
+        XCTAssertEqual(PercentCoding.decode("a+b".utf8, plusAsSpace: true), "a b")
+        XCTAssertEqual(PercentCoding.decode("a+b".utf8, plusAsSpace: false), "a+b")
+    }
+
+    func testDecodeLeavesBrokenEscapesLiteral() {
+        XCTAssertEqual(PercentCoding.decode("%".utf8, plusAsSpace: true), "%")
+        XCTAssertEqual(PercentCoding.decode("%4".utf8, plusAsSpace: true), "%4")
+        XCTAssertEqual(PercentCoding.decode("%4g%41".utf8, plusAsSpace: true), "%4gA")
+        XCTAssertNil(PercentCoding.decode("%C3".utf8, plusAsSpace: true))
+    }
+}
