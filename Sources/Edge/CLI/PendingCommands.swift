@@ -19,7 +19,3 @@ enum CheckCommand {
         return 1
     }
 }
-
-enum DemoData {
-    static let hostnames = ["go.example.test", "links.example.test"]
-}

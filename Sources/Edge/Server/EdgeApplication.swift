@@ -1,4 +1,8 @@
+import Core
 import HTTP
+import Resolver
+import Store
+import Templates
 
 #if canImport(Glibc)
 import Glibc
@@ -10,10 +14,14 @@ final class EdgeApplication: @unchecked Sendable {
     let log: Log
     let server: HTTPServer
     let router: Router
+    let services: EdgeServices
+    private let pruner: RetentionPruner
+    private let demo: DemoData.Created?
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
-        self.log = Log(level: configuration.logLevel)
+        let log = Log(level: configuration.logLevel)
+        self.log = log
         guard makeDirectories(configuration.dataDirectory) else {
             throw .io("cannot create the data directory \(configuration.dataDirectory)")
         }
@@ -23,6 +31,30 @@ final class EdgeApplication: @unchecked Sendable {
         try SelfSignedCertificate.ensure(
             directory: configuration.certificateDirectory, hostnames: ["localhost"] + (demo ? DemoData.hostnames : []),
             log: log)
+
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore.open(path: configuration.databasePath, readers: configuration.loops)
+        } catch {
+            throw .store("cannot open the store at \(configuration.databasePath): \(error)")
+        }
+        let now = Int64(Clock.nowMilliseconds())
+        let keyring: ReceiptKeyring
+        do {
+            keyring = try ReceiptKeyring(store: store, now: now)
+        } catch {
+            throw .store("cannot load the receipt signing keys: \(error)")
+        }
+        let hasher = SourceAddressHasher(
+            key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory))
+        var strings = StringCatalog.builtIn
+        if let dir = configuration.languagesDirectory {
+            do {
+                strings = try StringCatalog.loading(directory: dir)
+            } catch {
+                throw .io("BIQLI_EDGE_LANGUAGES_DIR: \(error)")
+            }
+        }
 
         var http = HTTPServerConfiguration()
         http.loops = configuration.loops
@@ -34,9 +66,53 @@ final class EdgeApplication: @unchecked Sendable {
         http.accessLog = configuration.accessLog
         http.timeouts = configuration.timeouts
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
-        router = Router()
-        server = HTTPServer(configuration: http, handler: router)
-        OperationsRoutes.install(on: router, server: server, configuration: configuration)
+        let router = Router()
+        let server = HTTPServer(configuration: http, handler: router)
+        self.router = router
+        self.server = server
+
+        let limits = configuration.rateLimits
+        let resolver = Resolver(
+            store: store, keyring: keyring, sourceAddressHasher: hasher,
+            configuration: .init(
+                publicURL: configuration.publicURL,
+                limits: RateLimits(
+                    perApp: limits.perApp, perSourceAddress: limits.perAddress, perAppInstance: limits.perInstance,
+                    perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
+                onInternalError: { message in log.error("resolver failure", [("detail", .string(message))]) }),
+            httpsActive: { host in server.certificates.covers(host) },
+            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
+        services = EdgeServices(
+            configuration: configuration, log: log, store: store, server: server, keyring: keyring,
+            resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher)
+        // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
+        // rotate on it when due.
+        pruner = RetentionPruner(
+            store: store, maxAgeMilliseconds: Int64(configuration.retentionDays) * 86_400_000,
+            intervalMilliseconds: 600_000,
+            onPass: { result in
+                if case .failure(let error) = result {
+                    log.error("retention pass failed", [("detail", .string("\(error)"))])
+                }
+                do {
+                    if try keyring.rotateIfDue(now: Int64(Clock.nowMilliseconds())) {
+                        log.info("receipt signing key rotated")
+                    }
+                } catch {
+                    log.error("receipt key rotation failed", [("detail", .string("\(error)"))])
+                }
+            })
+
+        if demo {
+            do {
+                self.demo = try DemoData.install(into: store, configuration: configuration, log: log)
+            } catch {
+                throw .store("cannot install the demo data: \(error)")
+            }
+        } else {
+            self.demo = nil
+        }
+        EdgeRoutes.install(on: router, services: services)
     }
 
     /// Starts serving, waits for SIGTERM/SIGINT (graceful stop) and SIGHUP (certificate reload).
@@ -53,6 +129,7 @@ final class EdgeApplication: @unchecked Sendable {
             printError("biqli-edge: \(error)")
             return 1
         }
+        pruner.start()
         let certs = server.certificates
         for problem in certs.problems { log.warn("certificate problem", [("detail", .string(problem))]) }
         log.info(
@@ -61,6 +138,9 @@ final class EdgeApplication: @unchecked Sendable {
                 ("loops", .int(Int64(server.loopCount))),
                 ("certificates", .array(certs.hostnames.map { .string($0) })),
             ])
+        if let demo {
+            printOut(DemoBanner.text(created: demo, server: server))
+        }
         while true {
             var signal: Int32 = 0
             sigwait(&set, &signal)
@@ -79,6 +159,8 @@ final class EdgeApplication: @unchecked Sendable {
         }
         server.shutdown()
         server.wait()
+        pruner.stop()
+        services.store.close()
         log.info("stopped")
         return 0
     }

@@ -70,6 +70,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     public var loopCount: Int { loops.count }
 
+    /// Runs `work` on loop `index`'s thread (for work that must use that loop's resources,
+    /// such as its store reader). Only after `start()`.
+    public func post(toLoop index: Int, _ work: @escaping @Sendable () -> Void) {
+        loops[index % loops.count].post(work)
+    }
+
     /// Re-reads the certificate directory and hands the new set to every loop. Open
     /// connections keep the certificates they started with; new handshakes use the new set.
     @discardableResult

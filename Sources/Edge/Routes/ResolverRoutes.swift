@@ -1,0 +1,34 @@
+import Core
+import HTTP
+import Resolver
+
+/// `POST /api/v1/track/open` (every method reaches the resolver, which answers 405
+/// itself with the documented envelope) and the receipts' JWKS.
+enum ResolverRoutes {
+    static let jwksPath = "/.well-known/jwks.json"
+
+    static func install(on router: Router, services: EdgeServices) {
+        router.add(nil, "/api/v1/track/open", name: "track_open") { request, context, _ in
+            let input = ResolveInput(
+                method: request.method.name, headers: request.headers.fields.map { ($0.name, $0.value) },
+                body: request.body,
+                sourceAddress: services.clients.clientAddress(peer: context.peerAddress, headers: request.headers),
+                now: services.nowMilliseconds, readerLoop: context.loopIndex)
+            let responder = context.deferResponse()
+            services.resolver.resolve(input) { output in
+                var headers = HTTPHeaders()
+                for (n, v) in output.headers { headers.add(n, v) }
+                responder.respond(HTTPResponse(status: output.status, headers: headers, body: output.body))
+            }
+            return .deferred
+        }
+        router.add([.get], jwksPath, name: "jwks") { _, _, _ in
+            var headers = HTTPHeaders()
+            headers.add("Content-Type", "application/jwk-set+json")
+            // Short enough that a rotated-in key is seen well before the old one's receipts expire.
+            headers.add("Cache-Control", "public, max-age=300")
+            return .response(
+                HTTPResponse(status: 200, headers: headers, body: services.keyring.jwks(now: services.nowMilliseconds)))
+        }
+    }
+}

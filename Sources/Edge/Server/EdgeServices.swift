@@ -1,0 +1,59 @@
+import Core
+import HTTP
+import Resolver
+import Store
+import Templates
+
+/// What route handlers need, built once at start-up and shared by every loop.
+final class EdgeServices: Sendable {
+    let configuration: EdgeConfiguration
+    let log: Log
+    let store: SQLiteStore
+    let server: HTTPServer
+    let keyring: ReceiptKeyring
+    let resolver: Resolver
+    let pages: Pages
+    let sourceHasher: SourceAddressHasher
+    let clients: ClientAddressResolver
+
+    init(
+        configuration: EdgeConfiguration, log: Log, store: SQLiteStore, server: HTTPServer, keyring: ReceiptKeyring,
+        resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher
+    ) {
+        self.configuration = configuration
+        self.log = log
+        self.store = store
+        self.server = server
+        self.keyring = keyring
+        self.resolver = resolver
+        self.pages = pages
+        self.sourceHasher = sourceHasher
+        self.clients = ClientAddressResolver(trusted: configuration.trustedProxies)
+    }
+
+    /// The store reader of the loop serving the request.
+    func reader(_ context: RequestContext) -> any StoreReader { store.reader(loop: context.loopIndex) }
+
+    /// True when a valid certificate covers `hostname` (the API's `httpsActive`).
+    func httpsActive(_ hostname: String) -> Bool { server.certificates.covers(hostname) }
+
+    var nowMilliseconds: Int64 { Int64(Clock.nowMilliseconds()) }
+}
+
+extension HTTPResponse {
+    /// A rendered page as a response.
+    init(_ page: RenderedPage) {
+        var headers = HTTPHeaders()
+        for (name, value) in page.headers { headers.add(name, value) }
+        self.init(status: page.status, headers: headers, body: page.body)
+    }
+
+    /// JSON with `Cache-Control: no-store`.
+    static func json(_ status: Int, _ value: JSONValue, headers extra: [(String, String)] = []) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json")
+        headers.add("Cache-Control", "no-store")
+        for (n, v) in extra { headers.add(n, v) }
+        return HTTPResponse(status: status, headers: headers, body: value.jsonBytes)
+    }
+}

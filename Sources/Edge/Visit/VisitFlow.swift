@@ -1,0 +1,144 @@
+import Core
+import HTTP
+import Store
+import Templates
+import Visit
+
+/// A visit of `https://<domain>/<key>`: look the link up, classify the visitor, record
+/// the click (and for store-bound mobile visitors, the handoff), then redirect or render.
+///
+/// Responses that carry a handoff token (the Play redirect, the Deep View) are sent only
+/// after the click and handoff are durable; other redirects do not wait for their click.
+struct VisitFlow: Sendable {
+    let services: EdgeServices
+
+    static let keyCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".utf8)
+
+    /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`).
+    static func isPossibleKey(_ key: Substring) -> Bool {
+        let u = key.utf8
+        return !u.isEmpty && u.count <= 64 && u.allSatisfy { keyCharacters.contains($0) }
+    }
+
+    func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
+        -> HTTPHandlerResult
+    {
+        let reader = services.reader(context)
+        guard VisitFlow.isPossibleKey(key), let link = try? reader.link(host: domain.hostname, key: String(key)) else {
+            return .response(notFound(domain, request))
+        }
+        guard link.enabled else {
+            if let url = domain.notFoundUrl { return .response(redirect(url)) }
+            return .response(
+                HTTPResponse(services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"])))
+        }
+        let app = link.mobile.flatMap { try? reader.app($0.appId) }
+        let visitor = VisitorClassifier.classify(method: request.method.name, userAgent: request.headers["user-agent"])
+        let decision = VisitDecision.decide(link: link, app: app ?? nil, domain: domain, visitor: visitor)
+        let now = services.nowMilliseconds
+
+        switch decision {
+        case .head(let location):
+            return .response(redirect(location))
+        case .preview:
+            let model = LinkPreviewModel(link: link, app: app ?? nil)
+            guard let model else { return .response(redirect(link.url)) }
+            return .response(
+                HTTPResponse(services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"])))
+        case .redirect(let location, let kind):
+            let click = makeClick(link, app ?? nil, visitor, kind, request, context, now: now)
+            // Nothing in this answer depends on the click being stored: do not wait for it.
+            services.store.write({ tx in try tx.insertClick(click) }) { result in
+                if case .failure(let error) = result { logWriteFailure(error) }
+            }
+            return .response(redirect(location))
+        case .playStore(let app), .deepView(let app):
+            return handoffVisit(decision, app: app, link: link, visitor: visitor, request, &context, now: now)
+        }
+    }
+
+    private func handoffVisit(
+        _ decision: VisitDecision, app: MobileApp, link: Link, visitor: Visitor, _ request: HTTPRequest,
+        _ context: inout RequestContext, now: Int64
+    ) -> HTTPHandlerResult {
+        guard let mobile = link.mobile else { return .response(redirect(link.url)) }
+        let isAndroid: Bool
+        if case .playStore = decision { isAndroid = true } else { isAndroid = false }
+        let dynamic = DynamicValues.capture(query: request.query, allowed: mobile.dynamicKeys)
+        let click = makeClick(
+            link, app, visitor, isAndroid ? .androidRedirect : .deepView, request, context, now: now, dynamic: dynamic)
+        let token = HandoffToken.generate()
+        guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
+            return .response(redirect(link.url))
+        }
+        let handoff = HandoffSnapshotBuilder.handoff(
+            token: token, clickId: click.id, app: app, platform: isAndroid ? .android : .ios, snapshot: snapshot,
+            now: now)
+
+        // Render before writing: a link whose page cannot be built falls back without a handoff.
+        let success: HTTPResponse
+        let fallback: HTTPResponse
+        if isAndroid, let android = app.android {
+            success = redirect(PlayReferrer.url(app: android, token: token))
+            fallback = redirect(
+                android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName)
+        } else {
+            guard let model = DeepViewModel(app: app, link: link, handoffToken: token), let ios = app.ios else {
+                return .response(redirect(app.ios?.fallbackUrl ?? link.url))
+            }
+            success = HTTPResponse(services.pages.deepView(model, acceptLanguage: request.headers["accept-language"]))
+            fallback = redirect(ios.fallbackUrl ?? ios.storeUrl ?? link.url)
+        }
+        let responder = context.deferResponse()
+        let log = services.log
+        services.store.write(
+            { tx in
+                try tx.insertClick(click)
+                try tx.insertHandoff(handoff)
+            },
+            completion: { result in
+                switch result {
+                case .success:
+                    responder.respond(success)
+                case .failure(let error):
+                    // The visitor still reaches the store; only this install's attribution is lost.
+                    log.error("visit write failed", [("detail", .string("\(error)"))])
+                    responder.respond(fallback)
+                }
+            })
+        return .deferred
+    }
+
+    private func makeClick(
+        _ link: Link, _ app: MobileApp?, _ visitor: Visitor, _ kind: ClickKind, _ request: HTTPRequest,
+        _ context: RequestContext, now: Int64, dynamic: [(String, String)]? = nil
+    ) -> Click {
+        let captured =
+            dynamic ?? link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) } ?? []
+        var sourceHash: [UInt8]?
+        if case .ios = visitor.kind {
+            let address = services.clients.clientAddress(peer: context.peerAddress, headers: request.headers)
+            sourceHash = services.sourceHasher.hash(address)
+        }
+        return Click(
+            id: Identifier.make(Identifier.clickPrefix), linkId: link.id,
+            appId: link.mobile != nil ? app?.id : nil, domain: link.domain, at: now, kind: kind,
+            platform: visitor.platform ?? .desktop, inAppBrowser: visitor.inAppBrowser, dynamic: captured,
+            sourceHash: sourceHash, osVersion: visitor.osVersion)
+    }
+
+    func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {
+        if let url = domain?.notFoundUrl { return redirect(url) }
+        return HTTPResponse(services.pages.notFound(acceptLanguage: request.headers["accept-language"]))
+    }
+
+    func redirect(_ location: String) -> HTTPResponse {
+        var r = HTTPResponse.redirect(302, to: location)
+        r.headers.add("Referrer-Policy", "no-referrer")
+        return r
+    }
+
+    private func logWriteFailure(_ error: StoreError) {
+        services.log.error("click write failed", [("detail", .string("\(error)"))])
+    }
+}
