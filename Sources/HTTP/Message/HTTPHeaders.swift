@@ -8,6 +8,9 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public var count: Int { fields.count }
 
+    /// Lets the request parser allocate a request's fields once instead of growing them.
+    public mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
