@@ -28,10 +28,11 @@ final class DynamicValuesTests: XCTestCase {
         XCTAssertEqual(capture("campaign=a=b"), ["campaign=a=b"], "only the first = splits")
     }
 
-    func testMalformedEscapesStayLiteralAndInvalidUTF8IsDropped() {
-        XCTAssertEqual(capture("campaign=100%"), ["campaign=100%"])
-        XCTAssertEqual(capture("campaign=%zz"), ["campaign=%zz"])
+    func testPairsWithBrokenEscapesOrInvalidUTF8AreDropped() {
+        XCTAssertEqual(capture("campaign=100%&ref=bob"), ["ref=bob"])
+        XCTAssertEqual(capture("campaign=%zz&ref=bob"), ["ref=bob"])
         XCTAssertEqual(capture("campaign=%FF%FE&ref=bob"), ["ref=bob"])
+        XCTAssertEqual(capture("ref%=x&ref=bob"), ["ref=bob"])
     }
 
     func testEmptyValuesAreDropped() {
@@ -39,10 +40,12 @@ final class DynamicValuesTests: XCTestCase {
         XCTAssertEqual(capture("ref=+"), ["ref= "], "a space is not empty")
     }
 
-    func testFirstOccurrenceOfAKeyDecides() {
+    func testFirstAcceptableValueOfAKeyWins() {
         XCTAssertEqual(capture("ref=alice&ref=bob"), ["ref=alice"])
-        XCTAssertEqual(capture("ref=&ref=bob"), [], "an empty first value is not replaced by a later one")
+        XCTAssertEqual(capture("ref=&ref=bob"), ["ref=bob"], "an empty value does not claim the key")
+        XCTAssertEqual(capture("ref=" + String(repeating: "x", count: 300) + "&ref=bob"), ["ref=bob"])
         XCTAssertEqual(capture("ref=alice&%72ef=bob"), ["ref=alice"])
+        XCTAssertEqual(capture("ref&ref=bob"), ["ref=bob"])
     }
 
     func testValuesUpTo256ScalarsAreKeptLongerOnesDroppedNotTruncated() {

@@ -18,10 +18,12 @@ final class PercentCodingTests: XCTestCase {
         XCTAssertEqual(PercentCoding.decode("a+b".utf8, plusAsSpace: false), "a+b")
     }
 
-    func testDecodeLeavesBrokenEscapesLiteral() {
-        XCTAssertEqual(PercentCoding.decode("%".utf8, plusAsSpace: true), "%")
-        XCTAssertEqual(PercentCoding.decode("%4".utf8, plusAsSpace: true), "%4")
-        XCTAssertEqual(PercentCoding.decode("%4g%41".utf8, plusAsSpace: true), "%4gA")
+    func testDecodeRefusesBrokenEscapesAndInvalidUTF8() {
+        XCTAssertNil(PercentCoding.decode("%".utf8, plusAsSpace: true))
+        XCTAssertNil(PercentCoding.decode("%4".utf8, plusAsSpace: true))
+        XCTAssertNil(PercentCoding.decode("%4g%41".utf8, plusAsSpace: true))
         XCTAssertNil(PercentCoding.decode("%C3".utf8, plusAsSpace: true))
+        XCTAssertEqual(PercentCoding.decode("%41%62".utf8, plusAsSpace: true), "Ab")
+        XCTAssertEqual(PercentCoding.decode("".utf8, plusAsSpace: true), "")
     }
 }

@@ -113,7 +113,8 @@ final class PlayReferrerTests: XCTestCase {
             ("market://details?id=com.example.app", .notPlayStoreURL),
             ("https://play.google.com/store/apps/details?id=com.other.app", .packageMismatch(found: "com.other.app")),
             ("https://play.google.com/store/apps/details?id=com.example.app&x=a b", .invalidCharacters),
-            ("https://play.google.com/store/apps/details?id=com.example.app&referrer=%FF", .referrerNotUTF8),
+            ("https://play.google.com/store/apps/details?id=com.example.app&referrer=%FF", .referrerNotDecodable),
+            ("https://play.google.com/store/apps/details?id=com.example.app&referrer=a%3D100%", .referrerNotDecodable),
         ]
         let fallback = PlayReferrer.url(app: android(), token: token)
         for (url, expected) in table {

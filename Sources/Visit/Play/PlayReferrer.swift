@@ -107,7 +107,7 @@ struct StoreURL {
                 sawReferrer = true
                 // `+` is kept as `+` (RFC 3986 decoding): the operator's bytes reach the app unchanged.
                 guard let decoded = PercentCoding.decode(rawValue.utf8, plusAsSpace: false) else {
-                    throw .referrerNotUTF8
+                    throw .referrerNotDecodable
                 }
                 out.operatorReferrer = withoutToken(decoded)
                 out.items.append(nil)

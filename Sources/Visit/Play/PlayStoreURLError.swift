@@ -7,8 +7,8 @@ public enum PlayStoreURLError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidCharacters
     /// The URL's `id` names another package: the Play referrer would reach that app, not this one.
     case packageMismatch(found: String)
-    /// The `referrer` value does not decode to UTF-8 text.
-    case referrerNotUTF8
+    /// The `referrer` value is not percent-encoded UTF-8 text (broken `%` escape or bytes).
+    case referrerNotDecodable
     /// The operator's referrer leaves too little room for `&biqli_token=<48 chars>` under
     /// the 200-byte bound of the decoded referrer.
     case referrerTooLong(bytes: Int, limit: Int)
@@ -24,8 +24,8 @@ public enum PlayStoreURLError: Error, Equatable, Sendable, CustomStringConvertib
             return "must be a URL of visible ASCII characters (percent-encode anything else)"
         case .packageMismatch(let found):
             return "names the package \(found), which is not android.packageName"
-        case .referrerNotUTF8:
-            return "has a referrer that does not decode to UTF-8 text"
+        case .referrerNotDecodable:
+            return "has a referrer that is not percent-encoded UTF-8 text"
         case .referrerTooLong(let bytes, let limit):
             return "has a decoded referrer of \(bytes) bytes; at most \(limit) bytes leave room for the handoff token"
         }

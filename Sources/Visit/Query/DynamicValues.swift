@@ -3,13 +3,18 @@
 /// Rules:
 /// - only keys listed in the link's `dynamicKeys` (compared exactly, after decoding);
 ///   every other query value is dropped and never reaches a click, a handoff or an app;
-/// - `application/x-www-form-urlencoded` decoding: `%XX` once, `+` as a space; a `%`
-///   without two hex digits stays literal; a value that is not valid UTF-8 is dropped;
+/// - `application/x-www-form-urlencoded` decoding: `%XX` once, `+` as a space; a pair
+///   with a broken escape (`%` without two hex digits) or with bytes that are not UTF-8
+///   is dropped;
 /// - values are non-empty strings of at most `maxValueLength` Unicode scalars; a longer
 ///   value is **dropped, not truncated** (a cut value could route the app wrongly);
-/// - a repeated key: the **first occurrence decides**, later ones are ignored even when
-///   the first was dropped (so `?ref=&ref=x` captures nothing: one rule, no guessing);
+/// - a repeated key: the **first acceptable value wins** (`?ref=&ref=bob` gives `bob`,
+///   `?ref=alice&ref=bob` gives `alice`);
 /// - at most `maxValues` pairs, in query order.
+///
+/// The resolver applies the same rules to the query of an app-link open
+/// (`Resolver/Matching/DynamicValues.swift`), so a visit and a direct open of the same
+/// URL capture the same values.
 public enum DynamicValues {
     public static let maxValues = 20
     public static let maxValueLength = 256
@@ -25,17 +30,13 @@ public enum DynamicValues {
     public static func capture(query: Substring?, allowed: [String]) -> [(String, String)] {
         guard let query, !query.isEmpty, !allowed.isEmpty else { return [] }
         var out: [(String, String)] = []
-        var decided: [String] = []
         for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let eq = pair.firstIndex(of: UInt8(ascii: "="))
             let rawKey = eq.map { pair[pair.startIndex..<$0] } ?? pair
             guard let key = PercentCoding.decode(rawKey, plusAsSpace: true), allowed.contains(key),
-                !decided.contains(key)
+                !out.contains(where: { $0.0 == key }), let eq
             else { continue }
-            decided.append(key)
-            guard let eq else { continue }
-            let rawValue = pair[pair.index(after: eq)...]
-            guard let value = PercentCoding.decode(rawValue, plusAsSpace: true), !value.isEmpty,
+            guard let value = PercentCoding.decode(pair[pair.index(after: eq)...], plusAsSpace: true), !value.isEmpty,
                 value.unicodeScalars.count <= maxValueLength
             else { continue }
             out.append((key, value))

@@ -2,32 +2,22 @@
 enum PercentCoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`), exactly once.
     ///
-    /// A `%` not followed by two hex digits stays as it is (the WHATWG URL parser does
-    /// the same), so a stray `%` cannot make a whole value disappear. Nil when the
-    /// decoded bytes are not valid UTF-8.
+    /// Nil when a `%` is not followed by two hex digits or when the decoded bytes are
+    /// not valid UTF-8: the same rule as the resolver's query parsing, so a value is
+    /// either captured identically by a visit and by an app-link open, or by neither.
     static func decode<C: Collection>(_ bytes: C, plusAsSpace: Bool) -> String? where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
-        while i != bytes.endIndex {
-            let c = bytes[i]
+        var it = bytes.makeIterator()
+        while let c = it.next() {
             if c == UInt8(ascii: "%") {
-                let h1 = bytes.index(after: i)
-                if h1 != bytes.endIndex {
-                    let h2 = bytes.index(after: h1)
-                    if h2 != bytes.endIndex, let hi = hexValue(bytes[h1]), let lo = hexValue(bytes[h2]) {
-                        out.append(hi << 4 | lo)
-                        i = bytes.index(after: h2)
-                        continue
-                    }
-                }
-                out.append(c)
+                guard let hi = it.next().flatMap(hexValue), let lo = it.next().flatMap(hexValue) else { return nil }
+                out.append(hi << 4 | lo)
             } else if c == UInt8(ascii: "+") && plusAsSpace {
                 out.append(0x20)
             } else {
                 out.append(c)
             }
-            i = bytes.index(after: i)
         }
         return String(validating: out, as: UTF8.self)
     }
