@@ -186,12 +186,7 @@ public enum VisitorClassifier {
         return parts == 0 ? nil : String(decoding: out, as: UTF8.self)
     }
 
-    // MARK: Byte search
-
-    @inline(__always)
-    static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {
-        find(hay, needle) != nil
-    }
+    // MARK: Byte search (positions, for the iOS version only)
 
     /// Offset of the first occurrence of `needle` (ASCII, lower-case) in `hay`:
     /// `memchr` to the next candidate first byte, `memcmp` for the rest.
