@@ -74,6 +74,14 @@ public final class Router: HTTPHandler, @unchecked Sendable {
         return notFound(request, &context, RouteParameters())
     }
 
+    /// The parameters `pattern` captures from `path`, or nil (for tests of the matcher).
+    func routeMatch(pattern: String, path: String) -> RouteParameters? {
+        let probe = Router()
+        probe.add(nil, pattern, name: "probe") { _, _, _ in .deferred }
+        let parts = Substring(path).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return probe.match(probe.routes[0].segments, parts)
+    }
+
     /// Where the path of `scheme://authority/path` starts.
     static func pathStart(ofAbsoluteForm target: Substring) -> Substring.Index? {
         let u = target.utf8

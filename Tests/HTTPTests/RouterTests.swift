@@ -1,0 +1,30 @@
+import XCTest
+
+@testable import HTTP
+
+final class RouterTests: XCTestCase {
+    func testLiteralParameterAndRestSegments() {
+        let r = Router()
+        XCTAssertNotNil(match(r, "/api/v1/links/:id", "/api/v1/links/biq_lnk_1"))
+        XCTAssertEqual(match(r, "/api/v1/links/:id", "/api/v1/links/abc")?["id"], "abc")
+        XCTAssertNil(match(r, "/api/v1/links/:id", "/api/v1/links/"))
+        XCTAssertNil(match(r, "/api/v1/links/:id", "/api/v1/links/a/b"))
+        XCTAssertEqual(match(r, "/_biqli/assets/*path", "/_biqli/assets/a/b.css")?["path"], "a/b.css")
+        XCTAssertNotNil(match(r, "/", "/"))
+        XCTAssertNil(match(r, "/", "/x"))
+        XCTAssertNil(match(r, "/:key", "/"))
+        XCTAssertEqual(match(r, "/:key", "/invite")?["key"], "invite")
+    }
+
+    func testAbsoluteFormTargetsRouteByTheirPath() {
+        XCTAssertEqual(
+            Router.pathStart(ofAbsoluteForm: "http://go.example.com/invite").map {
+                String("http://go.example.com/invite"[$0...])
+            }, "/invite")
+        XCTAssertNil(Router.pathStart(ofAbsoluteForm: "http://go.example.com"))
+    }
+
+    private func match(_ router: Router, _ pattern: String, _ path: String) -> RouteParameters? {
+        router.routeMatch(pattern: pattern, path: path)
+    }
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Visit benchmark (issue 5): short-link visits on the edge against nginx in one run.
+
+Rows:
+  desktop visit       edge: 302 to the web URL (click written asynchronously)   vs nginx `return 302`
+  android visit       edge: 302 to Play with a durable click + handoff           vs nginx `return 302`
+  iOS Deep View       edge: the Deep View page with a durable click + handoff    vs nginx serving a static
+                      file of the same size
+Targets (issue 5): desktop >= 0.8x, Android >= 0.7x, Deep View >= 0.5x.
+
+Usage: bench/visits.py [--seconds N] [--loops N] [--connections N]
+"""
+import argparse, os, subprocess, sys, tempfile, urllib.request, ssl
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib import ROOT, Edge, Nginx, need, table, wrk
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--seconds", type=int, default=5)
+ap.add_argument("--loops", type=int, default=2)
+ap.add_argument("--connections", type=int, default=64)
+args = ap.parse_args()
+
+need("wrk", "wrk")
+if "BIQLI_EDGE_BINARY" not in os.environ:
+    subprocess.run(["swift", "build", "-c", "release", "--product", "biqli-edge"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+
+UA = {
+    "desktop": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+    "android": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+               "Chrome/126.0.6478.122 Mobile Safari/537.36",
+    "ios": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+           "Version/17.4 Mobile/15E148 Safari/604.1",
+}
+HOST = "go.example.test"
+
+work = tempfile.mkdtemp(prefix="bench-visits-")
+edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"}, args=("serve", "--demo"),
+            data_dir=f"{work}/demo-data")
+
+
+def fetch(ua):
+    req = urllib.request.Request(f"http://127.0.0.1:{edge.http_port}/invite", headers={"Host": HOST, "User-Agent": ua})
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *a, **k):
+            return None
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        r = opener.open(req)
+        return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+status, headers, _ = fetch(UA["android"])
+play = headers["Location"]
+status, _, page = fetch(UA["ios"])
+assert status == 200, status
+static_dir = tempfile.mkdtemp(prefix="bench-static-")
+with open(f"{static_dir}/deepview.html", "wb") as f:
+    f.write(page)
+nginx = Nginx(args.loops, f"""
+        location = /invite {{ return 302 https://www.example.com/invite; }}
+        location = /android {{ return 302 '{play}'; }}
+        location = /deepview {{ root {static_dir}; try_files /deepview.html =404; default_type text/html;
+                                add_header Cache-Control no-store; }}""")
+rows = []
+try:
+    for name, nginx_path, ua, target in (
+        ("desktop visit", "/invite", UA["desktop"], 0.8),
+        ("android visit (durable)", "/android", UA["android"], 0.7),
+        ("iOS Deep View (durable)", "/deepview", UA["ios"], 0.5),
+    ):
+        n = wrk(f"http://127.0.0.1:{nginx.http_port}{nginx_path}", args.seconds, connections=args.connections,
+                headers=[f"User-Agent: {ua}"])
+        e = wrk(f"http://127.0.0.1:{edge.http_port}/invite", args.seconds, connections=args.connections,
+                headers=[f"Host: {HOST}", f"User-Agent: {ua}"])
+        for who, r in (("nginx", n), ("edge", e)):
+            if r["non2xx3xx"] or r["socket_errors"]:
+                print(f"warning: {who} {name}: non-2xx {r['non2xx3xx']} socket errors {r['socket_errors']}")
+        ratio = e["rps"] / n["rps"]
+        rows.append([name, f"{n['rps']:,.0f}", f"{e['rps']:,.0f}", f"{ratio:.2f}x", f">= {target}x",
+                     "ok" if ratio >= target else "BELOW", f"{e['p99_ms']:.2f}"])
+finally:
+    edge.stop()
+    nginx.stop()
+print(f"\nvisits: {args.loops} loops/workers, {args.connections} connections, {args.seconds}s per run, "
+      f"wrk -t2 on the same {os.cpu_count()} cores; Deep View page {len(page)} bytes")
+table(rows, ["case", "nginx req/s", "edge req/s", "edge/nginx", "target", "", "edge p99 ms"])
