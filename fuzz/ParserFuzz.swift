@@ -9,6 +9,7 @@
 //   byte gives exactly the answer of one read: the parser's incremental state never changes
 //   its reading;
 // - the same for every pipelined request that follows, with one parser reused across them;
+// - while it needs more, the input stays within `limits.maxBufferedBytes`;
 // - parsed requests hold only what the grammar allows (lower-case token names, clean values,
 //   version 0 or 1, body within the limit) and the state flags agree with the answers.
 
@@ -58,10 +59,12 @@ func checkInvariants(_ step: HTTPRequestParser.Step, parser: HTTPRequestParser, 
     switch step {
     case .needMore:
         check(parser.hasPartialRequest == (inputCount > 0), "hasPartialRequest after needMore", [])
+        check(inputCount <= limits.maxBufferedBytes, "needMore past maxBufferedBytes", [])
     case .error:
         break
     case .request(let r, let consumed):
         check(consumed > 0 && consumed <= inputCount, "consumed \(consumed) of \(inputCount)", [])
+        check(consumed <= limits.maxBufferedBytes, "request longer than maxBufferedBytes", [])
         check(!parser.hasPartialRequest && !parser.isReadingBody && !parser.expectsContinue, "state not reset", [])
         check(r.minorVersion == 0 || r.minorVersion == 1, "minor version \(r.minorVersion)", [])
         check(!r.target.isEmpty && r.target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "target", [])

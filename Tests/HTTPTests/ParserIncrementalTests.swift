@@ -43,6 +43,24 @@ final class ParserIncrementalTests: XCTestCase {
         }
     }
 
+    func testNeedMoreNeverHoldsMoreThanMaxBufferedBytes() {
+        let small = ParserVectors.small
+        let atLimits = H.bytes(
+            "POST /" + String(repeating: "p", count: 40) + " HTTP/1.1\r\nHost: a\r\nContent-Length: 16\r\n"
+                + "X: " + String(repeating: "h", count: 35) + "\r\n\r\n" + String(repeating: "b", count: 16))
+        XCTAssertNotNil(H.request(H.oneShot(atLimits, limits: small)))
+        for (input, limits) in inputs + [(atLimits, small)] {
+            var parser = HTTPRequestParser(limits: limits)
+            for cut in 0...input.count {
+                guard case .needMore = H.parse(Array(input[..<cut]), parser: &parser) else { break }
+                XCTAssertLessThanOrEqual(cut, limits.maxBufferedBytes)
+            }
+        }
+        let d = HTTPLimits()
+        XCTAssertGreaterThanOrEqual(d.maxBufferedBytes, d.maxHeaderBytes + d.maxBodyBytes)
+        XCTAssertLessThan(d.maxBufferedBytes, 4 * 1024 * 1024)
+    }
+
     func testPipelinedRequestsAreTheSameByteByByte() {
         let raw = ParserVectors.valid[4]
         var oneShot: [String] = []

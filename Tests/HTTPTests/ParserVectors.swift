@@ -97,6 +97,10 @@ enum ParserVectors {
         v(
             "trailers too large", chunkedPost + "0\r\nA: " + String(repeating: "x", count: 200) + "\r\n\r\n", 431,
             limits: small),
+        v(
+            "chunk framing far larger than the data",
+            chunkedPost + String(repeating: "1;e=" + String(repeating: "x", count: 1000) + "\r\nx\r\n", count: 5), 413,
+            limits: small),
         v("too many trailers", chunkedPost + "0\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\n\r\n", 431, limits: small),
     ]
 

@@ -2,13 +2,20 @@
 /// again as it grows; it resumes at `position` so each byte is looked at once.
 ///
 /// Strict: hex sizes without sign or `0x`, at most 16 digits; extensions must follow the
-/// grammar and the whole size line is bounded; CRLF after each chunk's data is required;
-/// trailer fields are validated like header fields, bounded by the head limits, then dropped.
+/// grammar and the whole size line is bounded, and so is all framing together; CRLF after each
+/// chunk's data is required; trailer fields are validated like header fields, bounded by the
+/// head limits, then dropped.
 struct ChunkedDecoder {
     /// Longest chunk-size line (size and extensions, without CRLF). Extensions carry nothing
     /// the edge uses, so this only bounds what a client can make us buffer.
     static let maxSizeLineBytes = 1024
     static let maxSizeDigits = 16
+    /// Framing (size lines, extensions, CRLFs) may take as many bytes as the data it frames
+    /// plus this much: tiny chunks with long extensions must not let a client make the edge
+    /// buffer a thousand times `maxBodyBytes` before it answers 413.
+    static let framingAllowance = 4096
+
+    static func maxFramingBytes(_ limits: HTTPLimits) -> Int { limits.maxBodyBytes + framingAllowance }
 
     enum Progress {
         case needMore
@@ -26,6 +33,8 @@ struct ChunkedDecoder {
     }
 
     private var state = State.sizeLine
+    /// Where the body (its first size line) begins.
+    private let start: Int
     /// Next byte to read.
     private(set) var position: Int
     /// Where the line being read began, and how far it was searched for LF.
@@ -36,6 +45,7 @@ struct ChunkedDecoder {
     private(set) var body: [UInt8] = []
 
     init(start: Int) {
+        self.start = start
         position = start
         lineStart = start
         scanFrom = start
@@ -62,6 +72,7 @@ struct ChunkedDecoder {
                 }
                 if size > limits.maxBodyBytes - body.count { return .error(.bodyTooLarge) }
                 position = lf + 1
+                if position - start - body.count > Self.maxFramingBytes(limits) { return .error(.bodyTooLarge) }
                 if size == 0 {
                     trailerStart = position
                     startLine()
