@@ -98,6 +98,12 @@ final class DeepViewPageTests: XCTestCase {
         }
     }
 
+    func testAppNameIsSubstitutedOnceAndEscaped() {
+        let app = Fixtures.app(name: "{app} <b>")
+        let text = pages.deepView(Fixtures.deepView(app: app), acceptLanguage: nil).text
+        XCTAssertTrue(text.contains("a link that {app} &lt;b&gt; will ask you to paste"))
+    }
+
     func testMissingTitleFallsBackToTheAppNameAndMissingDescriptionIsOmitted() {
         let link = Fixtures.link(title: "   ", description: nil, image: nil)
         let text = pages.deepView(Fixtures.deepView(link: link), acceptLanguage: nil).text

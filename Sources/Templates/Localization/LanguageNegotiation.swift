@@ -15,8 +15,8 @@ public enum LanguageNegotiation {
     public static func negotiate(_ header: String?, available: Set<String>, fallback: String = "en") -> String {
         guard let header, !header.isEmpty else { return fallback }
         let ranges = parse(header)
-        let excluded = Set(ranges.filter { $0.quality == 0 }.map(\.tag))
-        let candidates = available.subtracting(excluded)
+        let excluded = Set(ranges.lazy.filter { $0.quality == 0 }.map(\.tag))
+        let candidates = excluded.isEmpty ? available : available.subtracting(excluded)
         for range in ranges where range.quality > 0 {
             if range.tag == "*" {
                 if !excluded.contains(fallback) { return fallback }
@@ -36,29 +36,29 @@ public enum LanguageNegotiation {
 
     /// The well-formed items of `header`, best first.
     static func parse(_ header: String) -> [Range] {
-        let text =
-            header.utf8.count > maxHeaderBytes
-            ? String(decoding: header.utf8.prefix(maxHeaderBytes), as: UTF8.self) : header
+        // Bytes, ASCII only: tags and q-values are ASCII by grammar, anything else is malformed.
+        let bytes = Array(header.utf8.prefix(maxHeaderBytes))
         var ranges: [Range] = []
-        for item in text.split(separator: ",").prefix(maxItems) {
-            let parts = item.split(separator: ";", omittingEmptySubsequences: false)
-            let tag = parts[0].trimmingSpaces().lowercased()
-            guard isRange(tag) else { continue }
+        for item in bytes.split(separator: UInt8(ascii: ",")).prefix(maxItems) {
+            let parts = item.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+            let tagBytes = trimmedLowercase(parts[0])
+            guard isRange(tagBytes) else { continue }
             var quality = 1000
             var valid = true
             for parameter in parts.dropFirst() {
-                let p = parameter.trimmingSpaces().lowercased()
-                if p.hasPrefix("q=") {
-                    guard let q = parseQuality(p.dropFirst(2)) else {
+                let p = trimmedLowercase(parameter)
+                if p.count >= 2 && p[0] == UInt8(ascii: "q") && p[1] == UInt8(ascii: "=") {
+                    guard let q = parseQuality(p[2...]) else {
                         valid = false
                         break
                     }
                     quality = q
                 }
             }
-            if valid { ranges.append(Range(tag: tag, quality: quality)) }
+            if valid { ranges.append(Range(tag: String(decoding: tagBytes, as: UTF8.self), quality: quality)) }
         }
-        // Stable sort: equal qualities keep the header's order.
+        // Stable sort: equal qualities keep the header's order (usually already the case).
+        if zip(ranges, ranges.dropFirst()).allSatisfy({ $0.quality >= $1.quality }) { return ranges }
         return ranges.enumerated().sorted { a, b in
             a.element.quality != b.element.quality ? a.element.quality > b.element.quality : a.offset < b.offset
         }.map(\.element)
@@ -66,7 +66,11 @@ public enum LanguageNegotiation {
 
     /// `0`, `1`, `0.x`..`0.xxx`, `1.`..`1.000` -> thousandths; anything else nil.
     static func parseQuality(_ text: Substring) -> Int? {
-        let bytes = Array(text.utf8)
+        parseQuality(Array(text.utf8)[...])
+    }
+
+    static func parseQuality(_ bytes: ArraySlice<UInt8>) -> Int? {
+        let bytes = Array(bytes)
         guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
         var value = Int(first - UInt8(ascii: "0")) * 1000
         if bytes.count == 1 { return value }
@@ -82,29 +86,43 @@ public enum LanguageNegotiation {
 
     /// `*` or `alpha{1,8}(-alphanum{1,8})*` (lower-case).
     static func isRange(_ tag: String) -> Bool {
-        if tag == "*" { return true }
-        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let primary = subtags.first, (1...8).contains(primary.count),
-            primary.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
-        else { return false }
-        return subtags.dropFirst().allSatisfy { subtag in
-            (1...8).contains(subtag.count)
-                && subtag.utf8.allSatisfy {
-                    ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
-                        || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                }
+        isRange(Array(tag.utf8))
+    }
+
+    static func isRange(_ tag: [UInt8]) -> Bool {
+        if tag == [UInt8(ascii: "*")] { return true }
+        let subtags = tag.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard let primary = subtags.first, (1...8).contains(primary.count), primary.allSatisfy(isLower) else {
+            return false
+        }
+        return subtags.dropFirst().allSatisfy {
+            (1...8).contains($0.count) && $0.allSatisfy { isLower($0) || isDigit($0) }
         }
     }
 
+    private static func isLower(_ b: UInt8) -> Bool { b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") }
+    private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+    /// Without surrounding spaces and tabs, ASCII upper-case folded to lower-case.
+    private static func trimmedLowercase(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return [] }
+        return bytes[first...last].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+    }
+
     private static func lookup(_ range: String, in candidates: Set<String>) -> String? {
-        var subtags = range.split(separator: "-").map(String.init)
-        while !subtags.isEmpty {
-            let tag = subtags.joined(separator: "-")
-            if candidates.contains(tag) { return tag }
-            subtags.removeLast()
+        var tag = Substring(range)
+        while true {
+            if candidates.contains(String(tag)) { return String(tag) }
+            guard let dash = tag.lastIndex(of: "-") else { break }
+            tag = tag[..<dash]
             // RFC 4647 §3.4: never end on a single-character subtag (`x`, extension singletons).
-            if let last = subtags.last, last.count == 1, subtags.count > 1 { subtags.removeLast() }
+            if let previous = tag.lastIndex(of: "-"), tag.distance(from: previous, to: tag.endIndex) == 2 {
+                tag = tag[..<previous]
+            }
         }
-        return candidates.filter { $0.hasPrefix(range + "-") }.min()
+        let prefix = range + "-"
+        return candidates.filter { $0.hasPrefix(prefix) }.min()
     }
 }

@@ -9,9 +9,28 @@ struct LocalizedStrings: Sendable {
 
     subscript(key: StringKey) -> String { table[key] ?? "" }
 
-    /// The text of `key` with `{app}` replaced by `app` (or by `app.generic` when nil).
+    /// The text of `key` with `{app}` replaced by `app` (or by `app.generic` when nil). One pass,
+    /// so an app name containing `{app}` is not expanded again.
     func text(_ key: StringKey, app: String?) -> String {
-        let name = app ?? self[.appGeneric]
-        return self[key].replacing("{app}", with: name)
+        let template = self[key]
+        let marker = Array("{app}".utf8)
+        let bytes = Array(template.utf8)
+        guard bytes.count >= marker.count else { return template }
+        let name = Array((app ?? self[.appGeneric]).utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + name.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == marker[0] && i + marker.count <= bytes.count
+                && bytes[i..<(i + marker.count)].elementsEqual(marker)
+            {
+                out.append(contentsOf: name)
+                i += marker.count
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -20,10 +20,11 @@ public struct StringCatalog: Sendable {
     public static let builtIn = StringCatalog(tables: BuiltInStrings.all)
 
     /// The tags pages can be rendered in.
-    public var languages: Set<String> { Set(tables.keys) }
+    public let languages: Set<String>
 
     init(tables: [String: [StringKey: String]]) {
         self.tables = tables
+        self.languages = Set(tables.keys)
     }
 
     /// The best language for an `Accept-Language` header (English when nothing fits).
