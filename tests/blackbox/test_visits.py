@@ -1,0 +1,461 @@
+"""Black-box tests of short-link visits (issue 5) against the real binary, over HTTPS with SNI
+go.example.test unless a test says otherwise. Data: `serve --demo` plus `fixtures_data`."""
+import base64, re, time, urllib.parse
+import pytest
+from edge import request
+from fixtures_data import (
+    DEMO_APP_ID, DEMO_HOST, HANDOFF_URL_RE, LINK_IDS, TOKEN_RE, UA_ANDROID, UA_DESKTOP, UA_INSTAGRAM_IOS,
+    UA_IPHONE, UA_MAC_SAFARI, android_token, barrier, click, clicks, deep_view_token, handoff, handoffs,
+    referrer_token, resolve_android, start_demo, update_domain, update_link, visit)
+
+
+@pytest.fixture
+def demo(edge_factory):
+    return start_demo(edge_factory)
+
+
+PLAY_PREFIX = "https://play.google.com/store/apps/details?id=com.example.demo&referrer="
+
+# ---------------------------------------------------------------- Android
+
+
+def test_android_visit_redirects_to_play_with_the_token_nested_once_in_referrer(demo):
+    status, headers, body = visit(demo, "/invite?ref=BOB", ua=UA_ANDROID)
+    assert status == 302 and body == b""
+    location = headers["location"]
+    assert location.startswith(PLAY_PREFIX), location
+    assert headers["cache-control"] == "no-store"
+    assert "referrer-policy" in headers
+    assert "#" not in location
+    # Exactly two query items: a raw `&` inside the value would have split it into more.
+    items = urllib.parse.urlsplit(location).query.split("&")
+    assert [i.split("=", 1)[0] for i in items] == ["id", "referrer"]
+    raw = items[1].split("=", 1)[1]
+    assert "&" not in raw and "#" not in raw and "=" not in raw
+    decoded = urllib.parse.unquote(raw)  # Play decodes once
+    assert re.fullmatch(r"biqli_token=.{48}", decoded), decoded
+    token = urllib.parse.parse_qs(decoded)["biqli_token"][0]
+    assert TOKEN_RE.match(token), token
+    assert decoded == "biqli_token=" + token
+    assert raw == "biqli_token%3D" + token  # encoded exactly once, not twice
+    stored = handoff(demo, token)
+    assert stored is not None and stored["platform"] == "android" and stored["app_id"] == DEMO_APP_ID
+    assert stored["link_id"] == LINK_IDS["invite"] and stored["short_url"] == "https://go.example.test/invite"
+    c = click(demo, stored["click_id"])
+    assert (c["kind"], c["platform"], c["link_id"], c["app_id"]) == (
+        "android_redirect", "android", LINK_IDS["invite"], DEMO_APP_ID)
+
+
+def test_the_handoff_is_durable_when_the_play_redirect_arrives(demo):
+    # No barrier, no wait: the row must be there the moment the response is read.
+    for _ in range(5):
+        token = android_token(demo)
+        assert handoff(demo, token) is not None
+
+
+# ---------------------------------------------------------------- iOS Deep View
+
+
+@pytest.mark.parametrize("ua,in_app", [(UA_IPHONE, None), (UA_INSTAGRAM_IOS, "instagram")],
+                         ids=["iphone-safari", "instagram-ios"])
+def test_ios_visit_gets_the_deep_view_with_exactly_one_handoff_url(demo, ua, in_app):
+    status, headers, body = visit(demo, "/invite", ua=ua)
+    assert status == 200
+    assert headers["content-type"].startswith("text/html")
+    html = body.decode()
+    found = HANDOFF_URL_RE.findall(html)
+    assert len(found) == 1 and found[0][0] == DEMO_HOST, found
+    token = found[0][1]
+    assert html.count("biqli_token") == 1 and html.count(token) == 1
+    assert '<meta name="apple-itunes-app" content="app-id=1234567890">' in html
+    assert 'href="https://apps.apple.com/app/id1234567890"' in html
+
+    csp = headers["content-security-policy"]
+    nonce = re.search(r"script-src 'nonce-([A-Za-z0-9_+/=-]+)'", csp)
+    assert nonce, csp
+    raw = nonce.group(1)
+    assert len(base64.urlsafe_b64decode(raw.replace("+", "-").replace("/", "_") + "=" * (-len(raw) % 4))) >= 16
+    assert "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    assert f'nonce="{raw}"' in html  # the page's script carries this response's nonce
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["cache-control"] == "no-store"
+    assert headers["strict-transport-security"].startswith("max-age=")
+
+    stored = handoff(demo, token)
+    assert stored is not None and stored["platform"] == "ios" and stored["route"] == "/invite/accepted"
+    c = click(demo, stored["click_id"])
+    assert (c["kind"], c["platform"], c["in_app_browser"]) == ("deep_view", "ios", in_app)
+
+    # A fresh nonce per response.
+    _, again, _ = visit(demo, "/invite", ua=ua)
+    assert again["content-security-policy"] != csp
+
+
+@pytest.mark.parametrize("switch", ["domain", "link"])
+def test_deep_view_switched_off_sends_ios_to_the_fallback_without_a_handoff(demo, switch):
+    if switch == "domain":
+        update_domain(demo, DEMO_HOST, deep_view_enabled=0)
+    else:
+        update_link(demo, "invite", deep_view=0)
+    status, headers, body = visit(demo, "/invite?ref=BOB", ua=UA_IPHONE)
+    assert (status, headers.get("location")) == (302, "https://www.example.com/ios")
+    assert headers["cache-control"] == "no-store" and b"biqli_token" not in body
+    barrier(demo)
+    assert handoffs(demo) == []
+    assert [(c["kind"], c["platform"], c["link_id"]) for c in clicks(demo)] == [
+        ("ios_fallback", "ios", LINK_IDS["invite"])]
+    # Android is not affected by the Deep View switches.
+    assert visit(demo, "/invite", ua=UA_ANDROID)[1]["location"].startswith(PLAY_PREFIX)
+
+
+# ---------------------------------------------------------------- desktop, web-only links
+
+
+@pytest.mark.parametrize("ua", [UA_DESKTOP, UA_MAC_SAFARI], ids=["linux-firefox", "mac-safari-or-ipados"])
+def test_desktop_visit_redirects_to_the_web_url(demo, ua):
+    status, headers, _ = visit(demo, "/invite?ref=BOB", ua=ua)
+    assert (status, headers["location"], headers["cache-control"]) == (302, "https://www.example.com/invite",
+                                                                       "no-store")
+    barrier(demo)
+    assert handoffs(demo) == []
+    recorded = clicks(demo)
+    assert [(c["kind"], c["platform"]) for c in recorded] == [("desktop", "desktop")]
+
+
+@pytest.mark.parametrize("ua", [UA_ANDROID, UA_IPHONE], ids=["android", "iphone"])
+def test_web_only_link_sends_phones_to_the_web_url(demo, ua):
+    status, headers, _ = visit(demo, "/docs", ua=ua)
+    assert (status, headers["location"], headers["cache-control"]) == (302, "https://www.example.com/docs",
+                                                                       "no-store")
+    barrier(demo)
+    assert handoffs(demo) == []
+    assert [c["link_id"] for c in clicks(demo)] == [LINK_IDS["docs"]]
+
+
+# ---------------------------------------------------------------- bots and HEAD
+
+IMESSAGE = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) "
+            "Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0")
+BOTS = {
+    "facebook": "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    "twitter": "Twitterbot/1.0",
+    "slack": "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+    "discord": "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+    "whatsapp": "WhatsApp/2.23.20.0 A",
+    "imessage": IMESSAGE,
+    "curl": "curl/8.5.0",
+    "empty": "",
+    "absent": None,
+}
+
+
+def test_link_preview_bots_get_open_graph_html_and_leave_no_click_or_handoff(demo):
+    for name, ua in BOTS.items():
+        for key in ("invite", "promo"):
+            status, headers, body = visit(demo, f"/{key}?ref=BOB", ua=ua)
+            assert status == 200, (name, key, status, headers.get("location"))
+            assert headers["content-type"].startswith("text/html"), name
+            html = body.decode()
+            assert b"biqli_token" not in body and "bqmh_" not in html, name
+            for tag in ('property="og:title"', 'property="og:description"', 'property="og:url"',
+                        'name="twitter:card"'):
+                assert tag in html, (name, key, tag)
+        # The invite link's own preview, exactly.
+        status, _, body = visit(demo, "/invite", ua=ua)
+        html = body.decode()
+        assert '<meta property="og:title" content="Join me on Biqli Demo">' in html, name
+        assert ('<meta property="og:description" content="Accept the invite and get a welcome bonus.">'
+                in html), name
+        assert '<meta property="og:image" content="https://www.example.com/og/invite.png">' in html, name
+        assert '<meta property="og:url" content="https://go.example.test/invite">' in html, name
+        assert '<meta name="twitter:card" content="summary_large_image">' in html, name
+    barrier(demo)
+    assert clicks(demo) == [] and handoffs(demo) == []
+
+
+@pytest.mark.parametrize("ua", [UA_ANDROID, UA_IPHONE, UA_DESKTOP, BOTS["facebook"]],
+                         ids=["android", "iphone", "desktop", "bot"])
+def test_head_records_no_click_and_no_handoff(demo, ua):
+    for key in ("invite", "promo", "docs"):
+        status, headers, body = visit(demo, f"/{key}?ref=BOB", ua=ua, method="HEAD")
+        assert status in (200, 302) and body == b""
+        assert "bqmh_" not in headers.get("location", "") and "biqli_token" not in headers.get("location", "")
+    barrier(demo)
+    assert clicks(demo) == [] and handoffs(demo) == []
+
+
+# ---------------------------------------------------------------- clicks and dynamic values
+
+
+def test_clicks_keep_only_the_allowed_dynamic_values(demo):
+    token = android_token(demo, "invite", "?ref=BOB&utm_source=x&evil=1")
+    stored = handoff(demo, token)
+    assert stored["dynamic"] == [("ref", "BOB"), ("utm_source", "x")]
+    assert click(demo, stored["click_id"])["dynamic"] == [("ref", "BOB"), ("utm_source", "x")]
+
+
+def test_a_value_longer_than_256_characters_is_dropped_not_cut(demo):
+    token = android_token(demo, "invite", "?ref=" + "a" * 257 + "&utm_source=" + "b" * 256)
+    stored = handoff(demo, token)
+    assert stored["dynamic"] == [("utm_source", "b" * 256)]
+    assert click(demo, stored["click_id"])["dynamic"] == [("utm_source", "b" * 256)]
+
+
+def test_desktop_clicks_record_dynamic_values_too(demo):
+    assert visit(demo, "/promo?campaign=spring&evil=1", ua=UA_DESKTOP)[0] == 302
+    barrier(demo)
+    [c] = clicks(demo)
+    assert (c["link_id"], c["dynamic"]) == (LINK_IDS["promo"], [("campaign", "spring")])
+
+
+def test_a_static_referral_code_wins_over_ref(demo):
+    token = android_token(demo, "invite", "?ref=BOB&utm_source=x&evil=1")
+    assert handoff(demo, token)["referral_code"] == "PARTNER_42"
+    status, body = resolve_android(demo, token)
+    assert status == 200, body
+    assert body["open"]["matchedBy"] == "exact_install_referrer"
+    assert body["link"]["route"] == "/invite/accepted"
+    assert body["attribution"]["referralCode"] == "PARTNER_42"
+    assert body["attribution"]["dynamic"] == {"ref": "BOB", "utm_source": "x"}
+    assert body["attribution"]["metadata"] == {"campaign": "spring_launch"}
+
+
+def test_ref_supplies_the_referral_code_when_the_link_has_none(demo):
+    token = android_token(demo, "promo", "?ref=ALICE&campaign=spring&utm_source=dropped")
+    assert handoff(demo, token)["referral_code"] == "ALICE"
+    status, body = resolve_android(demo, token)
+    assert status == 200, body
+    assert body["open"]["matchedBy"] == "exact_install_referrer"
+    assert body["link"] == {"id": LINK_IDS["promo"], "shortUrl": "https://go.example.test/promo",
+                            "route": "/promo/spring"}
+    assert body["attribution"]["referralCode"] == "ALICE"
+    assert body["attribution"]["dynamic"] == {"ref": "ALICE", "campaign": "spring"}
+    # Without a ref there is no referral code.
+    token = android_token(demo, "promo", "?campaign=spring")
+    assert handoff(demo, token)["referral_code"] is None
+
+
+# ---------------------------------------------------------------- tokens and snapshots
+
+
+def test_two_clicks_give_two_different_tokens(demo):
+    android = {android_token(demo) for _ in range(3)}
+    ios = {deep_view_token(demo) for _ in range(3)}
+    assert len(android) == 3 and len(ios) == 3 and not android & ios
+    assert len(handoffs(demo)) == 6
+    assert len({h["click_id"] for h in handoffs(demo)}) == 6
+
+
+def test_an_edit_after_a_click_leaves_that_clicks_handoff_unchanged(demo):
+    old_android = android_token(demo, "invite", "?ref=BOB")
+    old_ios = deep_view_token(demo, "invite")
+    update_link(demo, "invite", route="/invite/v2", referral_code="NEWCODE", metadata={"campaign": "autumn"},
+                url="https://www.example.com/invite-v2")
+    assert visit(demo, "/invite", ua=UA_DESKTOP)[1]["location"] == "https://www.example.com/invite-v2"
+
+    assert handoff(demo, old_ios)["route"] == "/invite/accepted"
+    assert handoff(demo, old_ios)["referral_code"] == "PARTNER_42"
+    status, body = resolve_android(demo, old_android)
+    assert status == 200, body
+    assert body["link"]["route"] == "/invite/accepted"
+    assert body["attribution"]["referralCode"] == "PARTNER_42"
+    assert body["attribution"]["metadata"] == {"campaign": "spring_launch"}
+    assert body["attribution"]["dynamic"] == {"ref": "BOB"}
+
+    new_android = android_token(demo, "invite", "?ref=CAROL")
+    status, body = resolve_android(demo, new_android)
+    assert status == 200, body
+    assert body["link"]["route"] == "/invite/v2"
+    assert body["attribution"]["referralCode"] == "NEWCODE"
+    assert body["attribution"]["metadata"] == {"campaign": "autumn"}
+    assert handoff(demo, deep_view_token(demo, "invite"))["route"] == "/invite/v2"
+
+
+# ---------------------------------------------------------------- iOS probabilistic signals
+
+
+def test_ios_clicks_store_a_source_hash_and_the_os_version_others_none(demo):
+    ios = click(demo, handoff(demo, deep_view_token(demo))["click_id"])
+    assert isinstance(ios["source_hash"], bytes) and len(ios["source_hash"]) == 32
+    assert b"127.0.0.1" not in ios["source_hash"]
+    assert ios["os_version"] == "17.4"
+    point = click(demo, handoff(demo, deep_view_token(demo, ua=UA_IPHONE.replace("17_4", "17_4_1")))["click_id"])
+    assert point["os_version"] == "17.4.1" and point["source_hash"] == ios["source_hash"]
+
+    android = click(demo, handoff(demo, android_token(demo))["click_id"])
+    assert android["source_hash"] is None and android["os_version"] is None
+    visit(demo, "/invite", ua=UA_DESKTOP)
+    barrier(demo)
+    [desktop] = [c for c in clicks(demo) if c["platform"] == "desktop"]
+    assert desktop["source_hash"] is None and desktop["os_version"] is None
+    # The raw address is stored nowhere in the click rows.
+    for c in clicks(demo):
+        assert "127.0.0.1" not in repr(c)
+
+
+# ---------------------------------------------------------------- not found, disabled, root
+
+
+def test_unknown_host_gets_a_404_page(demo):
+    for path in ("/invite", "/", "/m/handoff?biqli_token=x", "/a/b"):
+        status, headers, body = visit(demo, path, ua=UA_IPHONE, host="unknown.example.test")
+        assert status == 404, (path, status)
+        assert headers["content-type"].startswith("text/html") and "location" not in headers
+
+
+def test_unknown_key_gets_a_404_page_or_the_not_found_url(demo):
+    for path in ("/nope", "/nope?ref=1", "/a/b", "/" + "x" * 65):
+        status, headers, body = visit(demo, path, ua=UA_ANDROID)
+        assert status == 404 and "location" not in headers, (path, status)
+        assert headers["content-type"].startswith("text/html")
+    update_domain(demo, DEMO_HOST, not_found_url="https://www.example.com/missing")
+    for path in ("/nope", "/a/b"):
+        status, headers, _ = visit(demo, path, ua=UA_ANDROID)
+        assert (status, headers.get("location")) == (302, "https://www.example.com/missing"), path
+    assert visit(demo, "/invite", ua=UA_DESKTOP)[1]["location"] == "https://www.example.com/invite"
+    barrier(demo)
+    assert handoffs(demo) == []
+
+
+@pytest.mark.parametrize("path", [
+    "/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "/%3Cscript%3Ealert(1)%3C/script%3E",
+    "/x%22%3E%3Cscript%3Ealert(1)%3C/script%3E",
+    "/%3Cimg%20src=x%20onerror=alert(1)%3E",
+])
+def test_a_key_with_markup_is_never_echoed_unescaped(demo, path):
+    for ua in (UA_IPHONE, UA_DESKTOP, BOTS["facebook"]):
+        status, headers, body = visit(demo, path, ua=ua)
+        assert 400 <= status < 500, (status, path)
+        text = body.decode("utf-8", "replace").lower()
+        assert "<script>alert" not in text and "<img src=x" not in text and "alert(1)" not in text
+
+
+def test_a_disabled_link_never_reaches_its_destination(demo):
+    update_link(demo, "invite", enabled=0)
+    for ua in (UA_ANDROID, UA_IPHONE, UA_DESKTOP):
+        status, headers, body = visit(demo, "/invite?ref=BOB", ua=ua)
+        assert status < 500 and status != 302 and "location" not in headers, (ua, status)
+        assert b"biqli_token" not in body and b"www.example.com/invite" not in body
+    update_domain(demo, DEMO_HOST, not_found_url="https://www.example.com/missing")
+    status, headers, _ = visit(demo, "/invite", ua=UA_ANDROID)
+    assert (status, headers.get("location")) == (302, "https://www.example.com/missing")
+    barrier(demo, "promo")
+    assert handoffs(demo) == [] and clicks(demo) == []
+
+
+def test_root_gives_the_domain_page_or_the_root_url(demo):
+    status, headers, body = visit(demo, "/", ua=UA_IPHONE)
+    assert status == 200 and headers["content-type"].startswith("text/html") and "location" not in headers
+    update_domain(demo, DEMO_HOST, root_url="https://www.example.com/")
+    status, headers, _ = visit(demo, "/", ua=UA_IPHONE)
+    assert (status, headers.get("location"), headers["cache-control"]) == (302, "https://www.example.com/",
+                                                                           "no-store")
+
+
+def test_the_handoff_url_opened_in_a_browser_explains_without_the_token(demo):
+    token = deep_view_token(demo)
+    status, headers, body = visit(demo, f"/m/handoff?biqli_token={token}", ua=UA_IPHONE)
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    html = body.decode()
+    assert token not in html and "bqmh_" not in html
+    assert 'href="https://apps.apple.com/app/id1234567890"' in html
+    assert headers["cache-control"] == "no-store" and headers["referrer-policy"] == "no-referrer"
+    # Opening it does not spend or change the handoff, and records no click.
+    before = handoff(demo, token)
+    assert before["claimed_instance"] is None
+    barrier(demo)
+    assert len(clicks(demo)) == 1
+
+
+# ---------------------------------------------------------------- plain HTTP
+
+
+def test_plain_http_visits_are_redirected_to_https_with_308(demo):
+    for path in ("/invite?ref=BOB&utm_source=x", "/promo", "/", "/m/handoff?biqli_token=abc", "/nope"):
+        status, headers, body = visit(demo, path, ua=UA_ANDROID, tls=False)
+        assert status == 308, (path, status)
+        assert headers["location"] == f"https://{DEMO_HOST}:{demo.https_port}{path}"
+    barrier(demo)
+    assert clicks(demo) == [] and handoffs(demo) == []
+
+
+def test_with_https_redirect_off_visits_are_served_over_http(edge_factory):
+    demo = start_demo(edge_factory, env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"})
+    status, headers, _ = visit(demo, "/invite?ref=BOB", ua=UA_ANDROID, tls=False)
+    assert status == 302 and headers["location"].startswith(PLAY_PREFIX)
+    assert TOKEN_RE.match(referrer_token(headers["location"]))
+    status, _, body = visit(demo, "/invite", ua=UA_IPHONE, tls=False)
+    assert status == 200 and len(HANDOFF_URL_RE.findall(body.decode())) == 1
+    assert visit(demo, "/invite", ua=UA_DESKTOP, tls=False)[1]["location"] == "https://www.example.com/invite"
+
+
+def test_association_files_over_http_are_never_redirected(demo):
+    for path in ("/.well-known/apple-app-site-association", "/apple-app-site-association",
+                 "/.well-known/assetlinks.json"):
+        status, headers, _ = visit(demo, path, tls=False)
+        assert status == 200 and "location" not in headers, (path, status)
+
+
+# ---------------------------------------------------------------- logs
+
+
+def _wait_for_log(edge, predicate, timeout=5):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if any(predicate(e) for e in edge.log_entries()):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"no such log line: {edge.lines[-5:]}")
+
+
+def test_the_token_never_appears_in_the_access_log(demo):
+    tokens = [android_token(demo, "invite", "?ref=BOB"), deep_view_token(demo, "promo", "?ref=ALICE")]
+    for t in tokens:
+        assert visit(demo, f"/m/handoff?biqli_token={t}", ua=UA_IPHONE)[0] == 200
+        assert visit(demo, f"/m/handoff?biqli_token={t}", ua=UA_IPHONE, tls=False)[0] == 308
+    _wait_for_log(demo, lambda e: e.get("msg") == "request" and e.get("path") == "/m/handoff" and not e.get("tls"))
+    _wait_for_log(demo, lambda e: e.get("msg") == "request" and e.get("path") == "/m/handoff" and e.get("tls"))
+    everything = "\n".join(demo.lines + demo.stderr_lines)
+    for t in tokens:
+        assert t not in everything and t[5:] not in everything
+    # The demo banner (plain text) shows example URLs; the JSON log lines must not.
+    logged = "\n".join(line for line in demo.lines if line.startswith("{")) + "\n".join(demo.stderr_lines)
+    assert "biqli_token" not in logged and "bqmh_" not in logged
+    assert "BOB" not in logged and "ALICE" not in logged  # nor the query's dynamic values
+
+
+# ---------------------------------------------------------------- trusted proxies
+
+
+def _ios_hash(edge, xff=None):
+    headers = {"X-Forwarded-For": xff} if xff else None
+    return click(edge, handoff(edge, deep_view_token(edge, headers=headers))["click_id"])["source_hash"]
+
+
+def test_a_trusted_proxy_can_say_the_request_was_https(edge_factory):
+    demo = start_demo(edge_factory, env={"BIQLI_EDGE_TRUSTED_PROXIES": "127.0.0.1"})
+    status, headers, _ = visit(demo, "/invite", ua=UA_ANDROID, tls=False, headers={"X-Forwarded-Proto": "https"})
+    assert status == 302 and headers["location"].startswith(PLAY_PREFIX)
+    assert visit(demo, "/invite", ua=UA_ANDROID, tls=False, headers={"X-Forwarded-Proto": "http"})[0] == 308
+    assert visit(demo, "/invite", ua=UA_ANDROID, tls=False)[0] == 308
+
+
+def test_a_trusted_proxys_forwarded_for_keys_the_ios_source_hash(edge_factory):
+    demo = start_demo(edge_factory, env={"BIQLI_EDGE_TRUSTED_PROXIES": "127.0.0.1"})
+    a1 = _ios_hash(demo, "203.0.113.7")
+    a2 = _ios_hash(demo, "203.0.113.7")
+    b = _ios_hash(demo, "203.0.113.8")
+    direct = _ios_hash(demo)
+    assert a1 == a2
+    assert len({a1, b, direct}) == 3
+    # The rightmost untrusted address counts: a client cannot choose it by prepending one.
+    assert _ios_hash(demo, "198.51.100.1, 203.0.113.7") == a1
+
+
+def test_without_trusted_proxies_forwarded_headers_are_ignored(demo):
+    direct = _ios_hash(demo)
+    assert _ios_hash(demo, "203.0.113.7") == direct
+    assert _ios_hash(demo, "203.0.113.8") == direct
+    assert visit(demo, "/invite", ua=UA_ANDROID, tls=False, headers={"X-Forwarded-Proto": "https"})[0] == 308
