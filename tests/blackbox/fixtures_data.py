@@ -297,6 +297,33 @@ def _app_statements(app_id, name, ios, android, domains, enabled=True):
     return out
 
 
+def demo_ios(**overrides):
+    """The demo app's iOS platform as DemoData.swift creates it, with `overrides` (camelCase keys)."""
+    return {**ios_platform(DEMO_TEAM, DEMO_BUNDLE, app_store_id=DEMO_APP_STORE_ID,
+                           fallback_url="https://www.example.com/ios"),
+            "probabilisticFallback": True, **overrides}
+
+
+def demo_android(**overrides):
+    return {**android_platform(DEMO_PACKAGE, [DEMO_FINGERPRINT]), **overrides}
+
+
+_APP_FIELDS = {"name", "enabled", "icon_url", "ios", "android", "handoff_lifetime_seconds"}
+
+
+def update_app(edge, app_id, **fields):
+    """Changes columns of an app: ios / android (a platform dict, or None to remove it), enabled,
+    name, icon_url, handoff_lifetime_seconds. Attachments stay as they are."""
+    assert fields and set(fields) <= _APP_FIELDS, fields
+    for k in ("ios", "android"):
+        if k in fields and fields[k] is not None:
+            fields[k] = json.dumps(fields[k], separators=(",", ":"))
+    if "enabled" in fields:
+        fields["enabled"] = int(fields["enabled"])
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    _write(edge, [(f"UPDATE mobile_apps SET {sets}, updated_at = ? WHERE id = ?", (*fields.values(), _now(), app_id))])
+
+
 def put_domain(edge, hostname, deep_view_enabled=True, root_url=None, not_found_url=None):
     now = _now()
     _write(edge, [(

@@ -5,8 +5,9 @@ import pytest
 from edge import request
 from fixtures_data import (
     DEMO_APP_ID, DEMO_HOST, HANDOFF_URL_RE, LINK_IDS, TOKEN_RE, UA_ANDROID, UA_DESKTOP, UA_INSTAGRAM_IOS,
-    UA_IPHONE, UA_MAC_SAFARI, android_token, barrier, click, clicks, deep_view_token, handoff, handoffs,
-    referrer_token, resolve_android, start_demo, update_domain, update_link, visit)
+    UA_IPHONE, UA_MAC_SAFARI, android_token, barrier, click, clicks, deep_view_token, delete_app, demo_android,
+    demo_ios, handoff, handoffs, referrer_token, resolve_android, start_demo, update_app, update_domain,
+    update_link, visit)
 
 
 @pytest.fixture
@@ -53,6 +54,60 @@ def test_the_handoff_is_durable_when_the_play_redirect_arrives(demo):
         assert handoff(demo, token) is not None
 
 
+UA_INSTAGRAM_ANDROID = (
+    "Mozilla/5.0 (Linux; Android 13; SM-S918B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Version/4.0 Chrome/120.0.6099.144 Mobile Safari/537.36 Instagram 312.0.0.32.112 Android (33/13; 480dpi; "
+    "1080x2340; samsung; SM-S918B; dm3q; qcom; en_US; 548323757)")
+UA_FACEBOOK_ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 7 Build/AP1A.240305.019; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/453.0.0.40.108;]")
+
+
+@pytest.mark.parametrize("ua,in_app", [(UA_INSTAGRAM_ANDROID, "instagram"), (UA_FACEBOOK_ANDROID, "facebook")],
+                         ids=["instagram", "facebook"])
+def test_android_in_app_browsers_get_the_play_redirect_and_are_tagged(demo, ua, in_app):
+    status, headers, _ = visit(demo, "/invite", ua=ua)
+    assert status == 302 and headers["location"].startswith(PLAY_PREFIX), (status, headers.get("location"))
+    c = click(demo, handoff(demo, referrer_token(headers["location"]))["click_id"])
+    assert (c["kind"], c["platform"], c["in_app_browser"]) == ("android_redirect", "android", in_app)
+
+
+def test_a_biqli_token_in_the_visit_query_never_reaches_the_referrer(demo):
+    evil = "bqmh_" + "A" * 43
+    status, headers, _ = visit(demo, f"/invite?biqli_token={evil}&ref=BOB", ua=UA_ANDROID)
+    assert status == 302
+    decoded = urllib.parse.unquote(urllib.parse.urlsplit(headers["location"]).query.split("referrer=", 1)[1])
+    token = urllib.parse.parse_qs(decoded)["biqli_token"]
+    assert len(token) == 1 and token[0] != evil and decoded == "biqli_token=" + token[0]
+
+
+def test_an_operator_play_url_keeps_its_items_and_referrer_and_nests_the_token_once(demo):
+    update_app(demo, DEMO_APP_ID, android=demo_android(playStoreUrl=(
+        "https://play.google.com/store/apps/details?id=com.example.demo&hl=de"
+        "&referrer=utm_source%3Dnewsletter%26utm_medium%3Demail#frag")))
+    status, headers, _ = visit(demo, "/invite", ua=UA_ANDROID)
+    assert status == 302
+    location = headers["location"]
+    assert location.startswith("https://play.google.com/store/apps/details?id=com.example.demo&hl=de&referrer=")
+    assert "#" not in location
+    raw = location.split("referrer=", 1)[1]
+    assert "&" not in raw
+    decoded = urllib.parse.unquote(raw)
+    token = urllib.parse.parse_qs(decoded)["biqli_token"][0]
+    assert TOKEN_RE.match(token)
+    assert decoded == "utm_source=newsletter&utm_medium=email&biqli_token=" + token
+    assert len(decoded.encode()) < 200
+    assert handoff(demo, token) is not None
+
+
+def test_the_handoff_lives_as_long_as_the_app_says(demo):
+    stored = handoff(demo, android_token(demo))
+    assert stored["expires_at"] - stored["created_at"] == 86_400 * 1000
+    update_app(demo, DEMO_APP_ID, handoff_lifetime_seconds=600)
+    stored = handoff(demo, deep_view_token(demo))
+    assert stored["expires_at"] - stored["created_at"] == 600 * 1000
+
+
 # ---------------------------------------------------------------- iOS Deep View
 
 
@@ -90,6 +145,46 @@ def test_ios_visit_gets_the_deep_view_with_exactly_one_handoff_url(demo, ua, in_
     # A fresh nonce per response.
     _, again, _ = visit(demo, "/invite", ua=ua)
     assert again["content-security-policy"] != csp
+
+
+UA_FACEBOOK_IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                   "Mobile/15E148 [FBAN/FBIOS;FBAV/449.0.0.34.109;FBBV/567034473;FBDV/iPhone14,5;FBMD/iPhone;"
+                   "FBSN/iOS;FBSV/17.3.1;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5;FBRV/568785539]")
+UA_IPAD = ("Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+           "Version/17.4 Mobile/15E148 Safari/604.1")
+UA_CHROME_IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                 "CriOS/123.0.6312.52 Mobile/15E148 Safari/604.1")
+
+
+@pytest.mark.parametrize("ua,in_app,os_version", [
+    (UA_FACEBOOK_IOS, "facebook", "17.3.1"), (UA_IPAD, None, "17.4"), (UA_CHROME_IOS, None, "17.4")],
+    ids=["facebook-ios", "ipad-safari", "chrome-ios"])
+def test_other_ios_browsers_get_the_deep_view_too(demo, ua, in_app, os_version):
+    stored = handoff(demo, deep_view_token(demo, ua=ua))
+    c = click(demo, stored["click_id"])
+    assert (c["kind"], c["platform"], c["in_app_browser"], c["os_version"]) == ("deep_view", "ios", in_app,
+                                                                               os_version)
+
+
+def test_a_testflight_app_gets_the_deep_view_without_the_smart_banner(demo):
+    update_app(demo, DEMO_APP_ID, ios=demo_ios(appStoreId=None,
+                                               testFlightUrl="https://testflight.apple.com/join/AbCdEf12"))
+    status, _, body = visit(demo, "/invite", ua=UA_IPHONE)
+    html = body.decode()
+    assert status == 200 and len(HANDOFF_URL_RE.findall(html)) == 1
+    assert 'href="https://testflight.apple.com/join/AbCdEf12"' in html
+    assert "apple-itunes-app" not in html and "apps.apple.com" not in html
+
+
+def test_configured_text_is_html_escaped_on_the_deep_view_and_preview(demo):
+    nasty = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
+    update_link(demo, "invite", preview_title=nasty, preview_description=nasty)
+    for ua in (UA_IPHONE, BOTS["facebook"]):
+        status, _, body = visit(demo, "/invite", ua=ua)
+        html = body.decode()
+        assert status == 200
+        assert "<script>alert" not in html and "<img src=x" not in html, ua
+        assert "&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in html, ua
 
 
 @pytest.mark.parametrize("switch", ["domain", "link"])
@@ -131,6 +226,33 @@ def test_web_only_link_sends_phones_to_the_web_url(demo, ua):
     barrier(demo)
     assert handoffs(demo) == []
     assert [c["link_id"] for c in clicks(demo)] == [LINK_IDS["docs"]]
+
+
+def test_a_disabled_or_deleted_app_turns_its_links_into_web_links(demo):
+    update_app(demo, DEMO_APP_ID, enabled=False)
+    for ua in (UA_ANDROID, UA_IPHONE):
+        status, headers, body = visit(demo, "/invite?ref=BOB", ua=ua)
+        assert (status, headers.get("location")) == (302, "https://www.example.com/invite"), ua
+    update_app(demo, DEMO_APP_ID, enabled=True)
+    assert visit(demo, "/invite", ua=UA_ANDROID)[1]["location"].startswith(PLAY_PREFIX)
+    before = len(handoffs(demo))
+    delete_app(demo, DEMO_APP_ID)
+    for ua in (UA_ANDROID, UA_IPHONE):
+        status, headers, _ = visit(demo, "/promo", ua=ua)
+        assert (status, headers.get("location")) == (302, "https://www.example.com/promo"), ua
+    assert len(handoffs(demo)) == before
+
+
+def test_an_app_without_a_platform_sends_that_platform_to_the_web_url(demo):
+    update_app(demo, DEMO_APP_ID, android=None)
+    status, headers, _ = visit(demo, "/invite", ua=UA_ANDROID)
+    assert (status, headers.get("location")) == (302, "https://www.example.com/invite")
+    assert visit(demo, "/invite", ua=UA_IPHONE)[0] == 200
+    update_app(demo, DEMO_APP_ID, android=demo_android(), ios=None)
+    status, headers, _ = visit(demo, "/invite", ua=UA_IPHONE)
+    assert (status, headers.get("location")) == (302, "https://www.example.com/invite")
+    barrier(demo)
+    assert [h["platform"] for h in handoffs(demo)] == ["ios"]  # the Deep View visit in between
 
 
 # ---------------------------------------------------------------- bots and HEAD
@@ -200,6 +322,15 @@ def test_a_value_longer_than_256_characters_is_dropped_not_cut(demo):
     stored = handoff(demo, token)
     assert stored["dynamic"] == [("utm_source", "b" * 256)]
     assert click(demo, stored["click_id"])["dynamic"] == [("utm_source", "b" * 256)]
+
+
+def test_repeated_keys_take_the_first_acceptable_value_and_at_most_20_are_kept(demo):
+    token = android_token(demo, "invite", "?ref=&ref=bob&ref=carol&utm_source=a%20b%E2%82%AC&utm_source=z")
+    assert handoff(demo, token)["dynamic"] == [("ref", "bob"), ("utm_source", "a b\u20ac")]
+    keys = [f"k{i:02d}" for i in range(25)]
+    update_link(demo, "promo", dynamic_keys=keys)
+    token = android_token(demo, "promo", "?" + "&".join(f"{k}=v{k}" for k in reversed(keys)))
+    assert handoff(demo, token)["dynamic"] == [(k, "v" + k) for k in reversed(keys)][:20]
 
 
 def test_desktop_clicks_record_dynamic_values_too(demo):
@@ -297,6 +428,13 @@ def test_ios_clicks_store_a_source_hash_and_the_os_version_others_none(demo):
 # ---------------------------------------------------------------- not found, disabled, root
 
 
+def test_the_host_is_matched_without_case_port_or_trailing_dot(demo):
+    for host in ("GO.Example.Test", f"go.example.test:{demo.https_port}", "go.example.test."):
+        status, headers, _ = request(demo.https_port, "/invite", headers={"User-Agent": UA_DESKTOP}, tls=True,
+                                     sni=DEMO_HOST, host=host)
+        assert (status, headers.get("location")) == (302, "https://www.example.com/invite"), host
+
+
 def test_unknown_host_gets_a_404_page(demo):
     for path in ("/invite", "/", "/m/handoff?biqli_token=x", "/a/b"):
         status, headers, body = visit(demo, path, ua=UA_IPHONE, host="unknown.example.test")
@@ -373,7 +511,8 @@ def test_the_handoff_url_opened_in_a_browser_explains_without_the_token(demo):
 
 
 def test_plain_http_visits_are_redirected_to_https_with_308(demo):
-    for path in ("/invite?ref=BOB&utm_source=x", "/promo", "/", "/m/handoff?biqli_token=abc", "/nope"):
+    for path in ("/invite?ref=BOB&utm_source=x", "/promo", "/", "/m/handoff?biqli_token=abc", "/nope",
+                 "/invite?ref=a%20b&x=%E2%82%AC&y=1+2"):
         status, headers, body = visit(demo, path, ua=UA_ANDROID, tls=False)
         assert status == 308, (path, status)
         assert headers["location"] == f"https://{DEMO_HOST}:{demo.https_port}{path}"
