@@ -38,6 +38,8 @@ let package = Package(
                 "CSodium",
             ]
         ),
+        // Store benchmark and crash-test writer (bench/store, bench/store-crash-test).
+        .executableTarget(name: "StoreBench", dependencies: ["Store", "Core"]),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),

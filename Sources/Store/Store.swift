@@ -12,6 +12,10 @@ import Core
 ///   savepoint), and `completion` runs on the writer thread once the batch is
 ///   durable. A body that throws rolls back only its own savepoint and fails only
 ///   its own request. A failed COMMIT fails every request of that batch.
+/// - A body may run more than once (the SQLite store runs a batch without
+///   savepoints and, when a body throws, rolls back and reruns the batch without
+///   it): keep every effect of a body inside the transaction it is given, and
+///   do not keep that transaction beyond the body.
 public protocol Store: AnyObject, Sendable {
     /// The reader owned by event loop `loop` (0..<readerCount). Not thread-safe:
     /// call only from that loop's thread.

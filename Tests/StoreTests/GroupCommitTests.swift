@@ -82,6 +82,30 @@ final class GroupCommitTests: StoreTestCase {
         XCTAssertEqual(store.statistics.batches - before, 1, "a-d shared one batch")
     }
 
+    func testAfterAFailureTheBatchRunsAgainWithoutTheFailedBody() throws {
+        let runs = Box<String>()
+        let gate = holdWriter()
+        let done = Latch()
+        let results = Box<(String, Bool)>()
+        for name in ["a", "b", "c"] {
+            store.write({ tx in
+                runs.append(name)
+                try tx.insertClick(Fixture.click(id: "biq_clk_" + name, at: 1))
+                if name == "b" { throw StoreError.conflict("b") }
+            }) { r in
+                results.append((name, (try? r.get()) != nil))
+                done.countDown()
+            }
+        }
+        gate.release()
+        XCTAssertTrue(done.wait(for: 3))
+        // a, b (fails: rolled back), then a and c again without b.
+        XCTAssertEqual(runs.values, ["a", "b", "a", "c"])
+        XCTAssertEqual(results.values.map(\.0), ["a", "b", "c"], "completions in submission order")
+        XCTAssertEqual(results.values.map(\.1), [true, false, true])
+        XCTAssertEqual(try count("clicks"), 2)
+    }
+
     func testCompletionRunsOnlyAfterTheCommitIsVisibleToOtherConnections() throws {
         let outside = Handover(try outsideConnection())
         let seen = Box<Int64>()
@@ -185,6 +209,40 @@ final class GroupCommitTests: StoreTestCase {
         gate.release()
         XCTAssertTrue(done.wait(for: 2))
         XCTAssertEqual(seen.values, [true])
+    }
+}
+
+/// The same writer with one savepoint per body: every body runs exactly once.
+final class SavepointGroupCommitTests: StoreTestCase {
+    override func makeOptions() -> SQLiteStore.Options {
+        var options = super.makeOptions()
+        options.optimisticBatches = false
+        return options
+    }
+
+    func testEachBodyRunsOnceAndOnlyTheFailedOneIsRolledBack() throws {
+        let runs = Box<String>()
+        let gate = Latch()
+        let entered = Latch()
+        store.write({ _ in
+            entered.countDown()
+            gate.block()
+        }) { _ in }
+        XCTAssertTrue(entered.wait(for: 1))
+        let done = Latch()
+        for name in ["a", "b", "c"] {
+            store.write({ tx in
+                runs.append(name)
+                try tx.insertClick(Fixture.click(id: "biq_clk_" + name, at: 1))
+                if name == "b" { throw StoreError.conflict("b") }
+            }) { _ in done.countDown() }
+        }
+        gate.release()
+        XCTAssertTrue(done.wait(for: 3))
+        XCTAssertEqual(runs.values, ["a", "b", "c"])
+        XCTAssertNotNil(try reader.click(id: "biq_clk_a"))
+        XCTAssertNil(try reader.click(id: "biq_clk_b"))
+        XCTAssertNotNil(try reader.click(id: "biq_clk_c"))
     }
 }
 

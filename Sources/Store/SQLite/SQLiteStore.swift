@@ -23,14 +23,16 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private let readers: [SQLiteReader]
     private let queue: WriteQueue
     private let writer: SQLiteWriter
+    private let checkpointer: Checkpointer?
     let log: InvalidationLog
     private let closeLock = Monitor()
     private var stopped = false
 
     private init(
         path: String, options: Options, readers: [SQLiteReader], writer: SQLiteWriter, queue: WriteQueue,
-        log: InvalidationLog
+        log: InvalidationLog, checkpointer: Checkpointer?
     ) {
+        self.checkpointer = checkpointer
         self.path = path
         self.options = options
         self.readers = readers
@@ -63,8 +65,16 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         guard mode?.lowercased() == "wal" else {
             throw .backend(code: 1, message: "cannot switch the database to WAL mode")
         }
-        try db.exec("PRAGMA wal_autocheckpoint = \(max(options.walAutocheckpointPages, 0))")
+        try db.exec("PRAGMA journal_size_limit = \(max(options.walSizeLimitBytes, 0))")
         try Migrations.apply(on: db)
+        var checkpointer: Checkpointer?
+        if options.backgroundCheckpoint {
+            let c = try Checkpointer(path: path, thresholdPages: options.walCheckpointPages, options: options)
+            c.attach(to: db)
+            checkpointer = c
+        } else {
+            try db.exec("PRAGMA wal_autocheckpoint = \(max(options.walCheckpointPages, 0))")
+        }
 
         let writerTransaction = SQLiteTransaction(db: db)
         let log = InvalidationLog(
@@ -80,9 +90,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
         let writer = SQLiteWriter(db: db, queue: queue, log: log, options: options)
+        writer.checkpointer = checkpointer
         try writer.start()
+        checkpointer?.start()
         return SQLiteStore(
-            path: path, options: options, readers: loopReaders, writer: writer, queue: queue, log: log)
+            path: path, options: options, readers: loopReaders, writer: writer, queue: queue, log: log,
+            checkpointer: checkpointer)
     }
 
     // MARK: Store
@@ -150,6 +163,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         guard first else { return }
         _ = queue.close()
         writer.join()
+        checkpointer?.stop()
     }
 
     private enum PruneStep: CaseIterable, Sendable {
@@ -158,12 +172,30 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     // MARK: beyond the protocol
 
+    /// `PRAGMA integrity_check` and `foreign_key_check` on a separate connection:
+    /// an empty list when the file is sound, else SQLite's findings (for `check`
+    /// and the crash test). Reads the whole file: not for the hot path.
+    public func integrityCheck() throws(StoreError) -> [String] {
+        let db = try SQLiteConnection.open(
+            path: path, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, cacheKiB: 2_048,
+            queryOnly: true)
+        defer { db.close() }
+        var problems = try db.queryAll("PRAGMA integrity_check") { s in s.text(0) }.filter { $0 != "ok" }
+        problems += try db.queryAll("PRAGMA foreign_key_check") { s in
+            "foreign key: \(s.text(0)) row \(s.int64(1)) -> \(s.text(2))"
+        }
+        return problems
+    }
+
     /// Counters of the writer (batches, jobs, failures, largest batch).
     public var statistics: Statistics {
         Statistics(
             batches: writer.batches.load(ordering: .relaxed), jobs: writer.jobs.load(ordering: .relaxed),
             failedJobs: writer.failedJobs.load(ordering: .relaxed),
             failedCommits: writer.failedCommits.load(ordering: .relaxed),
-            largestBatch: writer.largestBatch.load(ordering: .relaxed))
+            largestBatch: writer.largestBatch.load(ordering: .relaxed),
+            checkpoints: checkpointer?.checkpoints.load(ordering: .relaxed) ?? 0,
+            walResets: checkpointer?.resets.load(ordering: .relaxed) ?? 0,
+            writerCPUNanoseconds: writer.cpuNanoseconds.load(ordering: .relaxed))
     }
 }

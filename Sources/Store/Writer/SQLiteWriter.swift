@@ -2,6 +2,10 @@ import CSQLite
 import Core
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The single writer: one connection, one thread, group commit.
 ///
 /// Each batch is one `BEGIN IMMEDIATE ... COMMIT`; each job runs inside its own
@@ -21,12 +25,17 @@ final class SQLiteWriter: @unchecked Sendable {
     private var dataVersion: Int64 = 0
     private var lastPoll: UInt64 = 0
     private var catalogStale = false
+    private let optimistic: Bool
+    /// Set by the store when checkpoints run in the background.
+    var checkpointer: Checkpointer?
 
     let batches = Atomic<Int>(0)
     let jobs = Atomic<Int>(0)
     let failedJobs = Atomic<Int>(0)
     let failedCommits = Atomic<Int>(0)
     let largestBatch = Atomic<Int>(0)
+    /// CPU time of the writer thread (nanoseconds), updated after each batch.
+    let cpuNanoseconds = Atomic<Int>(0)
 
     init(db: SQLiteConnection, queue: WriteQueue, log: InvalidationLog, options: SQLiteStore.Options) {
         self.db = db
@@ -34,6 +43,7 @@ final class SQLiteWriter: @unchecked Sendable {
         self.queue = queue
         self.log = log
         self.clock = options.clock
+        self.optimistic = options.optimisticBatches && getenv("STORE_SAVEPOINTS") == nil
         self.pollInterval = UInt64(max(options.externalChangePollMilliseconds, 1)) * 1_000_000
     }
 
@@ -70,13 +80,76 @@ final class SQLiteWriter: @unchecked Sendable {
         batches.add(1, ordering: .relaxed)
         jobs.add(batch.count, ordering: .relaxed)
         if batch.count > largestBatch.load(ordering: .relaxed) { largestBatch.store(batch.count, ordering: .relaxed) }
-        transaction.beginBatch(now: clock())
+        let now = clock()
 
+        // Optimistic passes first: no savepoints, so a job costs only its own
+        // statements. A job that throws rolls the pass back and is left out of
+        // the next pass with its error; the jobs before it run again. After two
+        // such failures, the rest of the batch runs with one savepoint per job.
+        var pending = batch
+        var retries = 0
+        while true {
+            transaction.beginBatch(now: now)
+            if optimistic && retries < 2 {
+                switch runOptimistic(pending) {
+                case .done:
+                    break
+                case .failed(let index):
+                    pending.remove(at: index)
+                    retries += 1
+                    if !pending.isEmpty { continue }
+                case .fallBack:
+                    retries = .max
+                    continue
+                }
+            } else {
+                runWithSavepoints(pending)
+            }
+            break
+        }
+
+        publish()
+        var failed = 0
+        for job in batch {
+            if !job.succeeded { failed += 1 }
+            job.complete()
+        }
+        if failed > 0 { failedJobs.add(failed, ordering: .relaxed) }
+        checkpointer?.finishResetIfNeeded(writer: db)
+        var cpu = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
+        cpuNanoseconds.store(cpu.tv_sec * 1_000_000_000 + cpu.tv_nsec, ordering: .relaxed)
+    }
+
+    private enum OptimisticOutcome {
+        /// Committed, or failed as a whole (BEGIN or COMMIT failed): every job has its result.
+        case done
+        /// The job at this index threw; the transaction was rolled back.
+        case failed(Int)
+        /// SQLite rolled the transaction back by itself: retry job by job.
+        case fallBack
+    }
+
+    private func runOptimistic(_ jobs: [WriteJob]) -> OptimisticOutcome {
+        guard begin(jobs, from: 0) else { return .done }
+        for (index, job) in jobs.enumerated() {
+            let ok = job.run(transaction)
+            if db.isAutocommit { return .fallBack }
+            if !ok {
+                _ = try? db.execute("ROLLBACK")
+                return .failed(index)
+            }
+        }
+        commit(jobs, from: 0)
+        return .done
+    }
+
+    /// One SAVEPOINT per job: a job that throws rolls back only its own changes.
+    private func runWithSavepoints(_ batch: [WriteJob]) {
         var open = begin(batch, from: 0)
         var first = 0  // first job of the current SQLite transaction
         for index in batch.indices where open {
-            let job = batch[index]
-            runInSavepoint(job)
+            runInSavepoint(batch[index])
             if db.isAutocommit {
                 // SQLite rolled back the whole transaction: the earlier jobs' work is gone too.
                 let error = StoreError.backend(
@@ -87,14 +160,6 @@ final class SQLiteWriter: @unchecked Sendable {
             }
         }
         if open && first < batch.count { commit(batch, from: first) }
-
-        publish()
-        var failed = 0
-        for job in batch {
-            if !job.succeeded { failed += 1 }
-            job.complete()
-        }
-        if failed > 0 { failedJobs.add(failed, ordering: .relaxed) }
     }
 
     /// BEGIN IMMEDIATE; on failure every job from `from` fails. True when open.

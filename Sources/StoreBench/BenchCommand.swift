@@ -1,0 +1,147 @@
+import Core
+import Store
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Command-line dispatch.
+enum BenchCommand {
+    static func run(_ args: [String]) -> Int32 {
+        guard let command = args.first else {
+            usage()
+            return 2
+        }
+        let options = Flags(Array(args.dropFirst()))
+        switch command {
+        case "bench": return Throughput.main(options)
+        case "crash-writer": return CrashWriter.main(options)
+        case "verify": return CrashWriter.verify(options)
+        default:
+            usage()
+            return 2
+        }
+    }
+
+    static func usage() {
+        let text = """
+            usage:
+              StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--wait-us 0] [--batch 512]
+              StoreBench crash-writer --dir DIR [--inflight 32]
+              StoreBench verify --dir DIR --acked FILE
+
+            """
+        printError(text)
+    }
+}
+
+/// `--name value` pairs.
+struct Flags {
+    private var values: [String: String] = [:]
+
+    init(_ args: [String]) {
+        var i = 0
+        while i < args.count {
+            let key = args[i]
+            if key.hasPrefix("--"), i + 1 < args.count {
+                values[String(key.dropFirst(2))] = args[i + 1]
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    func string(_ name: String) -> String? { values[name] }
+    func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap { Int($0) } ?? fallback }
+    func double(_ name: String, _ fallback: Double) -> Double { values[name].flatMap { Double($0) } ?? fallback }
+}
+
+/// A fast, non-cryptographic generator for benchmark data (SplitMix64).
+struct FastRandom {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var i = 0
+        while i < count {
+            var word = next()
+            for _ in 0..<8 where i < count {
+                out[i] = UInt8(truncatingIfNeeded: word)
+                word >>= 8
+                i += 1
+            }
+        }
+        return out
+    }
+}
+
+/// The rows a visit writes: one click and its handoff, like the edge's Android/iOS visit path.
+enum VisitRows {
+    static let host = "go.bench.test"
+    static let appId = "biq_mapp_01HBENCH000000000000000000"
+    static let linkId = "biq_lnk_01HBENCH000000000000000000"
+
+    static func seed(_ store: SQLiteStore) throws(StoreError) {
+        try store.writeAndWait { tx in
+            if try tx.domain(host) != nil { return }
+            try tx.putDomain(Domain(hostname: host, verified: true))
+            try tx.putApp(
+                MobileApp(
+                    id: appId, name: "Bench", ios: IOSPlatform(teamId: "ABCDE12345", bundleId: "test.bench"),
+                    android: AndroidPlatform(packageName: "test.bench"), domains: [host]))
+            try tx.putLink(
+                Link(
+                    id: linkId, domain: host, key: "invite", url: "https://bench.test/",
+                    mobile: MobilePayload(
+                        appId: appId, route: "/invite", referralCode: "PARTNER_42", metadata: ["campaign": "spring"],
+                        dynamicKeys: ["ref"])))
+        }
+    }
+
+    /// Handoff keys: random (SHA-256 of a random token, today's Visit module) or
+    /// time-ordered (`--keys ordered`: the token's time prefix, then the hash).
+    nonisolated(unsafe) static var orderedKeys = false
+    /// Share of visits that are iOS (click with a source hash for probabilistic matching).
+    nonisolated(unsafe) static var iosPercent: UInt64 = 50
+
+    static func make(_ random: inout FastRandom, now: Int64) -> (Click, Handoff) {
+        let ios = random.next() % 100 < iosPercent
+        let id = "biq_clk_" + ULID.make(milliseconds: UInt64(now), random: (random.next(), random.next()))
+        let click = Click(
+            id: id, linkId: linkId, appId: appId, domain: host, at: now, kind: ios ? .deepView : .androidRedirect,
+            platform: ios ? .ios : .android, inAppBrowser: nil, dynamic: [("ref", "BOB")],
+            sourceHash: ios ? random.bytes(32) : nil, osVersion: ios ? "17.4" : nil)
+        let handoff = Handoff(
+            tokenHash: tokenHash(&random, now: now), clickId: id, appId: appId, platform: ios ? .ios : .android,
+            snapshot: HandoffSnapshot(
+                linkId: linkId, shortUrl: "https://go.bench.test/invite", route: "/invite",
+                referralCode: "PARTNER_42", metadata: ["campaign": "spring"], dynamic: [("ref", "BOB")]),
+            createdAt: now, expiresAt: now + 86_400_000)
+        return (click, handoff)
+    }
+
+    /// What the visit path computes: SHA-256 of a random token today, or the
+    /// time-ordered `HandoffKey` of a time-prefixed token.
+    static func tokenHash(_ random: inout FastRandom, now: Int64) -> [UInt8] {
+        if orderedKeys {
+            let body = HandoffKey.tokenBody(milliseconds: UInt64(now), random: random.bytes(26))
+            return HandoffKey.storageKey(token: "bqmh_" + Base64URL.encode(body))!
+        }
+        return SHA256.hash("bqmh_" + Base64URL.encode(random.bytes(32)))
+    }
+}
+
+/// Writes to standard error without touching C's `stderr` global.
+func printError(_ text: String) {
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,144 @@
+import Core
+import Store
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One submitting thread with a fixed number of writes in flight: it waits for a
+/// free slot, builds a visit's rows and hands them to `write`; the completion
+/// (on the writer thread) records the commit wait and frees the slot.
+final class Worker: @unchecked Sendable {
+    private let index: Int
+    private let store: SQLiteStore
+    private let recorder: LatencyRecorder
+    private let stop: StopFlag
+    private let slots: Slots
+    private var thread: pthread_t = 0
+
+    init(index: Int, slots: Int, store: SQLiteStore, recorder: LatencyRecorder, stop: StopFlag) {
+        self.index = index
+        self.store = store
+        self.recorder = recorder
+        self.stop = stop
+        self.slots = Slots(slots)
+    }
+
+    func start() {
+        let me = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(
+            &thread, nil,
+            { raw in
+                let worker = Unmanaged<Worker>.fromOpaque(raw!).takeRetainedValue()
+                worker.run()
+                return nil
+            }, me)
+    }
+
+    func join() { pthread_join(thread, nil) }
+
+    private func run() {
+        var random = FastRandom(state: UInt64(index + 1) &* 0x1234_5678_9ABC_DEF1 ^ Clock.monotonicNanoseconds())
+        let recorder = self.recorder
+        let slots = self.slots
+        while !stop.isSet {
+            slots.acquire()
+            let (click, handoff) = VisitRows.make(&random, now: Int64(Clock.nowMilliseconds()))
+            let submitted = Clock.monotonicNanoseconds()
+            store.write({ tx in
+                try tx.insertClick(click)
+                try tx.insertHandoff(handoff)
+            }) { result in
+                if case .success = result { recorder.record(Clock.monotonicNanoseconds() &- submitted) }
+                slots.release()
+            }
+        }
+        slots.drain()
+    }
+}
+
+/// A counting semaphore (writes in flight) that can wait for all slots back.
+///
+/// `release` runs in store completions on the writer thread, so it must stay
+/// cheap: an atomic increment, and the mutex and a wake-up only while the
+/// submitter sleeps for lack of slots (like an event loop's eventfd, written
+/// only when the loop is idle).
+final class Slots: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let free: Atomic<Int>
+    private let sleeping = Atomic<Bool>(false)
+    private let total: Int
+
+    init(_ count: Int) {
+        free = Atomic(count)
+        total = count
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func acquire() {
+        while true {
+            let n = free.load(ordering: .acquiring)
+            if n > 0 {
+                if free.compareExchange(expected: n, desired: n - 1, ordering: .acquiringAndReleasing).exchanged {
+                    return
+                }
+                continue
+            }
+            sleep { free.load(ordering: .sequentiallyConsistent) > 0 }
+        }
+    }
+
+    func release() {
+        // Sequentially consistent on both sides (Dekker): either this load sees
+        // the sleeper's flag, or the sleeper's re-check sees this increment.
+        free.add(1, ordering: .sequentiallyConsistent)
+        if sleeping.load(ordering: .sequentiallyConsistent) {
+            pthread_mutex_lock(mutex)
+            pthread_cond_signal(condition)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    func drain() {
+        while free.load(ordering: .acquiring) < total {
+            sleep { free.load(ordering: .sequentiallyConsistent) >= total }
+        }
+    }
+
+    /// Sleeps until `ready` (checked under the mutex after announcing the sleep).
+    private func sleep(until ready: () -> Bool) {
+        pthread_mutex_lock(mutex)
+        sleeping.store(true, ordering: .sequentiallyConsistent)
+        while !ready() { pthread_cond_wait(condition, mutex) }
+        sleeping.store(false, ordering: .releasing)
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+/// Commit waits, appended only from the store's writer thread (completions run there).
+final class LatencyRecorder: @unchecked Sendable {
+    private var samples: [UInt64] = []
+
+    init(capacity: Int) { samples.reserveCapacity(capacity) }
+
+    func record(_ nanoseconds: UInt64) { samples.append(nanoseconds) }
+
+    /// Call after the store is closed (no completion can run any more).
+    func sortedMilliseconds() -> [Double] { samples.sorted().map { Double($0) / 1e6 } }
+}
+
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}

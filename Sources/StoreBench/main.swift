@@ -1,0 +1,14 @@
+// StoreBench: throughput of the store's durable group commit, and a writer for
+// the crash test. See bench/store and bench/store-crash-test.
+//
+//   StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--wait-us 0]
+//   StoreBench crash-writer --dir DIR [--inflight 32]
+//   StoreBench verify --dir DIR --acked FILE
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let code = BenchCommand.run(arguments)
+exit(code)
