@@ -1,6 +1,30 @@
 import HTTP
 
-/// The workspace API under `/api/v1/` (issue 4).
+/// The workspace API under `/api/v1/` (issue 4). One router entry takes every method
+/// and path below `/api/v1/` (after the resolver's `/api/v1/track/open`, installed
+/// before it), so that unknown paths and wrong methods there get the API's JSON
+/// envelope rather than the link domain's pages.
 enum ManagementRoutes {
-    static func install(on router: Router, services: EdgeServices) {}
+    static func install(on router: Router, services: EdgeServices) {
+        let log = services.log
+        let api = ManagementAPI(
+            store: services.store,
+            environment: ManagementEnvironment(
+                httpsActive: { host in services.httpsActive(host) }, now: { services.nowMilliseconds },
+                publicURL: services.configuration.publicURL, retentionDays: services.configuration.retentionDays,
+                logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) }))
+        router.add(nil, "/api/v1/*path", name: "management") { request, context, _ in
+            var name = context.routeName
+            let prepared = api.prepare(request, reader: services.reader(context), routeName: &name)
+            context.routeName = name
+            switch prepared {
+            case .answer(let response):
+                return .response(response)
+            case .write(let write):
+                let responder = context.deferResponse()
+                api.perform(write) { responder.respond($0) }
+                return .deferred
+            }
+        }
+    }
 }

@@ -1,0 +1,212 @@
+import Core
+import Store
+
+/// `biqli-edge keys create|list|revoke`: workspace secret keys, which authenticate the
+/// workspace API. A key is printed once, at creation, and stored only as its SHA-256.
+enum KeysCommand {
+    static let help = """
+        Usage: biqli-edge keys <create|list|revoke> [options]
+
+        Workspace secret keys (biqli_sk_...) authenticate the workspace API under /api/v1/.
+        They work on the data directory of BIQLI_EDGE_DATA_DIR (or --config), also while
+        `serve` runs there.
+
+          keys create --name NAME   create a key and print it, alone on one line (shown once)
+          keys list [--json]        list keys: id, name, last four characters, created, revoked
+          keys revoke ID            revoke a key (it stops working at once)
+
+        Every subcommand takes --config FILE and --help.
+
+        Examples:
+          biqli-edge keys create --name ci
+          export BIQLI_SK=$(biqli-edge keys create --name deploy)
+          biqli-edge keys list
+          biqli-edge keys revoke sk_01JDEM0KEY0000000000000000
+        """
+
+    static let createHelp = """
+        Usage: biqli-edge keys create --name NAME [--config FILE]
+
+        Creates a workspace secret key and prints it alone on one line of standard output.
+        It is shown only this once (only its SHA-256 is stored): keep it in a secret store.
+        NAME (1 to 64 characters) tells keys apart in `keys list`.
+
+        Examples:
+          biqli-edge keys create --name ci
+          BIQLI_EDGE_DATA_DIR=/var/lib/biqli biqli-edge keys create --name "ops laptop"
+          curl -H "Authorization: Bearer $(biqli-edge keys create --name tmp)" http://localhost:8080/api/v1/links
+        """
+
+    static let listHelp = """
+        Usage: biqli-edge keys list [--json] [--config FILE]
+
+        Lists workspace keys: ID, name, the last four characters, creation and revocation
+        times. Never the keys themselves. --json prints a JSON array instead of a table.
+
+        Examples:
+          biqli-edge keys list
+          biqli-edge keys list --json | jq -r '.[] | select(.revokedAt == null) | .id'
+        """
+
+    static let revokeHelp = """
+        Usage: biqli-edge keys revoke ID [--config FILE]
+
+        Revokes the key with this ID (from `keys list`); requests with it get 401 at once.
+        Revoking a revoked key changes nothing and succeeds.
+
+        Examples:
+          biqli-edge keys revoke sk_01JDEM0KEY0000000000000000
+        """
+
+    static func run(_ args: [String]) -> Int32 {
+        guard let sub = args.first, !sub.hasPrefix("-") else {
+            if CommandSetup.wantsHelp(args) {
+                printOut(help)
+                return 0
+            }
+            printError("biqli-edge keys: missing subcommand (create, list or revoke)\n\n\(help)")
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        switch sub {
+        case "create": return create(rest)
+        case "list": return list(rest)
+        case "revoke": return revoke(rest)
+        case "help":
+            printOut(help)
+            return 0
+        default:
+            printError("biqli-edge keys: unknown subcommand \"\(sub)\"\n\n\(help)")
+            return 2
+        }
+    }
+
+    static func create(_ args: [String]) -> Int32 {
+        if CommandSetup.wantsHelp(args) {
+            printOut(createHelp)
+            return 0
+        }
+        guard let options = ParsedOptions.parse(args, flags: [], values: ["name", "config"], command: "keys create")
+        else { return 2 }
+        guard options.positional.isEmpty, let name = options.values["name"] else {
+            printError("biqli-edge keys create: --name NAME is required (see --help)")
+            return 2
+        }
+        if let rule = TextRule.check(name, maxLength: 64) {
+            printError("biqli-edge keys create: --name \(rule)")
+            return 2
+        }
+        guard let configuration = CommandSetup.configuration(file: options.values["config"], command: "keys create")
+        else { return 2 }
+        guard let store = CommandSetup.openStore(configuration, command: "keys create") else { return 1 }
+        defer { store.close() }
+        let key = KeyMaterial.newSecretKey()
+        let record = SecretKeyRecord(
+            id: "sk_" + ULID.make(), name: name, keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key),
+            createdAt: Int64(Clock.nowMilliseconds()))
+        do {
+            try store.writeAndWait { tx in try tx.putSecretKey(record) }
+        } catch {
+            printError("biqli-edge keys create: cannot store the key: \(error)")
+            return 1
+        }
+        printOut(key)
+        return 0
+    }
+
+    static func list(_ args: [String]) -> Int32 {
+        if CommandSetup.wantsHelp(args) {
+            printOut(listHelp)
+            return 0
+        }
+        guard let options = ParsedOptions.parse(args, flags: ["json"], values: ["config"], command: "keys list"),
+            options.positional.isEmpty
+        else {
+            printError("biqli-edge keys list: takes no arguments (see --help)")
+            return 2
+        }
+        guard let configuration = CommandSetup.configuration(file: options.values["config"], command: "keys list")
+        else { return 2 }
+        guard let store = CommandSetup.openStore(configuration, command: "keys list") else { return 1 }
+        defer { store.close() }
+        let keys: [SecretKeyRecord]
+        do {
+            keys = try store.reader(loop: 0).secretKeys()
+        } catch {
+            printError("biqli-edge keys list: \(error)")
+            return 1
+        }
+        if options.flags.contains("json") {
+            printOut(JSONWriter(pretty: true).string(.array(keys.map(json))))
+            return 0
+        }
+        if keys.isEmpty {
+            printOut("No workspace keys. Create one with: biqli-edge keys create --name NAME")
+            return 0
+        }
+        let rows = keys.map { k in
+            [
+                k.id, k.name, "..." + k.hint, Timestamp.format(milliseconds: k.createdAt),
+                k.revokedAt.map { Timestamp.format(milliseconds: $0) } ?? "-",
+            ]
+        }
+        printOut(table(header: ["ID", "NAME", "HINT", "CREATED", "REVOKED"], rows: rows))
+        return 0
+    }
+
+    static func revoke(_ args: [String]) -> Int32 {
+        if CommandSetup.wantsHelp(args) {
+            printOut(revokeHelp)
+            return 0
+        }
+        guard let options = ParsedOptions.parse(args, flags: [], values: ["config"], command: "keys revoke") else {
+            return 2
+        }
+        guard options.positional.count == 1, let id = options.positional.first else {
+            printError("biqli-edge keys revoke: give exactly one key ID (see `biqli-edge keys list`)")
+            return 2
+        }
+        guard let configuration = CommandSetup.configuration(file: options.values["config"], command: "keys revoke")
+        else { return 2 }
+        guard let store = CommandSetup.openStore(configuration, command: "keys revoke") else { return 1 }
+        defer { store.close() }
+        let now = Int64(Clock.nowMilliseconds())
+        let outcome: String?
+        do {
+            outcome = try store.writeAndWait { tx -> String? in
+                guard var record = try tx.secretKeys().first(where: { $0.id == id }) else { return nil }
+                if record.revokedAt != nil { return "already revoked" }
+                record.revokedAt = now
+                try tx.putSecretKey(record)
+                return "revoked"
+            }
+        } catch {
+            printError("biqli-edge keys revoke: \(error)")
+            return 1
+        }
+        guard let outcome else {
+            printError("biqli-edge keys revoke: no key \(id) (see `biqli-edge keys list`)")
+            return 1
+        }
+        printOut("\(id) \(outcome)")
+        return 0
+    }
+
+    static func json(_ k: SecretKeyRecord) -> JSONValue {
+        .object([
+            ("id", .string(k.id)), ("name", .string(k.name)), ("hint", .string(k.hint)),
+            ("createdAt", .string(Timestamp.format(milliseconds: k.createdAt))),
+            ("revokedAt", k.revokedAt.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null),
+        ])
+    }
+
+    /// Left-aligned columns separated by two spaces.
+    static func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(widths[i] + 1) }.joined(
+                separator: " ")
+        }.joined(separator: "\n")
+    }
+}

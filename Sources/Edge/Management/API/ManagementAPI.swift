@@ -1,0 +1,177 @@
+import Core
+import HTTP
+import Store
+
+/// The workspace API: routes a request under `/api/v1/` through `ManagementRoutesTable`,
+/// authenticates it, reads its body, and answers it, on the event loop for reads and
+/// through the store's writer for writes.
+///
+/// Every answer, error or not, is JSON with `Cache-Control: no-store` and
+/// `X-Biq-Request-Id` (the caller's when it is 8 to 100 safe characters, else
+/// `req_` + 32 hex digits).
+final class ManagementAPI: Sendable {
+    let store: any Store
+    let environment: ManagementEnvironment
+    let routes: [ManagementRoute]
+
+    init(store: any Store, environment: ManagementEnvironment, routes: [ManagementRoute] = ManagementRoutesTable.all) {
+        self.store = store
+        self.environment = environment
+        self.routes = routes
+    }
+
+    /// A write waiting for the store's writer.
+    struct PendingWrite: Sendable {
+        let call: ManagementCall
+        let operation: ManagementRoute.Write
+    }
+
+    enum Prepared: Sendable {
+        case answer(HTTPResponse)
+        case write(PendingWrite)
+    }
+
+    /// Everything that can be done on the loop: routing, auth, parsing, and reads.
+    /// `routeName` gets the operation id (for the access log and metrics).
+    func prepare(_ request: HTTPRequest, reader: any StoreReader, routeName: inout String) -> Prepared {
+        let requestId = Self.requestId(request.headers["x-biq-request-id"])
+        do {
+            let path = Self.originPath(request.path)
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+            let method: HTTPMethod = request.method == .head ? .get : request.method
+            var allowed: [String] = []
+            var found: (ManagementRoute, [String: String])?
+            for route in routes {
+                guard let parameters = route.match(parts) else { continue }
+                allowed.append(route.method.name)
+                if route.method == method && found == nil { found = (route, parameters) }
+            }
+            guard let (route, parameters) = found else {
+                if allowed.isEmpty {
+                    throw ManagementError.notFound(
+                        "No route \(request.method.name) \(path); the routes are listed at /api/v1/openapi.json.")
+                }
+                if allowed.contains("GET") { allowed.append("HEAD") }
+                throw ManagementError.methodNotAllowed(allowed)
+            }
+            routeName = route.operationId
+            var keyId = ""
+            if !route.isPublic { keyId = try ManagementAuth.authenticate(request.headers, reader: reader).id }
+            let query = try QueryParameters(request.query)
+            try query.requireOnly(route.query)
+            var call = ManagementCall(
+                method: route.method, path: String(path), parameters: parameters, query: query, body: nil,
+                requestId: requestId, secretKeyId: keyId, idempotencyKey: nil, now: environment.now())
+            switch route.handler {
+            case .read(let operation):
+                return .answer(response(try operation(call, reader, environment), requestId: requestId))
+            case .write(let operation):
+                call.body = try RequestBody.parse(request)
+                if let key = request.headers["idempotency-key"] {
+                    guard ManagementIdempotency.isValidKey(key) else {
+                        throw ManagementError.malformed(
+                            FieldProblem("Idempotency-Key", "must be 8 to 100 of A-Z a-z 0-9 . _ ~ -"))
+                    }
+                    call.idempotencyKey = key
+                }
+                return .write(PendingWrite(call: call, operation: operation))
+            }
+        } catch {
+            return .answer(errorResponse(error, requestId: requestId))
+        }
+    }
+
+    /// Runs a write on the store's writer; `respond` is called once, on the writer thread.
+    func perform(_ write: PendingWrite, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        let call = write.call
+        let environment = self.environment
+        let rejection = RejectionBox()
+        store.write(
+            { tx in
+                do {
+                    return try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) }
+                } catch let error as ManagementError {
+                    // Roll back this request's savepoint, keep the reason for the answer.
+                    rejection.error = error
+                    throw StoreError.conflict(RejectionBox.marker)
+                }
+            },
+            completion: { [self] result in
+                switch result {
+                case .success(let answer):
+                    respond(response(answer, requestId: call.requestId))
+                case .failure(let error):
+                    respond(errorResponse(rejection.error ?? error, requestId: call.requestId))
+                }
+            })
+    }
+
+    // MARK: answers
+
+    func response(_ answer: ManagementAnswer, requestId: String) -> HTTPResponse {
+        var extra: [(String, String)] = []
+        if answer.replayed { extra.append(("Idempotent-Replayed", "true")) }
+        return Self.json(answer.status, answer.body, requestId: requestId, extra: extra)
+    }
+
+    func errorResponse(_ error: any Error, requestId: String) -> HTTPResponse {
+        let failure = map(error)
+        var extra: [(String, String)] = []
+        switch failure {
+        case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
+        case .invalidToken: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
+        default: break
+        }
+        return Self.json(failure.status, failure.body(requestId: requestId), requestId: requestId, extra: extra)
+    }
+
+    /// Store failures the client can act on become their codes; the rest is logged and
+    /// answered as `internal_server_error` without detail.
+    func map(_ error: any Error) -> ManagementError {
+        if let e = error as? ManagementError { return e }
+        if let e = error as? StoreError {
+            switch e {
+            case .conflict("domain"): return .invalid("hostname", "is already a domain")
+            case .conflict("link_key"): return .invalid("key", "is already used on this domain")
+            case .missingReference("domain"): return .invalid("domain", "names no domain; create the domain first")
+            case .missingReference("app"): return .invalid("mobile.appId", "names no Mobile App")
+            default: break
+            }
+        }
+        environment.logFailure("management request failed", "\(error)")
+        return .internalError
+    }
+
+    static func json(_ status: Int, _ body: JSONValue, requestId: String, extra: [(String, String)] = [])
+        -> HTTPResponse
+    {
+        HTTPResponse.json(status, body, headers: [("X-Biq-Request-Id", requestId)] + extra)
+    }
+
+    static func requestId(_ incoming: String?) -> String {
+        if let v = incoming, ManagementIdempotency.isValidKey(v) { return v }
+        var rng = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var out = Array("req_".utf8)
+        for _ in 0..<32 { out.append(digits[Int(rng.next(upperBound: UInt8(16)))]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The path of an origin-form or absolute-form target.
+    static func originPath(_ path: Substring) -> Substring {
+        if path.hasPrefix("/") { return path }
+        var slashes = 0
+        for i in path.indices where path[i] == "/" {
+            slashes += 1
+            if slashes == 3 { return path[i...] }
+        }
+        return "/"
+    }
+}
+
+/// Carries a refusal out of a store write body (which may only throw `StoreError`).
+/// Written and read on the writer thread only.
+final class RejectionBox: @unchecked Sendable {
+    static let marker = "management_rejected"
+    var error: ManagementError?
+}

@@ -1,0 +1,55 @@
+import Core
+import HTTP
+
+/// One authenticated, parsed workspace-API request, as an operation sees it.
+struct ManagementCall: Sendable {
+    var method: HTTPMethod
+    /// The path without the query, as sent (`/api/v1/links/biq_lnk_...`).
+    var path: String
+    /// Path parameters (`{hostname}`, `{id}`), percent-decoded.
+    var parameters: [String: String]
+    var query: QueryParameters
+    /// The JSON body's members; nil when the request had no body.
+    var body: [(String, JSONValue)]?
+    var requestId: String
+    /// The workspace secret key that authenticated the request (empty on public routes).
+    var secretKeyId: String
+    var idempotencyKey: String?
+    var now: Int64
+
+    func parameter(_ name: String) -> String { parameters[name] ?? "" }
+
+    /// The body as an object (`{}` when there was none).
+    var bodyObject: JSONValue { .object(body ?? []) }
+}
+
+/// What an operation answers: a status and a JSON body.
+struct ManagementAnswer: Sendable {
+    var status: Int
+    var body: JSONValue
+    /// What an idempotent replay answers instead, when the body shows something only
+    /// once (a new publishable key): never stored in clear.
+    var replayBody: JSONValue?
+    /// True when this is a stored answer replayed for the same `Idempotency-Key`.
+    var replayed = false
+
+    init(_ status: Int, _ body: JSONValue, replayBody: JSONValue? = nil) {
+        self.status = status
+        self.body = body
+        self.replayBody = replayBody
+    }
+}
+
+/// What the operations may learn about the running edge (a value so that unit tests
+/// can build one without a server).
+struct ManagementEnvironment: Sendable {
+    /// True when a valid certificate covers the host (`httpsActive`).
+    var httpsActive: @Sendable (String) -> Bool
+    var now: @Sendable () -> Int64
+    /// `BIQLI_EDGE_PUBLIC_URL`, the OpenAPI document's server.
+    var publicURL: String
+    /// Days clicks and open events are kept: the analytics window's upper bound.
+    var retentionDays: Int
+    /// Logs a failure the client only sees as `internal_server_error`.
+    var logFailure: @Sendable (String, String) -> Void
+}

@@ -1,0 +1,101 @@
+import Core
+
+/// Why a workspace-API request failed. Every case is one code of the seed's
+/// `ApiError` enum, answered in the standard envelope
+/// `{"error":{"code","message","details"?},"request_id"}`.
+///
+/// Statuses where the spec is silent (see docs/management.md):
+/// a request the server cannot read (body not JSON, too large, too deep, bad query
+/// or header) is 400 `validation_error`; a readable request that breaks a field rule
+/// is 422 `validation_error`, or 422 `url_blocked` when every broken rule is a URL
+/// with a forbidden scheme.
+enum ManagementError: Error, Sendable, Equatable {
+    /// 401: missing, unknown or revoked secret key, or a publishable key.
+    case invalidToken
+    /// 404: no such resource (`what` names it) or no such route.
+    case notFound(String)
+    /// 405 with `Allow`.
+    case methodNotAllowed([String])
+    /// 400: the request itself cannot be read.
+    case malformed(FieldProblem)
+    /// 422: one or more field rules are broken.
+    case invalid([FieldProblem])
+    /// 409: the hostname is already a domain.
+    case domainTaken(String)
+    /// 409: the key is already used on this domain.
+    case aliasTaken(domain: String, key: String)
+    /// 409: the `Idempotency-Key` was used with another request.
+    case idempotencyConflict
+    /// 500: the store failed; the detail goes to the log, never to the client.
+    case internalError
+
+    static func invalid(_ field: String, _ rule: String) -> ManagementError {
+        .invalid([FieldProblem(field, rule)])
+    }
+
+    var status: Int {
+        switch self {
+        case .invalidToken: return 401
+        case .notFound: return 404
+        case .methodNotAllowed: return 405
+        case .malformed: return 400
+        case .invalid: return 422
+        case .domainTaken, .aliasTaken, .idempotencyConflict: return 409
+        case .internalError: return 500
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .invalidToken: return "invalid_token"
+        case .notFound: return "resource_not_found"
+        case .methodNotAllowed: return "method_not_allowed"
+        case .malformed: return "validation_error"
+        case .invalid(let problems):
+            return !problems.isEmpty && problems.allSatisfy(\.blocked) ? "url_blocked" : "validation_error"
+        case .domainTaken: return "domain_taken"
+        case .aliasTaken: return "alias_taken"
+        case .idempotencyConflict: return "idempotency_conflict"
+        case .internalError: return "internal_server_error"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .invalidToken:
+            return
+                "Send a workspace secret key: Authorization: Bearer biqli_sk_... (create one with `biqli-edge keys create`)."
+        case .notFound(let what): return what
+        case .methodNotAllowed(let allowed): return "Use " + allowed.joined(separator: ", ") + " on this path."
+        case .malformed(let problem): return problem.sentence
+        case .invalid(let problems):
+            guard let first = problems.first else { return "The request is invalid." }
+            let more = problems.count > 1 ? " (and \(problems.count - 1) more; see details.errors)" : ""
+            return first.sentence + more
+        case .domainTaken(let host): return "The domain \(host) already exists."
+        case .aliasTaken(let domain, let key): return "The key \(key) is already used on \(domain)."
+        case .idempotencyConflict:
+            return "This Idempotency-Key was already used with a different request; use a new key for a new request."
+        case .internalError: return "An unexpected failure prevented the request; retry it."
+        }
+    }
+
+    var details: JSONValue? {
+        switch self {
+        case .malformed(let problem): return FieldProblem.details([problem])
+        case .invalid(let problems): return FieldProblem.details(problems)
+        case .methodNotAllowed(let allowed): return .object([("allowed", .array(allowed.map { .string($0) }))])
+        case .domainTaken(let host): return .object([("field", "hostname"), ("hostname", .string(host))])
+        case .aliasTaken(let domain, let key):
+            return .object([("field", "key"), ("domain", .string(domain)), ("key", .string(key))])
+        default: return nil
+        }
+    }
+
+    /// The standard envelope.
+    func body(requestId: String) -> JSONValue {
+        var error: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
+        if let details { error.append(("details", details)) }
+        return .object([("error", .object(error)), ("request_id", .string(requestId))])
+    }
+}

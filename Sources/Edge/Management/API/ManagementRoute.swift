@@ -1,0 +1,96 @@
+import HTTP
+import Store
+
+/// One operation of the workspace API: method, path pattern (OpenAPI spelling, with
+/// `{name}` parameters), the query parameters it takes, and what runs it.
+struct ManagementRoute: Sendable {
+    typealias Read = @Sendable (ManagementCall, any StoreReader, ManagementEnvironment) throws -> ManagementAnswer
+    typealias Write = @Sendable (ManagementCall, any StoreTransaction, ManagementEnvironment) throws -> ManagementAnswer
+
+    enum Handler: Sendable {
+        /// Answered on the event loop from its store reader.
+        case read(Read)
+        /// Run on the store's writer inside one transaction; answered after the commit.
+        case write(Write)
+    }
+
+    let method: HTTPMethod
+    let pattern: String
+    let operationId: String
+    let query: Set<String>
+    /// No secret key needed (the OpenAPI document).
+    let isPublic: Bool
+    let handler: Handler
+    let segments: [Substring]
+
+    init(
+        _ method: HTTPMethod, _ pattern: String, _ operationId: String, query: Set<String> = [],
+        isPublic: Bool = false, _ handler: Handler
+    ) {
+        self.method = method
+        self.pattern = pattern
+        self.operationId = operationId
+        self.query = query
+        self.isPublic = isPublic
+        self.handler = handler
+        self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    }
+
+    /// The path parameters when `parts` (the path split at `/`, without the leading
+    /// empty part) matches the pattern; nil otherwise.
+    func match(_ parts: [Substring]) -> [String: String]? {
+        guard parts.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            if segment.hasPrefix("{") {
+                guard !part.isEmpty, let value = QueryParameters.decodePath(part) else { return nil }
+                parameters[String(segment.dropFirst().dropLast())] = value
+            } else if segment != part {
+                return nil
+            }
+        }
+        return parameters
+    }
+
+    var isWrite: Bool {
+        if case .write = handler { return true }
+        return false
+    }
+}
+
+/// The whole API, in one table: the dispatcher routes by it and the OpenAPI test
+/// checks the document against it.
+enum ManagementRoutesTable {
+    static let listQuery: Set<String> = ["limit", "cursor"]
+
+    static let all: [ManagementRoute] = [
+        ManagementRoute(.get, "/api/v1/openapi.json", "openapi.get", isPublic: true, .read(OpenAPIDocument.answer)),
+
+        ManagementRoute(.get, "/api/v1/domains", "domains.list", query: listQuery, .read(DomainOperations.list)),
+        ManagementRoute(.post, "/api/v1/domains", "domains.create", .write(DomainOperations.create)),
+        ManagementRoute(.get, "/api/v1/domains/{hostname}", "domains.get", .read(DomainOperations.get)),
+        ManagementRoute(.patch, "/api/v1/domains/{hostname}", "domains.update", .write(DomainOperations.update)),
+        ManagementRoute(.delete, "/api/v1/domains/{hostname}", "domains.delete", .write(DomainOperations.delete)),
+
+        ManagementRoute(
+            .get, "/api/v1/mobile-apps", "mobileApps.list", query: listQuery, .read(MobileAppOperations.list)),
+        ManagementRoute(.post, "/api/v1/mobile-apps", "mobileApps.create", .write(MobileAppOperations.create)),
+        ManagementRoute(.get, "/api/v1/mobile-apps/{id}", "mobileApps.get", .read(MobileAppOperations.get)),
+        ManagementRoute(.patch, "/api/v1/mobile-apps/{id}", "mobileApps.update", .write(MobileAppOperations.update)),
+        ManagementRoute(
+            .delete, "/api/v1/mobile-apps/{id}", "mobileApps.delete", .write(MobileAppOperations.delete)),
+        ManagementRoute(
+            .post, "/api/v1/mobile-apps/{id}/keys/rotate", "mobileApps.rotateKey",
+            .write(MobileAppOperations.rotate)),
+        ManagementRoute(
+            .get, "/api/v1/mobile-apps/{id}/analytics", "mobileApps.analytics", query: ["days"],
+            .read(MobileAppOperations.analytics)),
+
+        ManagementRoute(
+            .get, "/api/v1/links", "links.list", query: listQuery.union(["domain"]), .read(LinkOperations.list)),
+        ManagementRoute(.post, "/api/v1/links", "links.create", .write(LinkOperations.create)),
+        ManagementRoute(.get, "/api/v1/links/{id}", "links.get", .read(LinkOperations.get)),
+        ManagementRoute(.patch, "/api/v1/links/{id}", "links.update", .write(LinkOperations.update)),
+        ManagementRoute(.delete, "/api/v1/links/{id}", "links.delete", .write(LinkOperations.delete)),
+    ]
+}

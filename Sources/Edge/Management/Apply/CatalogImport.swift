@@ -1,0 +1,236 @@
+import Core
+import Store
+
+/// `apply FILE.json`: a declarative, idempotent import of
+/// `{"domains":[...], "mobileApps":[...], "links":[...]}`.
+///
+/// Each entry states the whole object in the API's create shape (omitted fields take
+/// their defaults) and is read by the API's own decoders and `CatalogWriter`, so the
+/// rules are the same. Identity:
+/// - a domain by `hostname`;
+/// - a Mobile App by `id` when given (a new app then gets this id, which keeps ids
+///   stable across environments), else by `name` (which must then be unique);
+/// - a link by `domain` + `key` (`key` is required here); its `mobile.appName` may name
+///   an app of the file or of the store instead of `mobile.appId`.
+///
+/// Everything runs in one transaction: one broken entry and nothing is written. An
+/// entry equal to what is stored (timestamps aside) is left alone, so a second run
+/// changes nothing. Nothing absent from the file is deleted.
+struct CatalogImport {
+    struct Counts: Sendable, Equatable {
+        var created = 0
+        var updated = 0
+        var unchanged = 0
+        var total: Int { created + updated + unchanged }
+    }
+
+    struct Report: Sendable {
+        var domains = Counts()
+        var mobileApps = Counts()
+        var links = Counts()
+        /// One line per change (`created link go.example.com/invite`).
+        var changes: [String] = []
+        /// Publishable keys of the apps created now, shown once: (name, id, key).
+        var newKeys: [(String, String, String)] = []
+    }
+
+    enum Failure: Error, Sendable {
+        /// Broken rules, with the file's JSON paths.
+        case invalid([FieldProblem])
+        case store(String)
+    }
+
+    static let sections: Set<String> = ["domains", "mobileApps", "links"]
+
+    /// Applies `document`; with `dryRun`, everything is checked and counted, then rolled back.
+    static func run(_ document: JSONValue, store: any Store, now: Int64, dryRun: Bool) -> Result<Report, Failure> {
+        let box = ImportBox()
+        do {
+            try store.writeAndWait { tx in
+                var importer = CatalogImport(tx: tx, now: now)
+                importer.apply(document)
+                box.problems = importer.problems.list
+                box.report = importer.report
+                if !importer.problems.isEmpty || dryRun { throw StoreError.conflict(RejectionBox.marker) }
+            }
+        } catch {
+            if !box.problems.isEmpty { return .failure(.invalid(box.problems)) }
+            if !(dryRun && error == .conflict(RejectionBox.marker)) { return .failure(.store("\(error)")) }
+        }
+        return .success(box.report)
+    }
+
+    let tx: any StoreTransaction
+    let now: Int64
+    var problems = FieldProblems()
+    var report = Report()
+    /// App names of the file -> ids, for `mobile.appName`.
+    var appIdsByName: [String: String] = [:]
+
+    init(tx: any StoreTransaction, now: Int64) {
+        self.tx = tx
+        self.now = now
+    }
+
+    mutating func apply(_ document: JSONValue) {
+        guard case .object(let members) = document else {
+            problems.add("(file)", "must hold a JSON object with domains, mobileApps and links arrays")
+            return
+        }
+        for (key, _) in members where !Self.sections.contains(key) {
+            problems.add(key, "is not a known section (domains, mobileApps, links)")
+        }
+        for section in ["domains", "mobileApps", "links"] {
+            guard let value = document[section] else { continue }
+            guard case .array(let items) = value else {
+                problems.add(section, "must be an array")
+                continue
+            }
+            for (i, item) in items.enumerated() {
+                let path = "\(section)[\(i)]"
+                do {
+                    switch section {
+                    case "domains": try domain(item)
+                    case "mobileApps": try app(item)
+                    default: try link(item)
+                    }
+                } catch let error as ManagementError {
+                    record(error, path)
+                } catch {
+                    problems.add(path, "could not be stored: \(error)")
+                }
+            }
+        }
+    }
+
+    mutating func record(_ error: ManagementError, _ path: String) {
+        switch error {
+        case .invalid(let list):
+            for p in list { problems.add(FieldProblem(path + "." + p.field, p.rule, blocked: p.blocked)) }
+        case .malformed(let p): problems.add(path + "." + p.field, p.rule)
+        default: problems.add(path, error.message)
+        }
+    }
+
+    // MARK: entries
+
+    mutating func domain(_ json: JSONValue) throws {
+        let existing = try json["hostname"]?.stringValue.flatMap { try tx.domain($0) }
+        let domain = try DomainInput.decode(json, existing: existing, now: now)
+        if let existing {
+            var same = domain
+            same.updatedAt = existing.updatedAt
+            if same == existing {
+                report.domains.unchanged += 1
+                return
+            }
+            try tx.putDomain(domain)
+            report.domains.updated += 1
+            report.changes.append("updated domain \(domain.hostname)")
+        } else {
+            _ = try CatalogWriter.createDomain(domain, tx)
+            report.domains.created += 1
+            report.changes.append("created domain \(domain.hostname)")
+        }
+    }
+
+    mutating func app(_ json: JSONValue) throws {
+        var members = json.objectValue ?? []
+        var existing: MobileApp?
+        var id: String?
+        if let index = members.firstIndex(where: { $0.0 == "id" }) {
+            guard case .string(let given) = members[index].1,
+                Identifier.isValid(given, prefix: Identifier.mobileAppPrefix)
+            else { throw ManagementError.invalid("id", "must be biq_mapp_ followed by a ULID (26 characters)") }
+            members.remove(at: index)
+            id = given
+            existing = try tx.app(given)
+        } else if case .string(let name)? = json["name"] {
+            let named = try tx.apps().filter { $0.name == name }
+            if named.count > 1 {
+                throw ManagementError.invalid(
+                    "name", "is shared by \(named.count) Mobile Apps; add the id of the one to update")
+            }
+            existing = named.first
+        }
+        let appId = existing?.id ?? id ?? Identifier.make(Identifier.mobileAppPrefix)
+        let decoded = try MobileAppInput.decode(.object(members), id: appId, existing: existing, now: now)
+        if let other = appIdsByName[decoded.name], other != appId {
+            throw ManagementError.invalid("name", "is used by another entry of this file; give each app an id")
+        }
+        appIdsByName[decoded.name] = appId
+        if let existing {
+            var same = decoded
+            same.updatedAt = existing.updatedAt
+            if same == existing {
+                report.mobileApps.unchanged += 1
+                return
+            }
+            _ = try CatalogWriter.saveApp(decoded, tx)
+            report.mobileApps.updated += 1
+            report.changes.append("updated Mobile App \(decoded.name) (\(appId))")
+        } else {
+            _ = try CatalogWriter.saveApp(decoded, tx)
+            let (key, _) = try CatalogWriter.issuePublishableKey(app: appId, now: now, tx)
+            report.mobileApps.created += 1
+            report.changes.append("created Mobile App \(decoded.name) (\(appId))")
+            report.newKeys.append((decoded.name, appId, key))
+        }
+    }
+
+    mutating func link(_ json: JSONValue) throws {
+        guard case .object(var members) = json else { throw ManagementError.invalid("", "must be a JSON object") }
+        guard case .string(let domain)? = json["domain"], case .string(let key)? = json["key"] else {
+            throw ManagementError.invalid(
+                "key", "is required here, with domain: apply identifies a link by its domain and key")
+        }
+        if let index = members.firstIndex(where: { $0.0 == "mobile" }), case .object(var mobile) = members[index].1,
+            let nameIndex = mobile.firstIndex(where: { $0.0 == "appName" })
+        {
+            guard case .string(let name) = mobile[nameIndex].1 else {
+                throw ManagementError.invalid("mobile.appName", "must be a string")
+            }
+            if mobile.contains(where: { $0.0 == "appId" }) {
+                throw ManagementError.invalid("mobile.appName", "and mobile.appId are exclusive: give one")
+            }
+            mobile[nameIndex] = ("appId", .string(try appId(named: name)))
+            members[index].1 = .object(mobile)
+        }
+        let existing = try tx.link(host: domain, key: key)
+        let id = existing?.id ?? Identifier.make(Identifier.linkPrefix)
+        let decoded = try LinkInput.decode(.object(members), id: id, existing: existing, now: now)
+        if let existing {
+            var same = decoded
+            same.updatedAt = existing.updatedAt
+            if same == existing {
+                report.links.unchanged += 1
+                return
+            }
+            _ = try CatalogWriter.saveLink(decoded, tx)
+            report.links.updated += 1
+            report.changes.append("updated link \(domain)/\(key)")
+        } else {
+            _ = try CatalogWriter.saveLink(decoded, tx)
+            report.links.created += 1
+            report.changes.append("created link \(domain)/\(key)")
+        }
+    }
+
+    func appId(named name: String) throws -> String {
+        if let id = appIdsByName[name] { return id }
+        let named = try tx.apps().filter { $0.name == name }
+        guard named.count == 1, let app = named.first else {
+            throw ManagementError.invalid(
+                "mobile.appName",
+                named.isEmpty ? "names no Mobile App (\(name))" : "is shared by several Mobile Apps; use mobile.appId")
+        }
+        return app.id
+    }
+}
+
+/// Carries the import's outcome out of the write body (written and read on one thread
+/// after another, ordered by the writer's completion).
+final class ImportBox: @unchecked Sendable {
+    var problems: [FieldProblem] = []
+    var report = CatalogImport.Report()
+}

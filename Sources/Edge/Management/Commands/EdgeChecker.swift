@@ -1,0 +1,196 @@
+import Association
+import Core
+import HTTP
+import Store
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The checks of `biqli-edge check`: configuration, data directory, certificates,
+/// workspace keys, and the association documents of every domain (through
+/// `AssociationChecker`, with the certificates actually on disk).
+enum EdgeChecker {
+    /// A certificate that ends within this many days is reported.
+    static let expiryWarningDays = 14
+
+    static func run(configFile: String?, environment: [String: String], now: Int64) -> [CheckFinding] {
+        var findings: [CheckFinding] = []
+        let configuration: EdgeConfiguration
+        do {
+            configuration = try EdgeConfiguration.load(file: configFile, environment: environment)
+        } catch {
+            return [
+                CheckFinding(
+                    severity: .error, code: "config_invalid", subject: "configuration", message: "\(error)",
+                    fix: "Correct the variable or file key named (see `biqli-edge serve --help` for each setting).")
+            ]
+        }
+        findings.append(.ok("config_valid", "configuration", configurationSummary(configuration, configFile)))
+        findings += checkListeners(configuration)
+        findings += checkDataDirectory(configuration.dataDirectory)
+        let certificates = CertificateSet.load(
+            directory: fileExists(configuration.certificateDirectory) ? configuration.certificateDirectory : nil)
+        findings += checkCertificateFiles(configuration, certificates)
+        guard fileExists(configuration.databasePath) else {
+            findings.append(
+                CheckFinding(
+                    severity: .warning, code: "store_missing", subject: "store",
+                    message: "There is no database at \(configuration.databasePath) yet, so no domain to check.",
+                    fix: "Run `biqli-edge serve` (or `biqli-edge apply FILE.json`) once to create it."))
+            return findings
+        }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore.open(path: configuration.databasePath, readers: 1)
+        } catch {
+            findings.append(
+                CheckFinding(
+                    severity: .error, code: "store_unreadable", subject: "store",
+                    message: "Cannot open \(configuration.databasePath): \(error).",
+                    fix: "Check the file's permissions, or restore it from a backup."))
+            return findings
+        }
+        defer { store.close() }
+        do {
+            let reader = store.reader(loop: 0)
+            findings += checkStore(
+                domains: try reader.domains(), apps: try reader.apps(), keys: try reader.secretKeys(),
+                certificates: certificates, now: now)
+        } catch {
+            findings.append(
+                CheckFinding(
+                    severity: .error, code: "store_unreadable", subject: "store", message: "Reading failed: \(error).",
+                    fix: "Check the database file; restore it from a backup if it is damaged."))
+        }
+        return findings
+    }
+
+    static func configurationSummary(_ c: EdgeConfiguration, _ file: String?) -> String {
+        let http = c.httpAddress?.description ?? "off"
+        let https = c.httpsAddress?.description ?? "off"
+        return
+            "valid (\(file.map { "file \($0) and " } ?? "")environment); HTTP \(http), HTTPS \(https), data \(c.dataDirectory), certificates \(c.certificateDirectory)"
+    }
+
+    static func checkListeners(_ c: EdgeConfiguration) -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        if c.httpAddress == nil && c.httpsAddress == nil {
+            out.append(
+                CheckFinding(
+                    severity: .error, code: "no_listener", subject: "configuration",
+                    message: "Both BIQLI_EDGE_HTTP_ADDR and BIQLI_EDGE_HTTPS_ADDR are empty: nothing would listen.",
+                    fix: "Set at least one of them (e.g. BIQLI_EDGE_HTTPS_ADDR=0.0.0.0:443)."))
+        }
+        if c.publicURL == EdgeConfiguration().publicURL {
+            out.append(
+                CheckFinding(
+                    severity: .warning, code: "public_url_default", subject: "configuration",
+                    message:
+                        "BIQLI_EDGE_PUBLIC_URL is the default \(c.publicURL): attribution receipts name it as their issuer and JWKS location.",
+                    fix: "Set BIQLI_EDGE_PUBLIC_URL to the public https URL of this edge."))
+        }
+        return out
+    }
+
+    static func checkDataDirectory(_ dir: String) -> [CheckFinding] {
+        if fileExists(dir) {
+            if access(dir, W_OK | X_OK) == 0 {
+                return [.ok("data_dir_writable", "data directory", "\(dir) exists and is writable")]
+            }
+            return [
+                CheckFinding(
+                    severity: .error, code: "data_dir_not_writable", subject: "data directory",
+                    message: "\(dir) is not writable by this user, so the edge cannot store clicks or changes.",
+                    fix: "chown or chmod it for the user that runs biqli-edge, or set BIQLI_EDGE_DATA_DIR.")
+            ]
+        }
+        var parent = dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+        while !parent.isEmpty && !fileExists(parent) {
+            parent = parent.contains("/") ? String(parent[..<parent.lastIndex(of: "/")!]) : "."
+        }
+        if parent.isEmpty { parent = "/" }
+        if access(parent, W_OK | X_OK) == 0 {
+            return [.ok("data_dir_creatable", "data directory", "\(dir) does not exist yet; serve creates it")]
+        }
+        return [
+            CheckFinding(
+                severity: .error, code: "data_dir_not_writable", subject: "data directory",
+                message: "\(dir) does not exist and \(parent) is not writable, so it cannot be created.",
+                fix: "Create it for the user that runs biqli-edge, or set BIQLI_EDGE_DATA_DIR elsewhere.")
+        ]
+    }
+
+    static func checkCertificateFiles(_ c: EdgeConfiguration, _ set: CertificateSet) -> [CheckFinding] {
+        var out = set.problems.map { problem in
+            CheckFinding(
+                severity: .error, code: "certificate_unusable", subject: "certificates", message: problem + ".",
+                fix: "Replace the file with a valid PEM (certificate chain, then its private key) and send SIGHUP.")
+        }
+        if set.hostnames.isEmpty {
+            out.append(
+                CheckFinding(
+                    severity: c.httpsAddress == nil ? .ok : .warning, code: "certificates_none",
+                    subject: "certificates",
+                    message:
+                        "No certificate in \(c.certificateDirectory); serve generates a self-signed one for localhost, which no phone trusts.",
+                    fix: "Put one <hostname>.pem (chain and key) per domain in the certificate directory."))
+        } else {
+            out.append(
+                .ok("certificates_loaded", "certificates", "loaded for " + set.hostnames.joined(separator: ", ")))
+        }
+        return out
+    }
+
+    static func checkStore(
+        domains: [Domain], apps: [MobileApp], keys: [SecretKeyRecord], certificates: CertificateSet, now: Int64
+    ) -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        if !keys.contains(where: { $0.revokedAt == nil }) {
+            out.append(
+                CheckFinding(
+                    severity: .warning, code: "no_workspace_key", subject: "workspace keys",
+                    message: "No usable workspace secret key: the workspace API refuses every request.",
+                    fix: "Create one with `biqli-edge keys create --name NAME`."))
+        }
+        var active: Set<String> = []
+        for domain in domains {
+            let host = domain.hostname
+            guard certificates.covers(host) else {
+                out.append(
+                    CheckFinding(
+                        severity: .error, code: "certificate_missing", subject: host,
+                        message:
+                            "No valid, unexpired certificate covers \(host): HTTPS visits fail and Apple and Google cannot fetch its association files.",
+                        fix:
+                            "Put \(host).pem (certificate chain, then its private key) in the certificate directory and send SIGHUP."
+                    ))
+                continue
+            }
+            active.insert(host)
+            if let end = certificates.expiry(of: host) {
+                let days = (end * 1_000 - now) / 86_400_000
+                if days < Int64(expiryWarningDays) {
+                    out.append(
+                        CheckFinding(
+                            severity: .warning, code: "certificate_expiring", subject: host,
+                            message:
+                                "The certificate of \(host) expires on \(Timestamp.format(seconds: end)), in \(days) day(s).",
+                            fix: "Renew it and replace \(host).pem; the edge reloads it on change or SIGHUP."))
+                    continue
+                }
+            }
+            out.append(.ok("certificate_valid", host, "certificate valid"))
+        }
+        // Certificates were reported above, per domain.
+        let problems = AssociationChecker.check(apps: apps, domains: domains, httpsActiveHosts: active).filter {
+            $0.code != .httpsInactive
+        }
+        out += problems.map(CheckFinding.init)
+        if problems.isEmpty && !domains.isEmpty {
+            out.append(
+                .ok("association_valid", "association", "documents of \(domains.count) domain(s) are valid"))
+        }
+        return out
+    }
+}

@@ -1,0 +1,50 @@
+import Core
+
+/// The OpenAPI 3.1 document of the workspace API, served at `GET /api/v1/openapi.json`.
+///
+/// Hand-written JSON in the `OpenAPIDocument+*.swift` parts, assembled and parsed once.
+/// Two tests keep it true: `ManagementOpenAPITests` (every route of
+/// `ManagementRoutesTable` is documented with its method and operation id, and
+/// nothing else is) and `tests/blackbox/test_management_openapi.py` (every documented
+/// operation is called on the real binary and each answer is validated against the
+/// documented schema).
+enum OpenAPIDocument {
+    static let head = #"""
+        {
+          "openapi": "3.1.0",
+          "info": {
+            "title": "biqli-edge workspace API",
+            "version": "1.0.0",
+            "description": "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and Cache-Control: no-store. Writes accept an optional Idempotency-Key. The mobile resolver (POST /api/v1/track/open) is documented separately, in the resolver contract."
+          },
+          "security": [{"workspaceSecretKey": []}],
+          "tags": [
+            {"name": "Domains"}, {"name": "Mobile Apps"}, {"name": "Links"}, {"name": "Meta"}
+          ]
+        }
+        """#
+
+    /// The document without `servers` (they come from the configuration).
+    static let base: JSONValue = assemble()
+
+    static func assemble() -> JSONValue {
+        func parse(_ text: String) -> [(String, JSONValue)] { (try? JSONParser.parse(text))?.objectValue ?? [] }
+        var paths: [(String, JSONValue)] = []
+        for part in [domainPaths, mobileAppPaths, linkPaths] { paths += parse(part) }
+        var schemas: [(String, JSONValue)] = []
+        for part in [resourceSchemas, appSchemas, otherSchemas] { schemas += parse(part) }
+        let components = parse(commonComponents) + [("schemas", .object(schemas))]
+        return .object(parse(head) + [("paths", .object(paths)), ("components", .object(components))])
+    }
+
+    /// The document with `publicURL` (`BIQLI_EDGE_PUBLIC_URL`) as its server.
+    static func document(publicURL: String) -> JSONValue {
+        var members = base.objectValue ?? []
+        members.insert(("servers", .array([.object([("url", .string(publicURL))])])), at: 2)
+        return .object(members)
+    }
+
+    static let answer: ManagementRoute.Read = { _, _, environment in
+        ManagementAnswer(200, document(publicURL: environment.publicURL))
+    }
+}

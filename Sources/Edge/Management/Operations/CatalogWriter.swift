@@ -1,0 +1,93 @@
+import Association
+import Core
+import Store
+
+/// The checks that need the store, and the writes, shared by the workspace API and
+/// `apply`: run inside one store transaction, so reads see the writes before them and
+/// a refused request writes nothing. Field names are the API's; `apply` prefixes them.
+enum CatalogWriter {
+    static func createDomain(_ domain: Domain, _ tx: any StoreTransaction) throws -> Domain {
+        if try tx.domain(domain.hostname) != nil { throw ManagementError.domainTaken(domain.hostname) }
+        try tx.insertDomain(domain)
+        return domain
+    }
+
+    /// Checks that every attached domain exists and that the association files stay
+    /// valid (`AssociationValidator.validateSave`: no app ID twice per domain, 128 KiB),
+    /// then stores the app. Returns the app as stored (fingerprints normalised).
+    static func saveApp(_ app: MobileApp, _ tx: any StoreTransaction) throws -> MobileApp {
+        var problems = FieldProblems()
+        for (i, host) in app.domains.enumerated() where try tx.domain(host) == nil {
+            problems.add("domains[\(i)]", "names no domain (\(host)); create the domain first")
+        }
+        try problems.check()
+        let others = try tx.apps()
+        let stored: MobileApp
+        do throws(AssociationValidationError) {
+            stored = try AssociationValidator.validateSave(app, otherApps: others)
+        } catch {
+            throw ManagementError.invalid(error.field, error.message)
+        }
+        try tx.putApp(stored)
+        return stored
+    }
+
+    /// Checks the domain and the app exist and the key is free on the domain (a
+    /// generated one when empty), then stores the link.
+    static func saveLink(_ link: Link, _ tx: any StoreTransaction) throws -> Link {
+        var problems = FieldProblems()
+        if try tx.domain(link.domain) == nil {
+            problems.add("domain", "names no domain (\(link.domain)); create the domain first")
+        }
+        if let mobile = link.mobile, try tx.app(mobile.appId) == nil {
+            problems.add("mobile.appId", "names no Mobile App (\(mobile.appId))")
+        }
+        try problems.check()
+        var out = link
+        if out.key.isEmpty {
+            out.key = try freeKey(domain: link.domain, tx)
+        } else if let other = try tx.link(host: link.domain, key: link.key), other.id != link.id {
+            throw ManagementError.aliasTaken(domain: link.domain, key: link.key)
+        }
+        try tx.putLink(out)
+        return out
+    }
+
+    private static func freeKey(domain: String, _ tx: any StoreTransaction) throws -> String {
+        for _ in 0..<16 {
+            let key = LinkKeyRule.generate()
+            if !LinkKeyRule.isReserved(key), try tx.link(host: domain, key: key) == nil { return key }
+        }
+        throw ManagementError.internalError
+    }
+
+    /// A new publishable key for `app`: stored hashed, returned in clear once.
+    static func issuePublishableKey(app: String, now: Int64, _ tx: any StoreTransaction) throws -> (
+        String, PublishableKeyRecord
+    ) {
+        let key = KeyMaterial.newPublishableKey()
+        let record = PublishableKeyRecord(
+            id: "pk_" + ULID.make(), appId: app, keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key),
+            createdAt: now)
+        try tx.putPublishableKey(record)
+        return (key, record)
+    }
+
+    /// Rotation: every key still without an end now ends after the app's overlap; a new
+    /// key is issued. Keys already winding down keep their end. Returns the new key and
+    /// the end given to the previous ones (nil when there was no open-ended key).
+    static func rotate(app: MobileApp, now: Int64, _ tx: any StoreTransaction) throws -> (
+        String, PublishableKeyRecord, Int64?
+    ) {
+        let until = now + Int64(app.keyOverlapSeconds) * 1_000
+        var ended: Int64?
+        for var record in try tx.publishableKeys(app: app.id) where record.isUsable(at: now) && record.expiresAt == nil
+        {
+            record.expiresAt = until
+            try tx.putPublishableKey(record)
+            ended = until
+        }
+        let (key, record) = try issuePublishableKey(app: app.id, now: now, tx)
+        return (key, record, ended)
+    }
+}

@@ -1,0 +1,33 @@
+/// `limit` (default 50, 1...100) and `cursor` (opaque: the last identifier of the
+/// previous page) of every list.
+struct Pagination: Sendable {
+    static let defaultLimit = 50
+    static let maxLimit = 100
+
+    var limit: Int
+    var cursor: String?
+
+    init(_ query: QueryParameters) throws(ManagementError) {
+        limit = Pagination.defaultLimit
+        if let text = query["limit"] {
+            guard let n = Int(text), (1...Pagination.maxLimit).contains(n) else {
+                throw .malformed(FieldProblem("limit", "must be a whole number from 1 to \(Pagination.maxLimit)"))
+            }
+            limit = n
+        }
+        if let text = query["cursor"] {
+            guard !text.isEmpty, text.utf8.count <= 256 else {
+                throw .malformed(FieldProblem("cursor", "must be the nextCursor of the previous page"))
+            }
+            cursor = text
+        }
+    }
+
+    /// The page of `sorted` (ascending by `id`) after the cursor, and the next cursor
+    /// when more items follow.
+    func page<T>(_ sorted: [T], id: (T) -> String) -> ([T], String?) {
+        let after = cursor.map { c in sorted.filter { id($0) > c } } ?? sorted
+        let items = Array(after.prefix(limit))
+        return (items, after.count > limit ? items.last.map(id) : nil)
+    }
+}

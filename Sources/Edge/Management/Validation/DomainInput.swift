@@ -1,0 +1,47 @@
+import Core
+import Store
+
+/// A domain as a request states it (create: the whole domain; PATCH: the stored
+/// domain merged with the patch, then read the same way).
+enum DomainInput {
+    static let fields: Set<String> = ["hostname", "verified", "deepViewEnabled", "rootUrl", "notFoundUrl"]
+    static let readOnly: Set<String> = ["httpsActive", "createdAt", "updatedAt"]
+
+    /// The domain to store, or `.invalid` naming every broken rule. `existing` keeps
+    /// its hostname and creation time.
+    static func decode(_ json: JSONValue, existing: Domain?, now: Int64) throws(ManagementError) -> Domain {
+        var problems = FieldProblems()
+        guard var input = InputObject(json, path: "", problems: &problems) else { throw .invalid(problems.list) }
+        let hostname = input.string("hostname", required: true, maxLength: 253, problems: &problems)
+        if let hostname {
+            if let existing, hostname != existing.hostname {
+                problems.add("hostname", "cannot be changed; create a new domain and delete this one")
+            } else {
+                HostnameRule.check(hostname, field: "hostname", problems: &problems)
+            }
+        }
+        let verified = input.bool("verified", default: false, problems: &problems)
+        let deepView = input.bool("deepViewEnabled", default: true, problems: &problems)
+        let rootUrl = webURL(&input, "rootUrl", &problems)
+        let notFoundUrl = webURL(&input, "notFoundUrl", &problems)
+        input.reportUnread(readOnly: readOnly, problems: &problems)
+        try problems.check()
+        return Domain(
+            hostname: hostname ?? "", verified: verified, deepViewEnabled: deepView, rootUrl: rootUrl,
+            notFoundUrl: notFoundUrl, createdAt: existing?.createdAt ?? now, updatedAt: now)
+    }
+
+    static func webURL(_ input: inout InputObject, _ name: String, _ problems: inout FieldProblems) -> String? {
+        guard let text = input.nullableString(name, maxLength: 4_096, problems: &problems) else { return nil }
+        return URLRule.check(text, kind: .web, field: input.field(name), problems: &problems)
+    }
+
+    /// The writable fields as stored: the base a PATCH is merged into.
+    static func writable(_ d: Domain) -> JSONValue {
+        .object([
+            ("hostname", .string(d.hostname)), ("verified", .bool(d.verified)),
+            ("deepViewEnabled", .bool(d.deepViewEnabled)), ("rootUrl", .string(orNull: d.rootUrl)),
+            ("notFoundUrl", .string(orNull: d.notFoundUrl)),
+        ])
+    }
+}

@@ -1,0 +1,127 @@
+import Core
+import Store
+
+/// A link as a request states it. A create without `key` gets a generated one when
+/// saved (`Link.key` is then empty here).
+enum LinkInput {
+    static let nested: Set<String> = ["mobile", "preview"]
+    static let readOnly: Set<String> = ["id", "shortUrl", "createdAt", "updatedAt"]
+
+    static let maxRouteLength = 500
+    static let maxReferralCodeLength = 128
+    static let maxDynamicKeys = 20
+    static let maxTitleLength = 300
+    static let maxDescriptionLength = 1_000
+    static let dynamicKeyRule = "must match ^[a-z][a-z0-9_]{0,39}$"
+
+    static func decode(_ json: JSONValue, id: String, existing: Link?, now: Int64) throws(ManagementError) -> Link {
+        var problems = FieldProblems()
+        guard var input = InputObject(json, path: "", problems: &problems) else { throw .invalid(problems.list) }
+        let domain = input.string("domain", required: true, maxLength: 253, problems: &problems)
+        if let domain { HostnameRule.check(domain, field: "domain", problems: &problems) }
+        let key = input.string("key", maxLength: 64, problems: &problems)
+        if let key { LinkKeyRule.check(key, field: "key", problems: &problems) }
+        var url: String?
+        if let text = input.string("url", required: true, maxLength: 4_096, problems: &problems) {
+            url = URLRule.check(text, kind: .web, field: "url", problems: &problems)
+        }
+        let enabled = input.bool("enabled", default: true, problems: &problems)
+        var mobile: MobilePayload?
+        if case .some(.some(var object)) = input.object("mobile", problems: &problems) {
+            mobile = decodeMobile(&object, &problems)
+        }
+        var preview: LinkPreview?
+        if case .some(.some(var object)) = input.object("preview", problems: &problems) {
+            preview = decodePreview(&object, &problems)
+        }
+        input.reportUnread(readOnly: readOnly, problems: &problems)
+        try problems.check()
+        return Link(
+            id: id, domain: domain ?? "", key: key ?? "", url: url ?? "", enabled: enabled, mobile: mobile,
+            preview: preview, createdAt: existing?.createdAt ?? now, updatedAt: now)
+    }
+
+    /// Seed 001's rules for what a mobile link hands to the app.
+    static func decodeMobile(_ o: inout InputObject, _ p: inout FieldProblems) -> MobilePayload? {
+        let appId = o.string("appId", required: true, maxLength: 64, problems: &p)
+        let route = o.string("route", required: true, maxLength: maxRouteLength, problems: &p)
+        if let route, !route.hasPrefix("/") {
+            p.add(o.field("route"), "must start with / (an in-app path such as /invite/accepted)")
+        }
+        let referralCode = o.nullableString("referralCode", maxLength: maxReferralCodeLength, problems: &p)
+        var metadata: JSONValue = .object([])
+        if let value = o.value("metadata"), value != .null {
+            MetadataRule.check(value, field: o.field("metadata"), problems: &p)
+            metadata = value
+        }
+        var dynamicKeys: [String] = []
+        if let items = o.array("dynamicKeys", maxItems: maxDynamicKeys, problems: &p) {
+            for (i, item) in items.enumerated() {
+                let field = o.field("dynamicKeys") + "[\(i)]"
+                guard case .string(let key) = item, isDynamicKey(key) else {
+                    p.add(field, dynamicKeyRule)
+                    continue
+                }
+                if dynamicKeys.contains(key) {
+                    p.add(field, "repeats \(key); list each key once")
+                } else {
+                    dynamicKeys.append(key)
+                }
+            }
+        }
+        let deepView = o.bool("deepView", default: true, problems: &p)
+        o.reportUnread(problems: &p)
+        guard let appId, let route else { return nil }
+        return MobilePayload(
+            appId: appId, route: route, referralCode: referralCode, metadata: metadata, dynamicKeys: dynamicKeys,
+            deepView: deepView)
+    }
+
+    static func decodePreview(_ o: inout InputObject, _ p: inout FieldProblems) -> LinkPreview {
+        let title = o.nullableString("title", maxLength: maxTitleLength, problems: &p)
+        let description = o.nullableString(
+            "description", maxLength: maxDescriptionLength, singleLine: false, problems: &p)
+        var imageUrl: String?
+        if let text = o.nullableString("imageUrl", maxLength: 4_096, problems: &p) {
+            imageUrl = URLRule.check(text, kind: .https, field: o.field("imageUrl"), problems: &p)
+        }
+        o.reportUnread(problems: &p)
+        return LinkPreview(title: title, description: description, imageUrl: imageUrl)
+    }
+
+    /// `^[a-z][a-z0-9_]{0,39}$`
+    static func isDynamicKey(_ key: String) -> Bool {
+        let u = Array(key.utf8)
+        guard (1...40).contains(u.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(u[0]) else { return false }
+        return u.allSatisfy {
+            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                || $0 == UInt8(ascii: "_")
+        }
+    }
+
+    /// The writable fields as stored.
+    static func writable(_ link: Link) -> JSONValue {
+        .object([
+            ("domain", .string(link.domain)), ("key", .string(link.key)), ("url", .string(link.url)),
+            ("enabled", .bool(link.enabled)), ("mobile", mobileJSON(link.mobile)),
+            ("preview", previewJSON(link.preview)),
+        ])
+    }
+
+    static func mobileJSON(_ m: MobilePayload?) -> JSONValue {
+        guard let m else { return .null }
+        return .object([
+            ("appId", .string(m.appId)), ("route", .string(m.route)), ("referralCode", .string(orNull: m.referralCode)),
+            ("metadata", m.metadata), ("dynamicKeys", .array(m.dynamicKeys.map { .string($0) })),
+            ("deepView", .bool(m.deepView)),
+        ])
+    }
+
+    static func previewJSON(_ p: LinkPreview?) -> JSONValue {
+        guard let p else { return .null }
+        return .object([
+            ("title", .string(orNull: p.title)), ("description", .string(orNull: p.description)),
+            ("imageUrl", .string(orNull: p.imageUrl)),
+        ])
+    }
+}
