@@ -12,6 +12,13 @@
 /// - CONNECT is refused with 400: the edge is an origin server, not a tunnel, and this keeps
 ///   authority-form targets out entirely.
 /// - Only `Transfer-Encoding: chunked` alone is decoded; other well-formed codings are 501.
+/// - The request-target is visible ASCII only (non-ASCII bytes are 400; clients percent-encode).
+/// - Host is a reg-name/IPv4 of unreserved characters or a bracketed IPv6 literal, with an
+///   optional port; empty, percent-encoded or sub-delim hosts are 400. For an absolute-form
+///   target the target's authority replaces the Host value (RFC 9112 §3.2.2).
+/// - Field values may hold obs-text; it reaches `HTTPRequest` decoded as UTF-8 (invalid
+///   sequences become U+FFFD).
+/// - Unknown `Expect` values are kept for the router (417 is an application decision).
 public struct HTTPRequestParser: Sendable {
     public enum Step: Sendable {
         case needMore
