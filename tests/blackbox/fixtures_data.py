@@ -219,7 +219,8 @@ def _write(edge, statements):
             db.execute(sql, args)
         db.execute(
             "INSERT INTO domains (hostname, verified, deep_view_enabled, root_url, not_found_url, created_at,"
-            " updated_at) VALUES (?, 1, 1, ?, NULL, ?, ?) ON CONFLICT (hostname) DO UPDATE SET root_url = excluded.root_url",
+            " updated_at) VALUES (?, 1, 1, ?, NULL, ?, ?)"
+            " ON CONFLICT (hostname) DO UPDATE SET root_url = excluded.root_url",
             (SYNC_HOST, f"https://sync.invalid/{marker}", now, now))
         db.execute("COMMIT")
     except BaseException:

@@ -520,6 +520,16 @@ def test_plain_http_visits_are_redirected_to_https_with_308(demo):
     assert clicks(demo) == [] and handoffs(demo) == []
 
 
+def test_an_absolute_form_request_keeps_its_path_and_query_in_the_308(demo):
+    # RFC 9112 §3.2.2: servers accept absolute-form targets (what proxies send).
+    for target, expected in ((f"http://{DEMO_HOST}/invite?ref=BOB", "/invite?ref=BOB"),
+                             (f"http://{DEMO_HOST}/promo", "/promo"),
+                             (f"http://{DEMO_HOST}?x=1", "/?x=1"),
+                             (f"http://{DEMO_HOST}", "/")):
+        status, headers, _ = request(demo.http_port, target, headers={"User-Agent": UA_ANDROID}, host=DEMO_HOST)
+        assert (status, headers.get("location")) == (308, f"https://{DEMO_HOST}:{demo.https_port}{expected}"), target
+
+
 def test_with_https_redirect_off_visits_are_served_over_http(edge_factory):
     demo = start_demo(edge_factory, env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"})
     status, headers, _ = visit(demo, "/invite?ref=BOB", ua=UA_ANDROID, tls=False)

@@ -56,6 +56,17 @@ enum VisitRoutes {
         return (try? services.reader(context).domain(host)) ?? nil
     }
 
+    /// `/path?query` of a request target: origin-form as sent; an absolute-form target
+    /// (`http://host/path?query`, which servers must accept) without its scheme and authority,
+    /// so that its redirect keeps the path and query too.
+    static func originForm(_ target: String) -> String {
+        if target.hasPrefix("/") { return target }
+        guard let authority = target.firstRange(of: "://")?.upperBound,
+            let start = target[authority...].firstIndex(where: { $0 == "/" || $0 == "?" })
+        else { return "/" }
+        return target[start] == "/" ? String(target[start...]) : "/" + target[start...]
+    }
+
     /// 308 to the same URL over HTTPS, for visits that arrived over plain HTTP.
     static func httpsRedirect(_ request: HTTPRequest, _ context: RequestContext, _ services: EdgeServices)
         -> HTTPResponse?
@@ -67,8 +78,7 @@ enum VisitRoutes {
         let port = services.server.boundAddresses.first { $0.0 == .https }?.1.port
         guard let port else { return nil }  // no HTTPS listener: nothing to redirect to
         let authority = port == 443 ? host : host + ":" + String(port)
-        let target = request.target.hasPrefix("/") ? request.target : "/"
-        var r = HTTPResponse.redirect(308, to: "https://" + authority + target)
+        var r = HTTPResponse.redirect(308, to: "https://" + authority + originForm(request.target))
         r.headers.add("Referrer-Policy", "no-referrer")
         return r
     }
