@@ -32,8 +32,7 @@ enum DomainInput {
     }
 
     static func webURL(_ input: inout InputObject, _ name: String, _ problems: inout FieldProblems) -> String? {
-        guard let text = input.nullableString(name, maxLength: 4_096, problems: &problems) else { return nil }
-        return URLRule.check(text, kind: .web, field: input.field(name), problems: &problems)
+        input.url(name, kind: .web, problems: &problems)
     }
 
     /// The writable fields as stored: the base a PATCH is merged into.

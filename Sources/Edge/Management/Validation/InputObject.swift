@@ -65,6 +65,26 @@ struct InputObject {
         return string(name, maxLength: maxLength, singleLine: singleLine, problems: &problems)
     }
 
+    /// A URL (see `URLRule`), normalised; `required` or else nullable. The scheme is
+    /// checked before anything else, so that `java\tscript:` is `url_blocked` rather
+    /// than a control-character error.
+    mutating func url(
+        _ name: String, kind: URLRule.Kind, required: Bool = false, problems: inout FieldProblems
+    ) -> String? {
+        switch value(name) {
+        case nil:
+            if required { problems.add(field(name), "is required") }
+            return nil
+        case .null? where !required:
+            return nil
+        case .string(let s)?:
+            return URLRule.check(s, kind: kind, field: field(name), problems: &problems)
+        default:
+            problems.add(field(name), "must be a string")
+            return nil
+        }
+    }
+
     mutating func bool(_ name: String, default fallback: Bool, problems: inout FieldProblems) -> Bool {
         switch value(name) {
         case nil: return fallback

@@ -21,10 +21,7 @@ enum LinkInput {
         if let domain { HostnameRule.check(domain, field: "domain", problems: &problems) }
         let key = input.string("key", maxLength: 64, problems: &problems)
         if let key { LinkKeyRule.check(key, field: "key", problems: &problems) }
-        var url: String?
-        if let text = input.string("url", required: true, maxLength: 4_096, problems: &problems) {
-            url = URLRule.check(text, kind: .web, field: "url", problems: &problems)
-        }
+        let url = input.url("url", kind: .web, required: true, problems: &problems)
         let enabled = input.bool("enabled", default: true, problems: &problems)
         var mobile: MobilePayload?
         if case .some(.some(var object)) = input.object("mobile", problems: &problems) {
@@ -81,10 +78,7 @@ enum LinkInput {
         let title = o.nullableString("title", maxLength: maxTitleLength, problems: &p)
         let description = o.nullableString(
             "description", maxLength: maxDescriptionLength, singleLine: false, problems: &p)
-        var imageUrl: String?
-        if let text = o.nullableString("imageUrl", maxLength: 4_096, problems: &p) {
-            imageUrl = URLRule.check(text, kind: .https, field: o.field("imageUrl"), problems: &p)
-        }
+        let imageUrl = o.url("imageUrl", kind: .https, problems: &p)
         o.reportUnread(problems: &p)
         return LinkPreview(title: title, description: description, imageUrl: imageUrl)
     }

@@ -27,10 +27,7 @@ enum MobileAppInput {
         guard var input = InputObject(json, path: "", problems: &problems) else { throw .invalid(problems.list) }
         let name = input.string("name", required: true, maxLength: maxNameLength, problems: &problems)
         let enabled = input.bool("enabled", default: true, problems: &problems)
-        var iconUrl: String?
-        if let text = input.nullableString("iconUrl", maxLength: 4_096, problems: &problems) {
-            iconUrl = URLRule.check(text, kind: .https, field: "iconUrl", problems: &problems)
-        }
+        let iconUrl = input.url("iconUrl", kind: .https, problems: &problems)
         var ios: IOSPlatform?
         if case .some(.some(var object)) = input.object("ios", problems: &problems) {
             ios = decodeIOS(&object, &problems)
@@ -72,7 +69,7 @@ enum MobileAppInput {
         if let appStoreId, StoreTarget.appStore(id: appStoreId) == nil {
             p.add(o.field("appStoreId"), "must be the numeric App Store ID (1 to 20 digits), e.g. 1234567890")
         }
-        var testFlightUrl = o.nullableString("testFlightUrl", maxLength: 4_096, problems: &p)
+        var testFlightUrl = o.nullableString("testFlightUrl", maxLength: 4_096, singleLine: false, problems: &p)
         if let url = testFlightUrl {
             testFlightUrl = StoreTarget.testFlight(url: url)?.url.absoluteString
             if testFlightUrl == nil {
@@ -130,7 +127,7 @@ enum MobileAppInput {
                 }
             }
         }
-        let playStoreUrl = o.nullableString("playStoreUrl", maxLength: 4_096, problems: &p)
+        let playStoreUrl = o.nullableString("playStoreUrl", maxLength: 4_096, singleLine: false, problems: &p)
         if let playStoreUrl {
             if let refusal = URLRule.blocked(playStoreUrl, field: o.field("playStoreUrl")) {
                 p.add(refusal)
