@@ -90,14 +90,38 @@ final class EventTests: StoreTestCase {
         XCTAssertEqual(inTransaction.first, Fixture.click(id: "c_other_os", at: 1_600, osVersion: "16.0"))
     }
 
-    func testProbabilisticQueryUsesItsIndex() throws {
-        let plan = try write { tx in
-            try (tx as! SQLiteTransaction).db.queryAll("EXPLAIN QUERY PLAN " + SQLiteQueries.selectCandidatesWithOS) {
-                s in
-                s.text(3)
+    func testHotQueriesUseTheirIndexes() throws {
+        let cases: [(String, String)] = [
+            (SQLiteQueries.selectCandidatesWithOS, "clicks_probabilistic"),
+            (SQLiteQueries.selectCandidates, "clicks_probabilistic"),
+            (SQLiteQueries.countClicks, "clicks_app_at"),
+            (SQLiteQueries.countOpens, "open_events_app_at"),
+            ("SELECT rowid FROM clicks WHERE app_id = ?1 AND at < ?2 LIMIT ?3", "clicks_app_at"),
+            ("SELECT rowid FROM clicks WHERE app_id IS NULL AND at < ?1 LIMIT ?2", "clicks_app_at"),
+            ("SELECT min(app_id) FROM clicks WHERE app_id > ?1", "clicks_app_at"),
+            ("SELECT token_hash FROM handoffs WHERE expires_at <= ?1 LIMIT ?2", "handoffs_expiry"),
+            ("SELECT rowid FROM open_events WHERE at < ?1 LIMIT ?2", "open_events_at"),
+        ]
+        for (sql, index) in cases {
+            let plan = try write { tx in
+                try (tx as! SQLiteTransaction).db.queryAll("EXPLAIN QUERY PLAN " + sql) { s in s.text(3) }
             }
+            XCTAssertTrue(plan.joined().contains(index), sql + " -> " + plan.joined(separator: "; "))
         }
-        XCTAssertTrue(plan.joined().contains("clicks_probabilistic"), plan.joined(separator: "; "))
+    }
+
+    func testPruningFindsOldClicksOfEveryAppAndOfNone() throws {
+        try write { tx in
+            try tx.insertClick(Fixture.click(id: "a_old", at: 1, app: "biq_mapp_a"))
+            try tx.insertClick(Fixture.click(id: "a_new", at: 100, app: "biq_mapp_a"))
+            try tx.insertClick(Fixture.click(id: "b_old", at: 1, app: "biq_mapp_b"))
+            try tx.insertClick(Fixture.click(id: "n_old", at: 1, app: nil))
+            try tx.insertClick(Fixture.click(id: "n_new", at: 100, app: nil))
+        }
+        XCTAssertEqual(try store.prune(olderThan: 50, now: 0), 3)
+        XCTAssertEqual(try count("clicks"), 2)
+        XCTAssertNotNil(try reader.click(id: "a_new"))
+        XCTAssertNotNil(try reader.click(id: "n_new"))
     }
 
     func testOpenEventsAreFoundByIdEventAndIdempotencyKey() throws {

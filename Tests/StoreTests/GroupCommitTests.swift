@@ -197,6 +197,17 @@ final class GroupCommitTests: StoreTestCase {
         }
     }
 
+    func testClosingFromACompletionDoesNotWaitForItself() throws {
+        let done = Latch()
+        let store = self.store!
+        store.write({ _ in 1 }) { _ in
+            store.close()
+            done.countDown()
+        }
+        XCTAssertTrue(done.wait(for: 1, seconds: 5))
+        XCTAssertThrowsError(try store.writeAndWait { _ in 1 })
+    }
+
     func testReadsInsideABatchSeeTheEarlierJobsWrites() throws {
         let gate = holdWriter()
         let done = Latch()

@@ -11,6 +11,7 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: OpaquePointer] = [:]
+    private var byAddress: [UInt: (sql: String, statement: OpaquePointer)] = [:]
     private var closed = false
 
     private init(handle: OpaquePointer, path: String) {
@@ -49,6 +50,7 @@ final class SQLiteConnection {
         closed = true
         for (_, statement) in statements { sqlite3_finalize(statement) }
         statements = [:]
+        byAddress = [:]
         sqlite3_close_v2(handle)
     }
 
@@ -61,13 +63,33 @@ final class SQLiteConnection {
     }
 
     /// The cached statement for `sql`, prepared on first use.
+    ///
+    /// The SQL of the hot paths is in `static let`s, so the same text arrives
+    /// with the same storage every time: a first lookup by storage address
+    /// (confirmed by `==`, which is O(1) for identical storage) avoids hashing
+    /// a few hundred bytes of SQL per statement.
     func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        if let cached = statements[sql] { return SQLiteStatement(handle: cached) }
-        var prepared: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
-        guard rc == SQLITE_OK, let prepared else { throw error(rc) }
-        statements[sql] = prepared
-        return SQLiteStatement(handle: prepared)
+        let address = Self.storageAddress(sql)
+        if address != 0, let hit = byAddress[address], hit.sql == sql { return SQLiteStatement(handle: hit.statement) }
+        let statement: OpaquePointer
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            var prepared: OpaquePointer?
+            let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+            guard rc == SQLITE_OK, let prepared else { throw error(rc) }
+            statements[sql] = prepared
+            statement = prepared
+        }
+        if address != 0 { byAddress[address] = (sql, statement) }
+        return SQLiteStatement(handle: statement)
+    }
+
+    /// The address of a heap-allocated string's bytes; 0 for small (inline) strings,
+    /// whose bytes have no stable address and are cheap to hash anyway.
+    private static func storageAddress(_ sql: String) -> UInt {
+        guard sql.utf8.count > 15 else { return 0 }
+        return sql.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? 0
     }
 
     /// Steps once: true when a row is available, false when done.

@@ -162,8 +162,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
         guard first else { return }
         _ = queue.close()
+        // Called from a completion (or the last reference dropped there): the
+        // writer drains and stops by itself; it cannot wait for itself.
+        guard !writer.isWriterThread else { return }
         writer.join()
-        checkpointer?.stop()
     }
 
     private enum PruneStep: CaseIterable, Sendable {

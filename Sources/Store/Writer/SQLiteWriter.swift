@@ -71,6 +71,7 @@ final class SQLiteWriter: @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
         }
+        checkpointer?.stop()
         db.close()
     }
 

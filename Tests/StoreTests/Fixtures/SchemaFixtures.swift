@@ -103,8 +103,7 @@ enum SchemaFixtures {
             os_version TEXT,
             consumed_by_open TEXT
         );
-        CREATE INDEX clicks_at ON clicks(at);
-        CREATE INDEX clicks_app_at ON clicks(app_id, at, platform, kind) WHERE app_id IS NOT NULL;
+        CREATE INDEX clicks_app_at ON clicks(app_id, at, platform, kind);
         CREATE INDEX clicks_probabilistic ON clicks(app_id, domain, source_hash, at)
             WHERE source_hash IS NOT NULL AND consumed_by_open IS NULL;
 
