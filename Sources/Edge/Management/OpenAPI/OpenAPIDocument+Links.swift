@@ -154,7 +154,6 @@ extension OpenAPIDocument {
                 "400": {"$ref": "#/components/responses/BadRequest"},
                 "401": {"$ref": "#/components/responses/Unauthorized"},
                 "404": {"$ref": "#/components/responses/NotFound"},
-                "422": {"$ref": "#/components/responses/Unprocessable"},
                 "409": {"$ref": "#/components/responses/Conflict"},
                 "500": {"$ref": "#/components/responses/InternalError"}
               }
