@@ -44,14 +44,14 @@ public final class Resolver: Sendable {
     /// Resolves one request; `completion` is called exactly once.
     public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (ResolveOutput) -> Void) {
         let requestId = RequestID.resolve(input)
+        let address = SourceAddressHasher.normalize(input.sourceAddress)
         let context: ResolutionContext
         do {
-            context = try prepare(input, requestId: requestId)
+            context = try prepare(input, address: address)
         } catch {
             completion(ResponseFactory.error(error, requestId: requestId))
             return
         }
-        let address = SourceAddressHasher.normalize(input.sourceAddress)
         submit(context, requestId: requestId, address: address, loop: input.readerLoop, attempt: 1, completion)
     }
 

@@ -9,10 +9,9 @@ extension Resolver {
     /// Order: method; the source address's buckets; SDK headers; bearer key;
     /// the app's bucket; content type and JSON; schema; app ownership, state and
     /// platform; headers against body; instance and token buckets.
-    func prepare(_ input: ResolveInput, requestId: String) throws(ResolverError) -> ResolutionContext {
+    func prepare(_ input: ResolveInput, address: String) throws(ResolverError) -> ResolutionContext {
         guard input.method == "POST" else { throw .methodNotAllowed }
         let now = input.now
-        let address = SourceAddressHasher.normalize(input.sourceAddress)
         try limit(limiters.address.acquire(address, nowMillis: now))
         try limit(limiters.failures.check(address, nowMillis: now))
 
@@ -55,16 +54,16 @@ extension Resolver {
         if let token = request.handoffToken {
             // Any token text, well-formed or not, has a bucket of its own.
             let hash = HandoffToken.hash(token)
-            try limit(limiters.token.acquire(Base64URL.encode(hash), nowMillis: now))
+            try limit(limiters.token.acquire(Base64URLEncoder.encode(hash), nowMillis: now))
             if HandoffToken.isWellFormed(token) { tokenHash = hash }
         }
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
             try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }
         }
-        let plan = try probabilisticPlan(request, app: app, input: input, reader: reader)
+        let plan = try probabilisticPlan(request, app: app, address: address, now: now, reader: reader)
 
-        let keyHash = SHA256.hash(headers.idempotencyKey)
+        let keyHash = Digest.sha256(headers.idempotencyKey)
         return ResolutionContext(
             request: request, app: app, idempotencyKeyHash: keyHash,
             requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: tokenHash),
@@ -75,9 +74,9 @@ extension Resolver {
     /// Probabilistic evaluation would run only for an iOS first open without
     /// exact input, allowed by both the app and the request (contract
     /// obligation 4); only then is the domain judged.
-    private func probabilisticPlan(_ r: OpenRequest, app: MobileApp, input: ResolveInput, reader: any StoreReader)
-        throws(ResolverError) -> ProbabilisticPlan?
-    {
+    private func probabilisticPlan(
+        _ r: OpenRequest, app: MobileApp, address: String, now: Int64, reader: any StoreReader
+    ) throws(ResolverError) -> ProbabilisticPlan? {
         guard r.platform == .ios, r.firstOpen, r.probabilisticAllowed, !r.hasExactInput, let ios = app.ios,
             ios.probabilisticFallback
         else { return nil }
@@ -89,7 +88,7 @@ extension Resolver {
         }
         let minutes = Int64(min(max(ios.probabilisticWindowMinutes, 1), 60))
         return ProbabilisticPlan(
-            eligibleDomain: eligible, sourceHash: hasher.hash(input.sourceAddress), since: input.now - minutes * 60_000)
+            eligibleDomain: eligible, sourceHash: hasher.hash(address), since: now - minutes * 60_000)
     }
 
     private func limit(_ waitMicros: Int64?) throws(ResolverError) {

@@ -29,13 +29,13 @@ public struct ResolveInput: Sendable {
     /// The value of header `name` (lower-case) when it occurs exactly once, with
     /// optional whitespace trimmed; `.missing` or `.repeated` otherwise.
     func header(_ name: String) -> HeaderLookup {
-        var found: Substring?
+        var found: String?
         for (n, v) in headers where n == name {
             if found != nil { return .repeated }
-            found = Substring(v).trimmingOptionalWhitespace()
+            found = v
         }
         guard let found else { return .missing }
-        return .value(String(found))
+        return .value(found.trimmingOptionalWhitespace())
     }
 }
 
@@ -51,10 +51,26 @@ enum HeaderLookup: Equatable {
 }
 
 extension Substring {
-    func trimmingOptionalWhitespace() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return s
+    /// Without leading and trailing spaces and tabs (HTTP optional whitespace).
+    /// Works on UTF-8 code units: the common case (nothing to trim) costs two
+    /// byte reads.
+    func trimmingOptionalWhitespace() -> String {
+        let u = utf8
+        func isOWS(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        guard let first = u.first, let last = u.last, isOWS(first) || isOWS(last) else { return String(self) }
+        var start = u.startIndex
+        var end = u.endIndex
+        while start < end, isOWS(u[start]) { start = u.index(after: start) }
+        while end > start, isOWS(u[u.index(before: end)]) { end = u.index(before: end) }
+        return String(Substring(u[start..<end]))
+    }
+}
+
+extension String {
+    func trimmingOptionalWhitespace() -> String {
+        let u = utf8
+        guard let first = u.first, let last = u.last, first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+        else { return self }
+        return Substring(self).trimmingOptionalWhitespace()
     }
 }

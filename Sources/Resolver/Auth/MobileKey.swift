@@ -1,4 +1,3 @@
-import Core
 import Store
 
 /// The `Authorization: Bearer biqli_mobile_pk_...` check.
@@ -21,12 +20,16 @@ enum MobileKey {
     /// The bearer token of an `Authorization` header (scheme case-insensitive).
     static func bearer(_ lookup: HeaderLookup) -> String? {
         guard let value = lookup.value else { return nil }
-        guard value.utf8.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = Substring(value.dropFirst(7)).trimmingOptionalWhitespace()
-        return token.isEmpty ? nil : String(token)
+        let u = value.utf8
+        guard u.count > 7 else { return nil }
+        for (c, expected) in zip(u.prefix(7), "bearer ".utf8) where c | 0x20 != expected {
+            return nil
+        }
+        let token = value.dropFirst(7).trimmingOptionalWhitespace()
+        return token.isEmpty ? nil : token
     }
 
-    static func hash(_ key: String) -> [UInt8] { SHA256.hash(key) }
+    static func hash(_ key: String) -> [UInt8] { Digest.sha256(key) }
 
     /// The usable key record for the request's `Authorization`, or `invalid_mobile_key`.
     static func authenticate(_ input: ResolveInput, reader: any StoreReader) throws(ResolverError)

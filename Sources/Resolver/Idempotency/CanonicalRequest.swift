@@ -1,5 +1,3 @@
-import Core
-
 /// The canonical form of a validated request, whose SHA-256 decides whether a
 /// reused eventId or Idempotency-Key is a replay (equal) or a conflict.
 ///
@@ -17,31 +15,60 @@ import Core
 enum CanonicalRequest {
     static let version: Int64 = 1
 
-    static func value(_ r: OpenRequest, idempotencyKeyHash: [UInt8], tokenHash: [UInt8]?) -> JSONValue {
-        .object([
-            ("v", .int(version)),
-            ("eventId", .string(r.eventId)),
-            ("idempotencyKey", .string(Hex.encode(idempotencyKeyHash))),
-            ("appId", .string(r.appId)),
-            ("appInstanceId", .string(r.appInstanceId)),
-            ("platform", .string(r.platform.rawValue)),
-            ("firstOpen", .bool(r.firstOpen)),
-            ("probabilisticAllowed", .bool(r.probabilisticAllowed)),
-            ("handoffToken", tokenHash.map { .string(Hex.encode($0)) } ?? .null),
-            ("deepLink", .string(orNull: r.deepLink)),
-            ("domain", .string(orNull: r.domain)),
-            ("appVersion", .string(orNull: r.appVersion)),
-            ("osVersion", .string(orNull: r.osVersion)),
-            ("sdkVersion", .string(r.sdkVersion)),
-            ("occurredAt", r.occurredAt.map { .int($0) } ?? .null),
-        ])
-    }
-
+    /// Compact JSON with the members in sorted key order (RFC 8785-style for
+    /// this fixed set of keys): equal for equal requests, whatever their shape.
     static func bytes(_ r: OpenRequest, idempotencyKeyHash: [UInt8], tokenHash: [UInt8]?) -> [UInt8] {
-        value(r, idempotencyKeyHash: idempotencyKeyHash, tokenHash: tokenHash).canonicalBytes
+        var j = JSONBuffer(capacity: 640)
+        j.raw("{")
+        j.key("appId")
+        j.string(r.appId)
+        j.comma()
+        j.key("appInstanceId")
+        j.string(r.appInstanceId)
+        j.comma()
+        j.key("appVersion")
+        j.string(orNull: r.appVersion)
+        j.comma()
+        j.key("deepLink")
+        j.string(orNull: r.deepLink)
+        j.comma()
+        j.key("domain")
+        j.string(orNull: r.domain)
+        j.comma()
+        j.key("eventId")
+        j.string(r.eventId)
+        j.comma()
+        j.key("firstOpen")
+        j.bool(r.firstOpen)
+        j.comma()
+        j.key("handoffToken")
+        j.string(orNull: tokenHash.map(Hex.encode))
+        j.comma()
+        j.key("idempotencyKey")
+        j.string(Hex.encode(idempotencyKeyHash))
+        j.comma()
+        j.key("occurredAt")
+        if let t = r.occurredAt { j.int(t) } else { j.raw("null") }
+        j.comma()
+        j.key("osVersion")
+        j.string(orNull: r.osVersion)
+        j.comma()
+        j.key("platform")
+        j.string(r.platform.rawValue)
+        j.comma()
+        j.key("probabilisticAllowed")
+        j.bool(r.probabilisticAllowed)
+        j.comma()
+        j.key("sdkVersion")
+        j.string(r.sdkVersion)
+        j.comma()
+        j.key("v")
+        j.int(version)
+        j.raw("}")
+        return j.bytes
     }
 
     static func hash(_ r: OpenRequest, idempotencyKeyHash: [UInt8], tokenHash: [UInt8]?) -> [UInt8] {
-        SHA256.hash(bytes(r, idempotencyKeyHash: idempotencyKeyHash, tokenHash: tokenHash))
+        Digest.sha256(bytes(r, idempotencyKeyHash: idempotencyKeyHash, tokenHash: tokenHash))
     }
 }

@@ -1,5 +1,3 @@
-import Core
-
 /// The opaque handoff token: `bqmh_` + 43 base64url characters (32 random
 /// bytes), exactly 48 characters. Only its SHA-256 is ever stored or looked up.
 enum HandoffToken {
@@ -12,5 +10,5 @@ enum HandoffToken {
         return u.dropFirst(prefix.utf8.count).allSatisfy(SafeText.isBase64URLByte)
     }
 
-    static func hash(_ token: String) -> [UInt8] { SHA256.hash(token) }
+    static func hash(_ token: String) -> [UInt8] { Digest.sha256(token) }
 }

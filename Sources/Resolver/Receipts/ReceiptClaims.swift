@@ -36,26 +36,59 @@ struct ReceiptClaims: Sendable {
         self.referralCode = match.referralCode
         self.issuedAt = nowMillis / 1000
         self.expiresAt = nowMillis / 1000 + lifetimeSeconds
-        self.tokenId = "rcpt_" + ULID.make(milliseconds: UInt64(max(0, nowMillis)))
+        // One receipt per live open (replays carry none), so the open's ULID is unique here too.
+        self.tokenId = "rcpt_" + openId.dropFirst(Identifier.openPrefix.count)
     }
 
-    var json: JSONValue {
-        .object([
-            ("iss", .string(issuer)),
-            ("sub", .string(appInstanceId)),
-            ("aud", .string(appId)),
-            ("iat", .int(issuedAt)),
-            ("exp", .int(expiresAt)),
-            ("jti", .string(tokenId)),
-            ("openId", .string(openId)),
-            ("eventId", .string(eventId)),
-            ("platform", .string(platform.rawValue)),
-            ("firstOpen", .bool(firstOpen)),
-            ("matchedBy", .string(matchedBy.rawValue)),
-            ("confidence", .string(matchedBy.confidence.rawValue)),
-            ("linkId", .string(linkId)),
-            ("clickId", .string(orNull: clickId)),
-            ("referralCode", .string(orNull: referralCode)),
-        ])
+    /// The payload's JSON bytes, members in the documented order.
+    var json: [UInt8] {
+        var j = JSONBuffer(capacity: 600)
+        j.raw("{")
+        j.key("iss")
+        j.string(issuer)
+        j.comma()
+        j.key("sub")
+        j.string(appInstanceId)
+        j.comma()
+        j.key("aud")
+        j.string(appId)
+        j.comma()
+        j.key("iat")
+        j.int(issuedAt)
+        j.comma()
+        j.key("exp")
+        j.int(expiresAt)
+        j.comma()
+        j.key("jti")
+        j.string(tokenId)
+        j.comma()
+        j.key("openId")
+        j.string(openId)
+        j.comma()
+        j.key("eventId")
+        j.string(eventId)
+        j.comma()
+        j.key("platform")
+        j.string(platform.rawValue)
+        j.comma()
+        j.key("firstOpen")
+        j.bool(firstOpen)
+        j.comma()
+        j.key("matchedBy")
+        j.string(matchedBy.rawValue)
+        j.comma()
+        j.key("confidence")
+        j.string(matchedBy.confidence.rawValue)
+        j.comma()
+        j.key("linkId")
+        j.string(linkId)
+        j.comma()
+        j.key("clickId")
+        j.string(orNull: clickId)
+        j.comma()
+        j.key("referralCode")
+        j.string(orNull: referralCode)
+        j.raw("}")
+        return j.bytes
     }
 }

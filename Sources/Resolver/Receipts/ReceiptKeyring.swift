@@ -96,14 +96,14 @@ public final class ReceiptKeyring: Sendable {
     }
 
     /// A compact JWS of `claims` with the current key; may start a background rotation.
-    func sign(_ claims: JSONValue, now: Int64) -> String {
+    func sign(_ claims: [UInt8], now: Int64) -> String {
         let (key, startRotation) = state.withLock { s -> (SigningKey, Bool) in
             guard !s.rotating, isDue(s.current, now: now) else { return (s.current, false) }
             s.rotating = true
             return (s.current, true)
         }
         if startRotation { rotateInBackground(now: now) }
-        return key.sign(payload: claims.jsonBytes)
+        return key.sign(payload: claims)
     }
 
     private func isDue(_ key: SigningKey, now: Int64) -> Bool {

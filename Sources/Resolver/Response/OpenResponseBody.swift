@@ -9,42 +9,59 @@ enum OpenResponseBody {
     static let maxStoredBytes = ResponseFactory.maxSuccessBodyBytes - 4_096
 
     static func render(openId: String, firstOpen: Bool, match: Match?) -> [UInt8] {
-        let full = value(openId: openId, firstOpen: firstOpen, match: match, trimmed: false)
-        let bytes = full.jsonBytes
+        let bytes = render(openId: openId, firstOpen: firstOpen, match: match, trimmed: false)
         if bytes.count <= maxStoredBytes { return bytes }
         // Only metadata stored before its 4 KB rule existed could get here;
-        // an empty object keeps the response valid instead of failing the open.
-        return value(openId: openId, firstOpen: firstOpen, match: match, trimmed: true).jsonBytes
+        // empty objects keep the response valid instead of failing the open.
+        return render(openId: openId, firstOpen: firstOpen, match: match, trimmed: true)
     }
 
-    static func value(openId: String, firstOpen: Bool, match: Match?, trimmed: Bool) -> JSONValue {
+    private static func render(openId: String, firstOpen: Bool, match: Match?, trimmed: Bool) -> [UInt8] {
         let matchedBy = match?.matchedBy ?? .none
-        let open: JSONValue = .object([
-            ("id", .string(openId)),
-            ("firstOpen", .bool(firstOpen)),
-            ("matchedBy", .string(matchedBy.rawValue)),
-            ("confidence", .string(matchedBy.confidence.rawValue)),
-        ])
+        var j = JSONBuffer(capacity: 512)
+        j.raw(#"{"open":{"id":"#)
+        j.string(openId)
+        j.raw(#","firstOpen":"#)
+        j.bool(firstOpen)
+        j.raw(#","matchedBy":"#)
+        j.string(matchedBy.rawValue)
+        j.raw(#","confidence":"#)
+        j.string(matchedBy.confidence.rawValue)
         guard let match else {
-            return .object([("open", open), ("click", .null), ("link", .null), ("attribution", .null)])
+            j.raw(#"},"click":null,"link":null,"attribution":null}"#)
+            return j.bytes
         }
-        let click: JSONValue = match.clickId.map { .object([("id", .string($0))]) } ?? .null
-        let link: JSONValue = .object([
-            ("id", .string(match.linkId)), ("shortUrl", .string(match.shortUrl)), ("route", .string(match.route)),
-        ])
-        var metadata: JSONValue = .object([])
-        if !trimmed, case .object = match.metadata { metadata = match.metadata }
-        var dynamic: [(String, JSONValue)] = []
+        j.raw(#"},"click":"#)
+        if let click = match.clickId {
+            j.raw(#"{"id":"#)
+            j.string(click)
+            j.raw("}")
+        } else {
+            j.raw("null")
+        }
+        j.raw(#","link":{"id":"#)
+        j.string(match.linkId)
+        j.raw(#","shortUrl":"#)
+        j.string(match.shortUrl)
+        j.raw(#","route":"#)
+        j.string(match.route)
+        j.raw(#"},"attribution":{"referralCode":"#)
+        j.string(orNull: match.referralCode)
+        j.raw(#","metadata":"#)
+        if !trimmed, case .object = match.metadata { j.value(match.metadata) } else { j.raw("{}") }
+        j.raw(#","dynamic":{"#)
         if !trimmed {
-            for (k, v) in match.dynamic where !dynamic.contains(where: { $0.0 == k }) {
-                dynamic.append((k, .string(v)))
-                if dynamic.count == DynamicValues.maxCount { break }
+            var written: [String] = []
+            for (k, v) in match.dynamic where !written.contains(k) {
+                if !written.isEmpty { j.comma() }
+                j.string(k)
+                j.raw(":")
+                j.string(v)
+                written.append(k)
+                if written.count == DynamicValues.maxCount { break }
             }
         }
-        let attribution: JSONValue = .object([
-            ("referralCode", .string(orNull: match.referralCode)), ("metadata", metadata),
-            ("dynamic", .object(dynamic)),
-        ])
-        return .object([("open", open), ("click", click), ("link", link), ("attribution", attribution)])
+        j.raw("}}}")
+        return j.bytes
     }
 }

@@ -9,11 +9,6 @@ enum OpenRequestValidator {
     static let maxBodyBytes = 16_384
     static let maxDepth = 32
 
-    static let knownFields: Set<String> = [
-        "eventId", "appId", "appInstanceId", "platform", "firstOpen", "probabilisticAllowed", "handoffToken",
-        "deepLink", "domain", "appVersion", "osVersion", "sdkVersion", "occurredAt", "attestation",
-    ]
-
     static func parse(_ body: [UInt8]) throws(ResolverError) -> [(String, JSONValue)] {
         if body.count > maxBodyBytes { throw .invalidRequest("The request body exceeds 16 KB.") }
         let options = JSONParser.Options(maxDepth: maxDepth, maxBytes: maxBodyBytes, rejectDuplicateKeys: true)
@@ -34,46 +29,69 @@ enum OpenRequestValidator {
         return members
     }
 
-    static func validate(_ members: [(String, JSONValue)]) throws(ResolverError) -> OpenRequest {
-        for (k, _) in members where !knownFields.contains(k) {
-            throw .validationError("Unknown field '\(printable(k))'.")
-        }
-        var fields: [String: JSONValue] = [:]
-        for (k, v) in members { fields[k] = v }
+    /// The members of the body by name; one pass, unknown names refused.
+    private struct Fields {
+        var eventId, appId, appInstanceId, platform, firstOpen, probabilisticAllowed: JSONValue?
+        var handoffToken, deepLink, domain, appVersion, osVersion, sdkVersion, occurredAt, attestation: JSONValue?
 
-        let eventId = try requiredString(fields, "eventId")
+        init(_ members: [(String, JSONValue)]) throws(ResolverError) {
+            for (k, v) in members {
+                switch k {
+                case "eventId": eventId = v
+                case "appId": appId = v
+                case "appInstanceId": appInstanceId = v
+                case "platform": platform = v
+                case "firstOpen": firstOpen = v
+                case "probabilisticAllowed": probabilisticAllowed = v
+                case "handoffToken": handoffToken = v
+                case "deepLink": deepLink = v
+                case "domain": domain = v
+                case "appVersion": appVersion = v
+                case "osVersion": osVersion = v
+                case "sdkVersion": sdkVersion = v
+                case "occurredAt": occurredAt = v
+                case "attestation": attestation = v
+                default: throw .validationError("Unknown field '\(OpenRequestValidator.printable(k))'.")
+                }
+            }
+        }
+    }
+
+    static func validate(_ members: [(String, JSONValue)]) throws(ResolverError) -> OpenRequest {
+        let fields = try Fields(members)
+        let eventId = try requiredString(fields.eventId, "eventId")
         guard SafeText.isSafeIdentifier(eventId, min: 8, max: 100) else {
             throw .validationError("eventId must be 8-100 characters of letters, digits, '.', '_', '~' or '-'.")
         }
-        let appId = try requiredString(fields, "appId")
+        let appId = try requiredString(fields.appId, "appId")
         guard SafeText.length(appId) <= 40 else { throw .validationError("appId must be at most 40 characters.") }
-        let instance = try requiredString(fields, "appInstanceId")
+        let instance = try requiredString(fields.appInstanceId, "appInstanceId")
         guard SafeText.isSafeIdentifier(instance, min: 16, max: 128) else {
             throw .validationError(
                 "appInstanceId must be 16-128 characters of letters, digits, '.', '_', '~' or '-'.")
         }
-        guard let platform = Platform(rawValue: try requiredString(fields, "platform")) else {
+        guard let platform = Platform(rawValue: try requiredString(fields.platform, "platform")) else {
             throw .validationError("platform must be 'ios' or 'android'.")
         }
-        let firstOpen = try requiredBool(fields, "firstOpen")
-        let probabilisticAllowed = try requiredBool(fields, "probabilisticAllowed")
-        let handoffToken = try optionalString(fields, "handoffToken", max: 128)
-        let deepLink = try optionalString(fields, "deepLink", max: 2048)
-        let domain = try optionalString(fields, "domain", max: 255)
-        let appVersion = try optionalString(fields, "appVersion", max: 32)
-        let osVersion = try optionalString(fields, "osVersion", max: 32)
-        let sdkVersion = try requiredString(fields, "sdkVersion")
+        let firstOpen = try requiredBool(fields.firstOpen, "firstOpen")
+        let probabilisticAllowed = try requiredBool(fields.probabilisticAllowed, "probabilisticAllowed")
+        let handoffToken = try optionalString(fields.handoffToken, "handoffToken", max: 128)
+        let deepLink = try optionalString(fields.deepLink, "deepLink", max: 2048)
+        let domain = try optionalString(fields.domain, "domain", max: 255)
+        let appVersion = try optionalString(fields.appVersion, "appVersion", max: 32)
+        let osVersion = try optionalString(fields.osVersion, "osVersion", max: 32)
+        let sdkVersion = try requiredString(fields.sdkVersion, "sdkVersion")
         guard (1...32).contains(SafeText.length(sdkVersion)) else {
             throw .validationError("sdkVersion must be 1-32 characters.")
         }
         var occurredAt: Int64?
-        if let text = try optionalString(fields, "occurredAt", max: 64) {
+        if let text = try optionalString(fields.occurredAt, "occurredAt", max: 64) {
             guard let ms = Timestamp.parse(text) else {
                 throw .validationError("occurredAt must be an RFC 3339 date-time.")
             }
             occurredAt = ms
         }
-        switch fields["attestation"] {
+        switch fields.attestation {
         case nil, .null?, .object?, .array?: break  // reserved, accepted and ignored
         default: throw .validationError("attestation must be an object, an array or null.")
         }
@@ -86,26 +104,26 @@ enum OpenRequestValidator {
 
     private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }
 
-    private static func requiredString(_ f: [String: JSONValue], _ name: String) throws(ResolverError) -> String {
-        switch f[name] {
+    private static func requiredString(_ v: JSONValue?, _ name: String) throws(ResolverError) -> String {
+        switch v {
         case nil: throw .validationError("\(name) is required.")
         case .string(let s)?: return s
         default: throw .validationError("\(name) must be a string.")
         }
     }
 
-    private static func requiredBool(_ f: [String: JSONValue], _ name: String) throws(ResolverError) -> Bool {
-        switch f[name] {
+    private static func requiredBool(_ v: JSONValue?, _ name: String) throws(ResolverError) -> Bool {
+        switch v {
         case nil: throw .validationError("\(name) is required.")
         case .bool(let b)?: return b
         default: throw .validationError("\(name) must be a boolean.")
         }
     }
 
-    private static func optionalString(_ f: [String: JSONValue], _ name: String, max: Int) throws(ResolverError)
+    private static func optionalString(_ v: JSONValue?, _ name: String, max: Int) throws(ResolverError)
         -> String?
     {
-        switch f[name] {
+        switch v {
         case nil, .null?: return nil
         case .string(let s)?:
             guard SafeText.length(s) <= max else {
@@ -118,7 +136,7 @@ enum OpenRequestValidator {
 
     /// An unknown field's name, shortened and reduced to safe characters, so that
     /// the message stays small and cannot carry arbitrary client text.
-    private static func printable(_ key: String) -> String {
+    static func printable(_ key: String) -> String {
         let safe = key.unicodeScalars.prefix(40).map {
             SafeText.isSafeByte(UInt8(truncatingIfNeeded: $0.value)) && $0.isASCII ? Character($0) : "?"
         }

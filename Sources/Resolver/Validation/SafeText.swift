@@ -4,8 +4,11 @@ enum SafeText {
     static func isSafeIdentifier(_ text: String, min: Int, max: Int) -> Bool {
         let u = text.utf8
         guard u.count >= min, u.count <= max else { return false }
+        if let ok = u.withContiguousStorageIfAvailable({ buf in buf.allSatisfy { safeTable[Int($0)] } }) { return ok }
         return u.allSatisfy(isSafeByte)
     }
+
+    private static let safeTable: [Bool] = (0..<256).map { isSafeByte(UInt8($0)) }
 
     static func isSafeByte(_ c: UInt8) -> Bool {
         switch c {

@@ -49,6 +49,9 @@ public struct SourceAddressHasher: Sendable {
     /// an IPv4 peer) reduced to its IPv4 form, so that the visit and the open of
     /// the same device hash alike whichever socket family each arrived on.
     public static func normalize(_ address: String) -> String {
+        // Fast path: a plain IPv4 address, or IPv6 already lower-case with no
+        // brackets, zone or mapped IPv4 (what inet_ntop produces).
+        if let plain = address.utf8.withContiguousStorageIfAvailable({ isPlain($0) }), plain { return address }
         var s = Substring(address)
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
@@ -60,6 +63,23 @@ public struct SourceAddressHasher: Sendable {
             if isDottedQuad(rest) { return String(rest) }
         }
         return lowered
+    }
+
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var dots = 0
+        var colons = 0
+        for c in bytes {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: ":"): colons += 1
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): continue
+            default: return false
+            }
+        }
+        // IPv4 (dots only), or IPv6 without an embedded IPv4 part (which may be mapped).
+        return colons == 0 ? dots > 0 && !bytes.contains(where: { $0 >= UInt8(ascii: "a") }) : dots == 0
     }
 
     private static func isDottedQuad(_ s: Substring) -> Bool {

@@ -1,0 +1,92 @@
+import Core
+import Store
+import XCTest
+
+@testable import Resolver
+
+/// The resolver's fast encoders must produce exactly what Core's do: hashes
+/// are compared with rows other modules wrote, and receipts with other
+/// verifiers' parsers.
+final class EncodingEquivalenceTests: XCTestCase {
+    private let samples: [String] = [
+        "", "a", "abc", "biqli_mobile_pk_" + String(repeating: "Az09_-", count: 10) + "abcd",
+        "bqmh_" + String(repeating: "x", count: 43), String(repeating: "é🎉", count: 40), "quote\"back\\slash\n\t\u{7F}",
+    ]
+
+    func testDigestIsCoreSHA256() {
+        for s in samples {
+            XCTAssertEqual(Digest.sha256(s), SHA256.hash(s), s)
+            XCTAssertEqual(Digest.sha256(Array(s.utf8)), SHA256.hash(Array(s.utf8)))
+            XCTAssertEqual(Digest.sha256(String(s.dropFirst())), SHA256.hash(String(s.dropFirst())))
+        }
+        let big = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        XCTAssertEqual(Digest.sha256(big), SHA256.hash(big))
+    }
+
+    func testBase64URLEncoderIsCoreBase64URL() {
+        for n in 0..<200 {
+            let bytes = (0..<n).map { _ in UInt8.random(in: 0...255) }
+            XCTAssertEqual(Base64URLEncoder.encode(bytes), Base64URL.encode(bytes), "\(n) bytes")
+        }
+    }
+
+    func testJSONBufferStringsAreJSONWriterStrings() {
+        for s in samples + ["/", "\u{0}", "\u{1F}", "plain ascii"] {
+            var j = JSONBuffer()
+            j.string(s)
+            var w: [UInt8] = []
+            JSONWriter.writeString(s, into: &w)
+            XCTAssertEqual(j.bytes, w, s)
+            XCTAssertEqual(try JSONParser.parse(j.bytes), .string(s))
+        }
+    }
+
+    func testCanonicalBytesAreSortedKeyCanonicalJSON() throws {
+        var r = OpenRequest(
+            eventId: "open_ABCDEF0123456789", appId: "biq_mapp_X", appInstanceId: "install_0123456789abcdef",
+            platform: .ios, firstOpen: true, probabilisticAllowed: false, sdkVersion: "1.0.0")
+        r.deepLink = "https://go.example.test/invite?ref=\"x\""
+        r.osVersion = "17.4"
+        r.occurredAt = 1_790_000_000_123
+        let bytes = CanonicalRequest.bytes(r, idempotencyKeyHash: [1, 2], tokenHash: [0xAB])
+        let reference: JSONValue = .object([
+            ("v", 1), ("eventId", .string(r.eventId)), ("idempotencyKey", "0102"), ("appId", .string(r.appId)),
+            ("appInstanceId", .string(r.appInstanceId)), ("platform", "ios"), ("firstOpen", true),
+            ("probabilisticAllowed", false), ("handoffToken", "ab"), ("deepLink", .string(r.deepLink!)),
+            ("domain", nil), ("appVersion", nil), ("osVersion", "17.4"), ("sdkVersion", "1.0.0"),
+            ("occurredAt", .int(r.occurredAt!)),
+        ])
+        XCTAssertEqual(bytes, reference.canonicalBytes)
+    }
+
+    func testStoredResponseParsesToTheDocumentedShape() throws {
+        let match = Match(
+            matchedBy: .exactHandoff, clickId: "biq_clk_1", linkId: "biq_lnk_1", shortUrl: "https://go.example.test/a",
+            route: "/a?x=\"y\"", referralCode: nil, metadata: ["n": 1, "deep": ["list": [true, nil]]],
+            dynamic: [("ref", "A"), ("ref", "B"), ("utm", "é")])
+        let bytes = OpenResponseBody.render(openId: "biq_open_1", firstOpen: false, match: match)
+        let expected: JSONValue = [
+            "open": ["id": "biq_open_1", "firstOpen": false, "matchedBy": "exact_handoff", "confidence": "exact"],
+            "click": ["id": "biq_clk_1"],
+            "link": ["id": "biq_lnk_1", "shortUrl": "https://go.example.test/a", "route": "/a?x=\"y\""],
+            "attribution": [
+                "referralCode": nil, "metadata": ["n": 1, "deep": ["list": [true, nil]]],
+                "dynamic": ["ref": "A", "utm": "é"],
+            ],
+        ]
+        XCTAssertEqual(try JSONParser.parse(bytes), expected)
+        let none = OpenResponseBody.render(openId: "biq_open_2", firstOpen: true, match: nil)
+        XCTAssertEqual(
+            String(decoding: none, as: UTF8.self),
+            #"{"open":{"id":"biq_open_2","firstOpen":true,"matchedBy":"none","confidence":"none"},"click":null,"link":null,"attribution":null}"#
+        )
+    }
+
+    func testTrimmingOptionalWhitespace() {
+        XCTAssertEqual("  a b\t".trimmingOptionalWhitespace(), "a b")
+        XCTAssertEqual("ab".trimmingOptionalWhitespace(), "ab")
+        XCTAssertEqual(" \t ".trimmingOptionalWhitespace(), "")
+        XCTAssertEqual("".trimmingOptionalWhitespace(), "")
+        XCTAssertEqual(" é ".trimmingOptionalWhitespace(), "é")
+    }
+}

@@ -1,0 +1,124 @@
+import Core
+import Store
+import XCTest
+
+@testable import Resolver
+
+final class RateLimitTests: XCTestCase {
+    private func limits(
+        app: Int = 0, address: Int = 0, instance: Int = 0, token: Int = 0, failures: Int = 0
+    ) -> RateLimits {
+        RateLimits(
+            perApp: app, perSourceAddress: address, perAppInstance: instance, perHandoffToken: token,
+            failuresPerSourceAddress: failures)
+    }
+
+    func testDefaultsAreTheSeeds() {
+        let d = RateLimits()
+        XCTAssertEqual([d.perApp, d.perSourceAddress, d.perAppInstance, d.perHandoffToken], [3_000, 120, 30, 20])
+        XCTAssertEqual(d.failuresPerSourceAddress, 10)
+    }
+
+    func testSourceAddressLimitAnswers429WithRetryAfter() {
+        let w = World(limits: limits(address: 120))
+        for _ in 0..<120 { XCTAssertEqual(w.resolve(w.android()).status, 200) }
+        let a = w.resolve(w.android())
+        a.assertError(429, "rate_limited")
+        XCTAssertEqual(a.header("Retry-After"), "1", "one request every 0.5 s, rounded up to whole seconds")
+        var elsewhere = w.android()
+        elsewhere.sourceAddress = "198.51.100.2"
+        XCTAssertEqual(w.resolve(elsewhere).status, 200, "per address")
+        w.now += 1_000
+        XCTAssertEqual(w.resolve(w.android()).status, 200, "after Retry-After")
+    }
+
+    func testAppInstanceLimitIsThirtyPerMinute() {
+        let w = World(limits: limits(instance: 30))
+        let instance = "install_" + SDKRequest.hex(32, upper: false)
+        for _ in 0..<30 { XCTAssertEqual(w.resolve(w.android(instance: instance)).status, 200) }
+        let a = w.resolve(w.android(instance: instance))
+        a.assertError(429, "rate_limited")
+        XCTAssertEqual(a.header("Retry-After"), "2")
+        XCTAssertEqual(w.resolve(w.android()).status, 200, "another instance")
+        w.now += 2_000
+        XCTAssertEqual(w.resolve(w.android(instance: instance)).status, 200)
+    }
+
+    func testAppLimitCountsEveryAuthenticatedRequest() {
+        let w = World(limits: limits(app: 5))
+        for _ in 0..<5 { XCTAssertEqual(w.resolve(w.ios()).status, 200) }
+        let a = w.resolve(w.ios())
+        a.assertError(429, "rate_limited")
+        XCTAssertEqual(a.header("Retry-After"), "12")
+        var other = SDKRequest.ios(app: w.otherAppId, key: w.otherAppKey)
+        other.probabilisticAllowed = false
+        XCTAssertEqual(w.resolve(other).status, 200, "per app")
+    }
+
+    func testHandoffTokenLimitIsTwentyPerMinute() {
+        let w = World(limits: limits(token: 20))
+        let token = w.addHandoff(platform: .android).token
+        var owner = w.android()
+        owner.handoffToken = token
+        owner.firstOpen = false
+        for _ in 0..<20 {
+            var r = w.android(instance: owner.appInstanceId)
+            r.handoffToken = token
+            r.firstOpen = false
+            XCTAssertEqual(w.resolve(r).status, 200)
+        }
+        var r = w.android(instance: owner.appInstanceId)
+        r.handoffToken = token
+        let a = w.resolve(r)
+        a.assertError(429, "rate_limited")
+        XCTAssertEqual(a.header("Retry-After"), "3")
+    }
+
+    func testRepeatedInvalidKeysFromOneAddressHitTheFailureBucket() {
+        let w = World(limits: limits(failures: 10))
+        for _ in 0..<10 {
+            var bad = w.ios()
+            bad.publishableKey = World.makeKey()
+            w.resolve(bad).assertError(401, "invalid_mobile_key")
+        }
+        let blocked = w.resolve(w.ios())
+        blocked.assertError(429, "rate_limited")
+        XCTAssertEqual(blocked.header("Retry-After"), "6")
+        var elsewhere = w.ios()
+        elsewhere.sourceAddress = "198.51.100.3"
+        XCTAssertEqual(w.resolve(elsewhere).status, 200)
+    }
+
+    func testRepeatedUnknownHandoffsFromOneAddressHitTheFailureBucket() {
+        let w = World(limits: limits(failures: 10))
+        for _ in 0..<10 {
+            var r = w.android()
+            r.handoffToken = World.makeToken()
+            w.resolve(r).assertError(404, "resource_not_found")
+        }
+        w.resolve(w.android()).assertError(429, "rate_limited")
+    }
+
+    func testRateLimitedAnswerIsSynchronousAndNeverReachesTheWriter() {
+        let w = World(limits: limits(address: 1))
+        XCTAssertEqual(w.resolve(w.ios()).status, 200)
+        let before = w.store.bodiesRun
+        let answered = Locked(false)
+        w.resolver.resolve(w.ios().input(now: w.now)) { output in
+            XCTAssertEqual(output.status, 429)
+            answered.value = true
+        }
+        XCTAssertTrue(answered.value, "completed before resolve returned")
+        XCTAssertEqual(w.store.bodiesRun, before)
+    }
+
+    func testAddressIsLimitedBeforeHeadersAreRead() {
+        let w = World(limits: limits(address: 2))
+        for _ in 0..<2 {
+            var r = w.ios()
+            r.headerOverrides = [("x-biq-sdk", nil)]
+            w.resolve(r).assertError(400, "invalid_headers")
+        }
+        w.resolve(w.ios()).assertError(429, "rate_limited")
+    }
+}
