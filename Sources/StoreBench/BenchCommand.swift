@@ -17,6 +17,7 @@ enum BenchCommand {
         case "bench": return Throughput.main(options)
         case "crash-writer": return CrashWriter.main(options)
         case "verify": return CrashWriter.verify(options)
+        case "reads": return Reads.main(options)
         default:
             usage()
             return 2
@@ -29,6 +30,7 @@ enum BenchCommand {
               StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--wait-us 0] [--batch 512]
               StoreBench crash-writer --dir DIR [--inflight 32]
               StoreBench verify --dir DIR --acked FILE
+              StoreBench reads [--links 10000] [--lookups 1000000]
 
             """
         printError(text)

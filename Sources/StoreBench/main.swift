@@ -4,6 +4,7 @@
 //   StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--wait-us 0]
 //   StoreBench crash-writer --dir DIR [--inflight 32]
 //   StoreBench verify --dir DIR --acked FILE
+//   StoreBench reads [--links 10000] [--lookups 1000000]
 
 #if canImport(Glibc)
 import Glibc
