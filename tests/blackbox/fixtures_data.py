@@ -1,29 +1,22 @@
 """Seeding, changing and inspecting the data of a running edge, for the black-box tests.
 
 The edge is started with `serve --demo` (domain go.example.test, also links.example.test, one
-app with iOS and Android, links `invite`, `promo`, `docs`). Changes go through the helpers
-below and nowhere else, so that they can switch to the workspace API (`/api/v1`, issue 4)
-once it exists without touching a test.
+app with iOS and Android, links `invite`, `promo`, `docs`; the keys printed on stdout).
 
-Today they write straight into the edge's SQLite file with Python's sqlite3, in the JSON
-shapes of Sources/Store/SQLite/ModelCodec.swift. The edge notices commits by another process
-(`PRAGMA data_version`, polled about once a second) and then, in one step, drops every cached
-link and swaps in a freshly loaded catalog of domains and apps. To wait for that without blind
-sleeps, each change commits, in the same transaction, a new root URL for a sentinel domain
-(`sync.edge.test`), and `sync` asks for `/` there with HEAD until the new URL comes back. Domains
-are only ever read from the catalog, so from then on the edge serves everything that
-transaction wrote. (A sentinel *link* would not do: a link missing from a loop's cache is read
-straight from SQLite and can show the commit up to a second before the catalog does.)
+Changes go through the workspace API (`/api/v1`, issue 4) with the demo's secret key, and
+through the helpers below only, so a test says what it changes, not how. The API answers a
+write once it is committed and published to the readers, so a change is visible on the very
+next request: no waiting.
 
-Reading (`clicks`, `handoffs`) also goes to the file: the tests check what was stored, not only
-what was answered. Click writes that do not gate a response (desktop, fallback redirects) are
-not awaited by the edge; `barrier` makes one Android visit, whose response waits for its own
-durable write, which the single writer commits after every write queued before it. The
+Reading (`clicks`, `handoffs`) goes to the SQLite file: the tests check what was stored, not
+only what was answered. Click writes that do not gate a response (desktop, fallback redirects)
+are not awaited by the edge; `barrier` makes one Android visit, whose response waits for its
+own durable write, which the single writer commits after every write queued before it. The
 barrier's click and handoff are left out of `clicks` and `handoffs`.
 """
 import hashlib, json, os, re, sqlite3, time, urllib.parse, uuid
 
-from edge import request
+from edge import Conn, request
 
 DEMO_HOST = "go.example.test"
 SECOND_HOST = "links.example.test"
@@ -38,7 +31,6 @@ LINK_IDS = {
     "promo": "biq_lnk_01JDEM0L1NK000000000000002",
     "docs": "biq_lnk_01JDEM0L1NK000000000000003",
 }
-SYNC_HOST = "sync.edge.test"
 
 UA_ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
               "Chrome/126.0.0.0 Mobile Safari/537.36")
@@ -142,9 +134,10 @@ def resolve_android(edge, token, instance=None):
 
 
 def _connect(edge):
-    db = sqlite3.connect(os.path.join(edge.dir, "edge.sqlite3"), timeout=10, isolation_level=None)
+    """Read-only: the tests never write behind the edge's back."""
+    path = os.path.join(edge.dir, "edge.sqlite3")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
     db.row_factory = sqlite3.Row
-    db.execute("PRAGMA foreign_keys = ON")
     return db
 
 
@@ -201,74 +194,62 @@ def click(edge, click_id):
     return rows[0]
 
 
-# ---------------------------------------------------------------- changing the data
+# ---------------------------------------------------------------- changing the data (workspace API)
 
 
-def _now():
-    return int(time.time() * 1000)
+def api(edge, method, path, body=None, expect=(200, 201, 204)):
+    """One workspace API call with the demo secret key; the decoded JSON answer (None for no body)."""
+    headers = {"Authorization": "Bearer " + edge.secret_key, "Accept": "application/json"}
+    raw = b""
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        raw = json.dumps(body).encode()
+    headers["Host"] = DEMO_HOST
+    headers["Content-Length"] = str(len(raw))
+    head = f"{method} /api/v1{path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
+    for attempt in (1, 2):
+        # One kept-alive connection per edge: a TLS handshake per call would dominate the tests' time.
+        conn = getattr(edge, "_api_conn", None)
+        if conn is None:
+            conn = edge._api_conn = Conn(edge.https_port, tls=True, sni=DEMO_HOST, timeout=15)
+        try:
+            conn.send(head.encode() + raw)
+            status, response_headers, answer = conn.response()
+            break
+        except (EOFError, OSError):
+            conn.close()
+            edge._api_conn = None
+            if attempt == 2:
+                raise
+    if response_headers.get("connection", "").lower() == "close":
+        conn.close()
+        edge._api_conn = None
+    assert status in expect, (method, path, body, status, answer[:2000])
+    return json.loads(answer) if answer else None
 
 
-def _write(edge, statements):
-    """Runs `statements` ([(sql, args)]) plus the sentinel bump in one transaction, then `sync`."""
-    marker = uuid.uuid4().hex
-    now = _now()
-    db = _connect(edge)
-    try:
-        db.execute("BEGIN IMMEDIATE")
-        for sql, args in statements:
-            db.execute(sql, args)
-        db.execute(
-            "INSERT INTO domains (hostname, verified, deep_view_enabled, root_url, not_found_url, created_at,"
-            " updated_at) VALUES (?, 1, 1, ?, NULL, ?, ?)"
-            " ON CONFLICT (hostname) DO UPDATE SET root_url = excluded.root_url",
-            (SYNC_HOST, f"https://sync.invalid/{marker}", now, now))
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    finally:
-        db.close()
-    sync(edge, marker)
+def link_id(edge, key, host=DEMO_HOST):
+    if host == DEMO_HOST and key in LINK_IDS:
+        return LINK_IDS[key]
+    for link in api(edge, "GET", f"/links?domain={host}")["data"]:
+        if link["key"] == key:
+            return link["id"]
+    raise AssertionError(f"no link {host}/{key}")
 
 
-def sync(edge, marker, timeout=10):
-    """Waits until the edge serves the transaction that wrote `marker` (see the module doc)."""
-    deadline = time.time() + timeout
-    want = f"https://sync.invalid/{marker}"
-    while True:
-        status, headers, _ = visit(edge, "/", ua=UA_DESKTOP, host=SYNC_HOST, method="HEAD")
-        if status == 302 and headers.get("location") == want:
-            return
-        if time.time() > deadline:
-            raise AssertionError(f"the edge never picked up the change ({status} {headers.get('location')})")
-        time.sleep(0.05)
+def update_link(edge, key, host=DEMO_HOST, **patch):
+    """JSON merge patch of a link: url, enabled, mobile={route, referralCode, metadata,
+    dynamicKeys, deepView}, preview={title, description, imageUrl}."""
+    return api(edge, "PATCH", f"/links/{link_id(edge, key, host)}", patch)
 
 
-_DOMAIN_FIELDS = {"deep_view_enabled", "root_url", "not_found_url", "verified"}
-_LINK_FIELDS = {"url", "enabled", "route", "referral_code", "deep_view", "app_id", "preview_title",
-                "preview_description", "preview_image_url", "has_preview"}
+def update_domain(edge, hostname, **patch):
+    """JSON merge patch of a domain: deepViewEnabled, rootUrl, notFoundUrl, verified."""
+    return api(edge, "PATCH", f"/domains/{hostname}", patch)
 
 
-def update_domain(edge, hostname, **fields):
-    """Changes columns of a domain: deep_view_enabled, root_url, not_found_url, verified."""
-    assert fields and set(fields) <= _DOMAIN_FIELDS, fields
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    _write(edge, [(f"UPDATE domains SET {sets}, updated_at = ? WHERE hostname = ?",
-                   (*fields.values(), _now(), hostname))])
-
-
-def update_link(edge, key, host=DEMO_HOST, metadata=None, dynamic_keys=None, **fields):
-    """Changes a link (url, enabled, route, referral_code, deep_view, metadata, dynamic_keys...)."""
-    assert set(fields) <= _LINK_FIELDS, fields
-    if metadata is not None:
-        fields["metadata"] = json.dumps(metadata, separators=(",", ":"))
-    if dynamic_keys is not None:
-        fields["dynamic_keys"] = json.dumps(dynamic_keys)
-    assert fields
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    _write(edge, [(f"UPDATE links SET {sets}, updated_at = ? WHERE domain = ? AND key = ?",
-                   (*fields.values(), _now(), host, key))])
+def put_domain(edge, hostname, **fields):
+    return api(edge, "POST", "/domains", {"hostname": hostname, "verified": True, **fields})
 
 
 def ios_platform(team_id, bundle_id, app_store_id=None, fallback_url=None, web_credentials=False,
@@ -283,21 +264,6 @@ def android_platform(package_name, fingerprints, play_store_url=None):
             "playStoreUrl": play_store_url, "fallbackUrl": None, "sdkEnabled": True}
 
 
-def _app_statements(app_id, name, ios, android, domains, enabled=True):
-    now = _now()
-    enc = (lambda v: None if v is None else json.dumps(v, separators=(",", ":")))
-    out = [(
-        "INSERT INTO mobile_apps (id, name, enabled, icon_url, ios, android, handoff_lifetime_seconds,"
-        " key_overlap_seconds, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?, 86400, 604800, ?, ?)"
-        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, enabled = excluded.enabled, ios = excluded.ios,"
-        " android = excluded.android, updated_at = excluded.updated_at",
-        (app_id, name, int(enabled), enc(ios), enc(android), now, now))]
-    out.append(("DELETE FROM app_domains WHERE app_id = ?", (app_id,)))
-    for position, host in enumerate(domains):
-        out.append(("INSERT INTO app_domains (app_id, hostname, position) VALUES (?, ?, ?)", (app_id, host, position)))
-    return out
-
-
 def demo_ios(**overrides):
     """The demo app's iOS platform as DemoData.swift creates it, with `overrides` (camelCase keys)."""
     return {**ios_platform(DEMO_TEAM, DEMO_BUNDLE, app_store_id=DEMO_APP_STORE_ID,
@@ -309,61 +275,18 @@ def demo_android(**overrides):
     return {**android_platform(DEMO_PACKAGE, [DEMO_FINGERPRINT]), **overrides}
 
 
-_APP_FIELDS = {"name", "enabled", "icon_url", "ios", "android", "handoff_lifetime_seconds"}
+def create_app(edge, name, ios=None, android=None, domains=()):
+    """A new Mobile App; returns its id."""
+    return api(edge, "POST", "/mobile-apps", {"name": name, "ios": ios, "android": android,
+                                              "domains": list(domains)})["id"]
 
 
-def update_app(edge, app_id, **fields):
-    """Changes columns of an app: ios / android (a platform dict, or None to remove it), enabled,
-    name, icon_url, handoff_lifetime_seconds. Attachments stay as they are."""
-    assert fields and set(fields) <= _APP_FIELDS, fields
-    for k in ("ios", "android"):
-        if k in fields and fields[k] is not None:
-            fields[k] = json.dumps(fields[k], separators=(",", ":"))
-    if "enabled" in fields:
-        fields["enabled"] = int(fields["enabled"])
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    _write(edge, [(f"UPDATE mobile_apps SET {sets}, updated_at = ? WHERE id = ?", (*fields.values(), _now(), app_id))])
-
-
-def put_domain(edge, hostname, deep_view_enabled=True, root_url=None, not_found_url=None):
-    now = _now()
-    _write(edge, [(
-        "INSERT INTO domains (hostname, verified, deep_view_enabled, root_url, not_found_url, created_at,"
-        " updated_at) VALUES (?, 1, ?, ?, ?, ?, ?)",
-        (hostname, int(deep_view_enabled), root_url, not_found_url, now, now))])
-
-
-def put_app(edge, app_id, name, ios=None, android=None, domains=(), enabled=True):
-    """Creates or replaces a Mobile App and its domain attachments (like the API's PUT)."""
-    _write(edge, _app_statements(app_id, name, ios, android, domains, enabled))
-
-
-def put_apps(edge, apps):
-    """Several `put_app` argument dicts in one transaction (one wait)."""
-    statements = []
-    for a in apps:
-        statements += _app_statements(a["app_id"], a["name"], a.get("ios"), a.get("android"), a.get("domains", ()),
-                                      a.get("enabled", True))
-    _write(edge, statements)
-
-
-def attach_domains(edge, app_id, domains):
-    """Replaces the hostnames an app is attached to."""
-    statements = [("DELETE FROM app_domains WHERE app_id = ?", (app_id,))]
-    for position, host in enumerate(domains):
-        statements.append(("INSERT INTO app_domains (app_id, hostname, position) VALUES (?, ?, ?)",
-                           (app_id, host, position)))
-    _write(edge, statements)
+def update_app(edge, app_id, **patch):
+    """JSON merge patch of an app: ios / android (a platform object; None removes the platform),
+    enabled, name, domains, handoffLifetimeSeconds."""
+    return api(edge, "PATCH", f"/mobile-apps/{app_id}", patch)
 
 
 def delete_app(edge, app_id):
-    """What deleting an app does in the store (SQLiteTransaction.deleteApp): keys revoked, its links
-    become web links, attachments removed, app deleted."""
-    now = _now()
-    _write(edge, [
-        ("UPDATE publishable_keys SET revoked_at = ? WHERE app_id = ? AND revoked_at IS NULL", (now, app_id)),
-        ("UPDATE links SET app_id = NULL, route = NULL, referral_code = NULL, metadata = NULL, dynamic_keys = NULL,"
-         " deep_view = NULL, updated_at = ? WHERE app_id = ?", (now, app_id)),
-        ("DELETE FROM app_domains WHERE app_id = ?", (app_id,)),
-        ("DELETE FROM mobile_apps WHERE id = ?", (app_id,)),
-    ])
+    """Revokes its keys, turns its links into web links, removes it from the association files."""
+    api(edge, "DELETE", f"/mobile-apps/{app_id}")

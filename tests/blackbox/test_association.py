@@ -5,15 +5,14 @@ import fnmatch, json, re
 import pytest
 from edge import Conn, request
 from fixtures_data import (
-    DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, SECOND_HOST, UA_IPHONE, android_platform, delete_app, demo_android,
-    demo_ios, ios_platform, put_apps, put_domain, start_demo, update_app, visit)
+    DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, SECOND_HOST, UA_IPHONE, android_platform, create_app, delete_app,
+    demo_ios, ios_platform, put_domain, start_demo, update_app, visit)
 
 AASA = "/.well-known/apple-app-site-association"
 AASA_LEGACY = "/apple-app-site-association"
 ASSETLINKS = "/.well-known/assetlinks.json"
 PATHS = (AASA, AASA_LEGACY, ASSETLINKS)
 
-SECOND_APP_ID = "biq_mapp_01JZSECNDAPP0000000000000B"
 SECOND_TEAM = "ZYXWV98765"
 SECOND_BUNDLE = "com.example.second"
 SECOND_PACKAGE = "com.example.second"
@@ -32,22 +31,13 @@ CLIENTS = {
 }
 
 
-def demo_app(domains):
-    return {"app_id": DEMO_APP_ID, "name": "Biqli Demo", "ios": demo_ios(), "android": demo_android(),
-            "domains": domains}
-
-
-def second_app(domains, **ios_overrides):
-    return {"app_id": SECOND_APP_ID, "name": "Second",
-            "ios": {**ios_platform(SECOND_TEAM, SECOND_BUNDLE, app_store_id="9876543210"), **ios_overrides},
-            "android": android_platform(SECOND_PACKAGE, [SECOND_FINGERPRINT]), "domains": domains}
-
-
 @pytest.fixture
 def edge(edge_factory):
-    """The demo app on go.example.test only, the second app on links.example.test only."""
+    """The demo app on go.example.test only, a second app (`edge.second`) on links.example.test only."""
     e = start_demo(edge_factory)
-    put_apps(e, [demo_app([DEMO_HOST]), second_app([SECOND_HOST])])
+    update_app(e, DEMO_APP_ID, domains=[DEMO_HOST])
+    e.second = create_app(e, "Second", ios=ios_platform(SECOND_TEAM, SECOND_BUNDLE, app_store_id="9876543210"),
+                          android=android_platform(SECOND_PACKAGE, [SECOND_FINGERPRINT]), domains=[SECOND_HOST])
     return e
 
 
@@ -268,11 +258,11 @@ def test_unconfigured_hosts_get_404_never_a_redirect(edge):
 
 
 def test_a_domain_with_one_platform_serves_only_that_document(edge):
-    update_app(edge, SECOND_APP_ID, ios=None)
+    update_app(edge, edge.second, ios=None)
     assert get(edge, SECOND_HOST, AASA)[0] == 404
     assert get(edge, SECOND_HOST, AASA_LEGACY)[0] == 404
     assert packages(get(edge, SECOND_HOST, ASSETLINKS)[2]) == [SECOND_PACKAGE]
-    update_app(edge, SECOND_APP_ID, ios=ios_platform(SECOND_TEAM, SECOND_BUNDLE), android=None)
+    update_app(edge, edge.second, ios=ios_platform(SECOND_TEAM, SECOND_BUNDLE), android=None)
     assert app_ids(get(edge, SECOND_HOST, AASA)[2]) == [f"{SECOND_TEAM}.{SECOND_BUNDLE}"]
     assert get(edge, SECOND_HOST, ASSETLINKS)[0] == 404
 
@@ -283,7 +273,7 @@ def test_a_domain_with_one_platform_serves_only_that_document(edge):
 def test_an_app_change_is_visible_on_the_next_request(edge):
     before = {(h, p): get(edge, h, p) for h in (DEMO_HOST, SECOND_HOST) for p in (AASA, ASSETLINKS)}
     new_fingerprint = ":".join(f"{b:02X}" for b in range(0x10, 0x30))
-    update_app(edge, SECOND_APP_ID, ios=ios_platform(SECOND_TEAM, "com.example.second.v2"),
+    update_app(edge, edge.second, ios=ios_platform(SECOND_TEAM, "com.example.second.v2"),
                android=android_platform(SECOND_PACKAGE, [new_fingerprint]))
     status, headers, body = get(edge, SECOND_HOST, AASA)
     assert_served(status, headers, body)
@@ -303,10 +293,10 @@ def test_an_app_change_is_visible_on_the_next_request(edge):
 
 
 def test_deleting_an_app_removes_its_entries(edge):
-    put_apps(edge, [second_app([DEMO_HOST, SECOND_HOST])])
+    update_app(edge, edge.second, domains=[DEMO_HOST, SECOND_HOST])
     assert app_ids(get(edge, DEMO_HOST, AASA)[2]) == ["ABCDE12345.com.example.demo", f"{SECOND_TEAM}.{SECOND_BUNDLE}"]
     assert packages(get(edge, DEMO_HOST, ASSETLINKS)[2]) == ["com.example.demo", SECOND_PACKAGE]
-    delete_app(edge, SECOND_APP_ID)
+    delete_app(edge, edge.second)
     assert app_ids(get(edge, DEMO_HOST, AASA)[2]) == ["ABCDE12345.com.example.demo"]
     assert app_ids(get(edge, DEMO_HOST, AASA_LEGACY)[2]) == ["ABCDE12345.com.example.demo"]
     assert packages(get(edge, DEMO_HOST, ASSETLINKS)[2]) == ["com.example.demo"]
@@ -329,19 +319,17 @@ def test_webcredentials_and_appclips_appear_only_when_configured(edge):
 
 
 def test_many_apps_are_all_listed_within_128_kib(edge):
-    apps = []
-    for i in range(120):
-        app_id = f"biq_mapp_01JZMANY{i:04d}00000000000000"[:35]
-        fingerprints = [":".join(f"{(i * 7 + j * 13 + k) % 256:02X}" for k in range(32)) for j in range(4)]
-        apps.append({"app_id": app_id, "name": f"App {i}",
-                     "ios": ios_platform(f"TEAM{i:06d}", f"com.example.many.app{i:04d}.with.a.longer.bundle.id"),
-                     "android": android_platform(f"com.example.many.app{i:04d}.with.a.longer.package", fingerprints),
-                     "domains": [SECOND_HOST]})
-    put_apps(edge, apps)
+    # Few apps (each write rebuilds the whole catalog), many fingerprints: a big document quickly.
+    for i in range(30):
+        fingerprints = [":".join(f"{(i * 7 + j * 13 + k) % 256:02X}" for k in range(32)) for j in range(16)]
+        create_app(edge, f"App {i}", ios=ios_platform(f"TEAM{i:06d}", f"com.example.many.app{i:04d}.with.a.longer.id"),
+                   android=android_platform(f"com.example.many.app{i:04d}.with.a.longer.package", fingerprints),
+                   domains=[SECOND_HOST])
     status, headers, body = get(edge, SECOND_HOST, AASA)
     assert_served(status, headers, body)
-    assert len(app_ids(body)) == 121  # all of them, nothing truncated
+    assert len(app_ids(body)) == 31  # all of them, nothing truncated
     status, headers, body = get(edge, SECOND_HOST, ASSETLINKS)
     assert_served(status, headers, body)
-    assert len(packages(body)) == 121
-    assert len(body) > 64 * 1024  # large enough to matter, still under the limit
+    assert len(packages(body)) == 31 and all(len(s["target"]["sha256_cert_fingerprints"]) == 16
+                                             for s in json.loads(body)[1:])
+    assert len(body) > 48 * 1024  # large enough to matter, still under the limit

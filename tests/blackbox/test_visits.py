@@ -103,7 +103,7 @@ def test_an_operator_play_url_keeps_its_items_and_referrer_and_nests_the_token_o
 def test_the_handoff_lives_as_long_as_the_app_says(demo):
     stored = handoff(demo, android_token(demo))
     assert stored["expires_at"] - stored["created_at"] == 86_400 * 1000
-    update_app(demo, DEMO_APP_ID, handoff_lifetime_seconds=600)
+    update_app(demo, DEMO_APP_ID, handoffLifetimeSeconds=600)
     stored = handoff(demo, deep_view_token(demo))
     assert stored["expires_at"] - stored["created_at"] == 600 * 1000
 
@@ -178,7 +178,7 @@ def test_a_testflight_app_gets_the_deep_view_without_the_smart_banner(demo):
 
 def test_configured_text_is_html_escaped_on_the_deep_view_and_preview(demo):
     nasty = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
-    update_link(demo, "invite", preview_title=nasty, preview_description=nasty)
+    update_link(demo, "invite", preview={"title": nasty, "description": nasty})
     for ua in (UA_IPHONE, BOTS["facebook"]):
         status, _, body = visit(demo, "/invite", ua=ua)
         html = body.decode()
@@ -190,9 +190,9 @@ def test_configured_text_is_html_escaped_on_the_deep_view_and_preview(demo):
 @pytest.mark.parametrize("switch", ["domain", "link"])
 def test_deep_view_switched_off_sends_ios_to_the_fallback_without_a_handoff(demo, switch):
     if switch == "domain":
-        update_domain(demo, DEMO_HOST, deep_view_enabled=0)
+        update_domain(demo, DEMO_HOST, deepViewEnabled=False)
     else:
-        update_link(demo, "invite", deep_view=0)
+        update_link(demo, "invite", mobile={"deepView": False})
     status, headers, body = visit(demo, "/invite?ref=BOB", ua=UA_IPHONE)
     assert (status, headers.get("location")) == (302, "https://www.example.com/ios")
     assert headers["cache-control"] == "no-store" and b"biqli_token" not in body
@@ -324,13 +324,14 @@ def test_a_value_longer_than_256_characters_is_dropped_not_cut(demo):
     assert click(demo, stored["click_id"])["dynamic"] == [("utm_source", "b" * 256)]
 
 
-def test_repeated_keys_take_the_first_acceptable_value_and_at_most_20_are_kept(demo):
+def test_repeated_keys_take_the_first_acceptable_value_and_query_order_is_kept(demo):
     token = android_token(demo, "invite", "?ref=&ref=bob&ref=carol&utm_source=a%20b%E2%82%AC&utm_source=z")
     assert handoff(demo, token)["dynamic"] == [("ref", "bob"), ("utm_source", "a b\u20ac")]
-    keys = [f"k{i:02d}" for i in range(25)]
-    update_link(demo, "promo", dynamic_keys=keys)
-    token = android_token(demo, "promo", "?" + "&".join(f"{k}=v{k}" for k in reversed(keys)))
-    assert handoff(demo, token)["dynamic"] == [(k, "v" + k) for k in reversed(keys)][:20]
+    keys = [f"k{i:02d}" for i in range(20)]  # the most a link may allow
+    update_link(demo, "promo", mobile={"dynamicKeys": keys})
+    query = "&".join(f"{k}=v{k}" for k in reversed(keys)) + "&k00=again&other=1&k05_x=2"
+    token = android_token(demo, "promo", "?" + query)
+    assert handoff(demo, token)["dynamic"] == [(k, "v" + k) for k in reversed(keys)]
 
 
 def test_desktop_clicks_record_dynamic_values_too(demo):
@@ -381,8 +382,8 @@ def test_two_clicks_give_two_different_tokens(demo):
 def test_an_edit_after_a_click_leaves_that_clicks_handoff_unchanged(demo):
     old_android = android_token(demo, "invite", "?ref=BOB")
     old_ios = deep_view_token(demo, "invite")
-    update_link(demo, "invite", route="/invite/v2", referral_code="NEWCODE", metadata={"campaign": "autumn"},
-                url="https://www.example.com/invite-v2")
+    update_link(demo, "invite", url="https://www.example.com/invite-v2",
+                mobile={"route": "/invite/v2", "referralCode": "NEWCODE", "metadata": {"campaign": "autumn"}})
     assert visit(demo, "/invite", ua=UA_DESKTOP)[1]["location"] == "https://www.example.com/invite-v2"
 
     assert handoff(demo, old_ios)["route"] == "/invite/accepted"
@@ -447,7 +448,7 @@ def test_unknown_key_gets_a_404_page_or_the_not_found_url(demo):
         status, headers, body = visit(demo, path, ua=UA_ANDROID)
         assert status == 404 and "location" not in headers, (path, status)
         assert headers["content-type"].startswith("text/html")
-    update_domain(demo, DEMO_HOST, not_found_url="https://www.example.com/missing")
+    update_domain(demo, DEMO_HOST, notFoundUrl="https://www.example.com/missing")
     for path in ("/nope", "/a/b"):
         status, headers, _ = visit(demo, path, ua=UA_ANDROID)
         assert (status, headers.get("location")) == (302, "https://www.example.com/missing"), path
@@ -471,12 +472,12 @@ def test_a_key_with_markup_is_never_echoed_unescaped(demo, path):
 
 
 def test_a_disabled_link_never_reaches_its_destination(demo):
-    update_link(demo, "invite", enabled=0)
+    update_link(demo, "invite", enabled=False)
     for ua in (UA_ANDROID, UA_IPHONE, UA_DESKTOP):
         status, headers, body = visit(demo, "/invite?ref=BOB", ua=ua)
         assert status < 500 and status != 302 and "location" not in headers, (ua, status)
         assert b"biqli_token" not in body and b"www.example.com/invite" not in body
-    update_domain(demo, DEMO_HOST, not_found_url="https://www.example.com/missing")
+    update_domain(demo, DEMO_HOST, notFoundUrl="https://www.example.com/missing")
     status, headers, _ = visit(demo, "/invite", ua=UA_ANDROID)
     assert (status, headers.get("location")) == (302, "https://www.example.com/missing")
     barrier(demo, "promo")
@@ -486,7 +487,7 @@ def test_a_disabled_link_never_reaches_its_destination(demo):
 def test_root_gives_the_domain_page_or_the_root_url(demo):
     status, headers, body = visit(demo, "/", ua=UA_IPHONE)
     assert status == 200 and headers["content-type"].startswith("text/html") and "location" not in headers
-    update_domain(demo, DEMO_HOST, root_url="https://www.example.com/")
+    update_domain(demo, DEMO_HOST, rootUrl="https://www.example.com/")
     status, headers, _ = visit(demo, "/", ua=UA_IPHONE)
     assert (status, headers.get("location"), headers["cache-control"]) == (302, "https://www.example.com/",
                                                                            "no-store")
