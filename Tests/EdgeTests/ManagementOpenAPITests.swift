@@ -1,0 +1,73 @@
+import Core
+import XCTest
+
+@testable import Edge
+
+/// The OpenAPI document and the route table describe the same API.
+final class ManagementOpenAPITests: XCTestCase {
+    func testTheDocumentParses() {
+        let doc = OpenAPIDocument.base
+        XCTAssertEqual(doc["openapi"], "3.1.0")
+        XCTAssertGreaterThan(doc["paths"]?.objectValue?.count ?? 0, 5)
+        XCTAssertGreaterThan(doc["components"]?["schemas"]?.objectValue?.count ?? 0, 10)
+        XCTAssertEqual(
+            OpenAPIDocument.document(publicURL: "https://edge.example.com")["servers"],
+            [["url": "https://edge.example.com"]])
+    }
+
+    func testEveryRouteIsDocumentedWithItsMethodAndOperationId() {
+        let paths = OpenAPIDocument.base["paths"]?.objectValue ?? []
+        for route in ManagementRoutesTable.all {
+            let item = paths.first { $0.0 == route.pattern }?.1
+            XCTAssertNotNil(item, "\(route.pattern) is not documented")
+            let operation = item?[route.method.name.lowercased()]
+            XCTAssertNotNil(operation, "\(route.method.name) \(route.pattern) is not documented")
+            XCTAssertEqual(operation?["operationId"]?.stringValue, route.operationId)
+            let params = (operation?["parameters"]?.arrayValue ?? []).compactMap { p -> String? in
+                guard let ref = p["$ref"]?.stringValue else { return p["in"] == "query" ? p["name"]?.stringValue : nil }
+                return ["#/components/parameters/Limit": "limit", "#/components/parameters/Cursor": "cursor"][ref]
+            }
+            XCTAssertEqual(Set(params), route.query, "query parameters of \(route.operationId)")
+            XCTAssertEqual(
+                operation?["parameters"]?.arrayValue?.contains {
+                    $0["$ref"] == "#/components/parameters/IdempotencyKey"
+                },
+                route.isWrite, "Idempotency-Key of \(route.operationId)")
+            if route.isPublic {
+                XCTAssertEqual(operation?["security"], .array([]))
+            } else {
+                XCTAssertNotNil(operation?["responses"]?["401"], "\(route.operationId) documents no 401")
+            }
+        }
+    }
+
+    func testNothingIsDocumentedThatIsNotRouted() {
+        for (path, item) in OpenAPIDocument.base["paths"]?.objectValue ?? [] {
+            for (method, _) in item.objectValue ?? [] {
+                XCTAssertTrue(
+                    ManagementRoutesTable.all.contains { $0.pattern == path && $0.method.name.lowercased() == method },
+                    "\(method) \(path) is documented but not routed")
+            }
+        }
+    }
+
+    func testEveryReferenceResolves() {
+        let doc = OpenAPIDocument.base
+        func walk(_ node: JSONValue) {
+            switch node {
+            case .object(let members):
+                for (k, v) in members {
+                    if k == "$ref", let ref = v.stringValue {
+                        var target: JSONValue? = doc
+                        for part in ref.dropFirst(2).split(separator: "/") { target = target?[String(part)] }
+                        XCTAssertNotNil(target, ref)
+                    }
+                    walk(v)
+                }
+            case .array(let items): items.forEach(walk)
+            default: break
+            }
+        }
+        walk(doc)
+    }
+}
