@@ -28,7 +28,7 @@ enum EmbeddedAssets {
         EmbeddedAsset(
             name: "biqli.css",
             contentType: "text/css; charset=utf-8",
-            sha256: "7e3ae8b1f5b51ef59638374ac1e78ddf0bdad4d06cab4b4d2bc979ff46e9a555",
+            sha256: "373ed03bbdf5ed36288042538bd8b532bb19f8388172a3101eaf07154e11b24b",
             base64: """
                 LyogU3R5bGVzIG9mIGV2ZXJ5IHBhZ2UgdGhlIGVkZ2UgcmVuZGVycyAoRGVlcCBWaWV3LCBwcmV2aWV3cywgaGFuZG9mZiwgZXJy
                 b3JzKS4KICAgU3lzdGVtIGZvbnRzIG9ubHksIG5vIGV4dGVybmFsIHJlcXVlc3RzLCBsaWdodCBhbmQgZGFyayBzY2hlbWVzLiBD
@@ -94,41 +94,53 @@ enum EmbeddedAssets {
                 MC45Mzc1cmVtOwogIGxpbmUtaGVpZ2h0OiAzMHB4OwogIHRleHQtYWxpZ246IGNlbnRlcjsKfQoKW2Rpcj0icnRsIl0gLnN0ZXBz
                 IGxpIHsgcGFkZGluZzogMnB4IDQ0cHggMCAwOyB9CltkaXI9InJ0bCJdIC5zdGVwcyBsaTo6YmVmb3JlIHsgbGVmdDogYXV0bzsg
                 cmlnaHQ6IDA7IH0KCi5mb290ZXIgewogIG1hcmdpbjogMTZweCAwIDA7CiAgY29sb3I6IHZhcigtLW11dGVkKTsKICBmb250LXNp
-                emU6IDAuODEyNXJlbTsKICB0ZXh0LWFsaWduOiBjZW50ZXI7Cn0KCi8qIFVzZWQgYnkgZGVlcHZpZXcuanMgZm9yIHRoZSBjb3B5
-                IGZhbGxiYWNrOiBpbiB0aGUgbGF5b3V0LCBzZWxlY3RhYmxlLCBuZXZlciBzZWVuLiAqLwouYmlxbGktb2Zmc2NyZWVuIHsKICBw
-                b3NpdGlvbjogZml4ZWQ7CiAgdG9wOiAwOwogIGxlZnQ6IC05OTk5cHg7CiAgd2lkdGg6IDFweDsKICBoZWlnaHQ6IDFweDsKICBt
-                YXJnaW46IDA7CiAgcGFkZGluZzogMDsKICBib3JkZXI6IDA7CiAgZm9udC1zaXplOiAxNnB4Owp9CgpAbWVkaWEgKGZvcmNlZC1j
-                b2xvcnM6IGFjdGl2ZSkgewogIC5idXR0b24geyBib3JkZXItY29sb3I6IEJ1dHRvblRleHQ7IH0KfQoKQG1lZGlhIChwcmVmZXJz
-                LXJlZHVjZWQtbW90aW9uOiByZWR1Y2UpIHsKICAuYnV0dG9uIHsgdHJhbnNpdGlvbjogbm9uZTsgfQogIC5idXR0b246YWN0aXZl
-                IHsgdHJhbnNmb3JtOiBub25lOyB9Cn0K
+                emU6IDAuODEyNXJlbTsKICB0ZXh0LWFsaWduOiBjZW50ZXI7Cn0KCi8qIFNob3J0IHZpZXdwb3J0cyAoaVBob25lIFNFLXNpemVk
+                IHNjcmVlbnMsIG9yIFNhZmFyaSB3aXRoIGl0cyBiYXJzIHNob3dpbmcpOiBhIHR5cGljYWwgdGl0bGUKICAgKDMgbGluZXMpIGFu
+                ZCBkZXNjcmlwdGlvbiAoNSBsaW5lcykgcHVzaGVkIENvbnRpbnVlIGJlbG93IHRoZSBmb2xkIGF0IDM3NXg1NDggYW5kIDMyMHg1
+                NjguCiAgIEEgc2hhbGxvd2VyIGNyb3Agb2YgdGhlIChkZWNvcmF0aXZlLCBvYmplY3QtZml0OiBjb3ZlcikgaW1hZ2UgYW5kIHRp
+                Z2h0ZXIgc3BhY2luZyBrZWVwIHRoZSBvbmUKICAgYWN0aW9uIG9uIHNjcmVlbiB3aXRob3V0IGhpZGluZyBhbnkgdGV4dC4gKi8K
+                QG1lZGlhIChtYXgtaGVpZ2h0OiA2MDBweCkgewogIGJvZHkgeyBwYWRkaW5nLXRvcDogMTJweDsgcGFkZGluZy1ib3R0b206IGNh
+                bGMoMTJweCArIGVudihzYWZlLWFyZWEtaW5zZXQtYm90dG9tLCAwcHgpKTsgfQogIC5oZXJvIHsgbWFyZ2luLXRvcDogMTZweDsg
+                YXNwZWN0LXJhdGlvOiAyLjYgLyAxOyB9CiAgLmhlcm8tdG9wIHsgbWFyZ2luLXRvcDogMDsgfQogIGgxIHsgbWFyZ2luOiAxNnB4
+                IDAgNnB4OyB9CiAgLmJ1dHRvbiB7IG1hcmdpbi10b3A6IDIwcHg7IH0KfQoKLyogVXNlZCBieSBkZWVwdmlldy5qcyBmb3IgdGhl
+                IGNvcHkgZmFsbGJhY2s6IGluIHRoZSBsYXlvdXQsIHNlbGVjdGFibGUsIG5ldmVyIHNlZW4uICovCi5iaXFsaS1vZmZzY3JlZW4g
+                ewogIHBvc2l0aW9uOiBmaXhlZDsKICB0b3A6IDA7CiAgbGVmdDogLTk5OTlweDsKICB3aWR0aDogMXB4OwogIGhlaWdodDogMXB4
+                OwogIG1hcmdpbjogMDsKICBwYWRkaW5nOiAwOwogIGJvcmRlcjogMDsKICBmb250LXNpemU6IDE2cHg7Cn0KCkBtZWRpYSAoZm9y
+                Y2VkLWNvbG9yczogYWN0aXZlKSB7CiAgLmJ1dHRvbiB7IGJvcmRlci1jb2xvcjogQnV0dG9uVGV4dDsgfQp9CgpAbWVkaWEgKHBy
+                ZWZlcnMtcmVkdWNlZC1tb3Rpb246IHJlZHVjZSkgewogIC5idXR0b24geyB0cmFuc2l0aW9uOiBub25lOyB9CiAgLmJ1dHRvbjph
+                Y3RpdmUgeyB0cmFuc2Zvcm06IG5vbmU7IH0KfQo
                 """,
             gzipBase64: """
-                H4sIAAAAAAACA61YbY_jthH-vr9isEUAe2v5JL-tV4cEuVzapAlyCHpJiqLoB0qibN5KokLK3nUX9987wxe92PIlKWrf7q2G5HD4
-                zDMv1Ks7eN-cCq5B5sCPXJ2gZjsOzZ4Dz_APxauMKw2Trzmv4RfBn2ZQK37EP_QM9qzKZJ7PgCsllZ7ObwDg_Uk3vIRcVg2qrYrT
-                DCoJ_LnhqmIFavz1wHWDqwux2zeAKiBj6hF0uucl13N4iysV0w1M_vH2zTewmD9PY1LcoA744nOI1nE0A81TWeHCUyvfzO9pIDk0
-                jaygYAkvrHgZRyAqSGSz73a5e3UTKykbeEHdqSykCuxY7Awjo17jWBAkuxj-lC_we28FKVMZiczHisgIFEUpfrkVlYeG07R1sk42
-                SysrRIUbqF3CJptwBubnfgbhPFpN7QyWprwiVWG43mahFcqqk_d3zWV60GdztcxpGt_mYZ460Z5l8imGEKL6GRb4YyzAzd2_ebie
-                zmiYxpajE7Zo38ebmy9LngkGEyRBjsQIhsgRZlODaIdti2BoPq-dyGHYAdZDMV_j994LPY5sy7ZJu76H5GK5noH9tVobMDdTP62F
-                bZWxpYXtHNBwE4VRO-Ih3abpqpvvQI2Wi4cVa4UtrKGDdtwcgx3AR8LvbgZ3cZzwXCpu_mQ5Bga8IDufAy3-IyqEKpEKoy5A0Wtc
-                dbNvysJAGTzx5FE0BiaazAOWfThotCwKw89oj2sjqCWR2cloKZnaiQrNpgWlqII9J8Kbqcf9iDCz0kzoumCnGPKCP5OA_g8yoXja
-                CIkKkQuHsqIRhiFUBQLzAEJJMHNFYrJI5CckDUoI-26oZllmzr5YIY6Ghykr0ol5_DPw6jjRLMdjKc4CUWneIDwY6CUCXD9PDcAJ
-                Sx93Sh4qZMuRqQnxzgwYknoZQWSklKGCnJWiwDMFrK4LHmiTvGbwFdLr8QeW2mT2V5w5g9v3fCc5_Py32xn8XeLuEmXf8uLIG5Ey
-                eMcPHEfeKMEKHHiH4_CeVfp2Zuhy-61QDHH3wp7ge_Z4gG8wO4kUflTy3W1_Obz97nv47keS_dPPwgeNQ4HmSuRO_RuyH3MnnhT-
-                UsoP4rZnsZO0pyaGoGvn4WaxVrwkOcVT5_T5am1IM6cwNax5Elmz74hWsufAiVYL9MClD73UkVmxTFBg0di4s2gr60cKBRdbdsg-
-                mUGJVSov5FPwpFgdY_k4Pe254oPkRPx1xi23RA9zAneWnplbMpPssbH56g5-wsKHTABFewvkKRYvVmKkmk1ANMglLB-QK1maGjKn
-                2S9j0XElBnZkdeRA6BkaWrxRXUD7Gp2kKsbqWZkE6SZu3FrvK_98hnO0tmKZfMD4DHJB4UbgjYNP7r8Av0tsg0neTlN4X4aHAD9I
-                sF2mmwH7oo58vEF4Al2z1HimkqpkRbvgyR313paPM6ou1p1JusG8OtiWMkloNx-kAVNVpmc2hfPtvbWJFKLL5dC3SSHTx9dj0eA2
-                C7vdmK4JeMUwOZKZDxG8gui6S87ct7kWJj0nkIFBI2tygrGAHrwX9tEQB2va1qod-MF74fdgPeatAEtc5EErOMsu_f7b0Ect7K6B
-                -33A9yrVeuGCyp941TmjjfloeZGaLEe0LEQG2HhWeC5se5sxp1zNXbaZuCw2bZ8x_QT7B7hvRnFftsXdpJV-QjHSDLthw7Sqyxfp
-                QWmypJbCz20bCFYHe9RtOt3AWXx2dvMorMpcFNSlYGe11sCZxoRohrGLKUlqhX33xXsiNhLTLkUPKtqr4lpPItMRIUf9XIYNxBHD
-                tlMaY6POCj4J5w_bNc4d0YJDa6PlhsWmaQuOQoukQNu83oHYEEoeGts4LluXW0eZqbbA2CkBXmywyzAz7cEq2QxTS7T633LLuCdp
-                C92w5qCHm4RXNhn2MZd7jLHq0_vGvKybU5tMfCLBsvgDAk73Qroc4mUQkUD1SP8ZRShDcDN3B5wB9f1Tc6ujS6S7IeJtrKL4syWz
-                dNpexuwxBUSfykQWf6iufqK3_I3C2Z4W2KGRI2G_trnmMurpVnAZ823A906ijzs8ru9JKP20ZtgnmutxcTn03LB-z7VcpXsTQe0a
-                7FNrbRadTXKVoeB0g_GKjEhZA6zM0sDouFLQ-s5CwqhmkFhd1tJIRXqj0EtDiBiVC8VNONEennS0WyHMhrX0uUbxglE6GLrG3k2H
-                XaY1DVa9ZmoAam9zUaUYFoYXlwb4-5h7FeD5Y5dOaJZxcmciSzB1YIwbVGzFNWWREA57jPNWnFv1f-LXeMUepIOH5f1og-8tuZIQ
-                _oW3us9vVVPc_ht6fhpiv_LpD7kzuqDDFfrsc7RzvWKO-YIKRT_lbf5gXu1K6ZXzYAr7WfMMkhNknNf0-mr-Abt4vCtRlkplfYKc
-                FQW5IKZ3RSTFrIO1gN40FdiuMVNZKnpJhhJe2VSWiF8LYUoF8otXZ1TOxTPPxkgSPODHesA3NEOmRGep6TLUfO9y0VZvXL3ylyE8
-                ZMozW-SRbLbWuhuRb7U8Ix3aXxnxT4iluxmdv_VRPDuQ0lL6mKXnc6X9DsJkA1TWjo8WfT_r481_Af6VJ7uaFAAA
+                H4sIAAAAAAACA61YbY_buBH-vr9isEUBe2s5kt_WcXBFc-n1rne4IOjetSiKfqAkasWsJOpI2mt3kf_eGZJ6s-Vcrug6u7GG5Mzw
+                mXe9uoMHcyq4BpkBP3B1gpo9cjA5B57iF8WrlCsNkz9zXsPfBX-eQa34Ab_oGeSsSmWWzYArJZWezm8A4OGkDS8hk5VBtlVxmkEl
+                gR8NVxUrkOMve64Nni7EY24AWUDK1BPoJOcl13N4hycV0wYm_3j39ltYzI_THTE2yAP--BVE6100A80TWeHBU0vfzO9pId4bIyso
+                WMwLR17uIhAVxNLknZS7Vzc7JaWBF-SdyEKqwK3tvGKk1BtcC4L4cQe_yxb4uXeEhKmUSPbHkUgJJEUJfrgjlXvDads6XsebpaMV
+                okIB6jFmk004A_t7P4NwHq2mbgdLEl4RqzBcb9PQEWXV0ftSM5ns9dleLTPaxrdZmCWelLNUPu8ghKg-wgJ_rQYo3P-bh-vpjJZp
+                bTm6YYv6fbq5-VPJU8Fggk6QoWMEQ-QIs6lFtMO2RTC0P288yWPYAdZDMVvj574hNjiyLdvG7fkekovlegbuz2ptwdxMm20tbKuU
+                LR1s54CGmyiM2pUG0m2SrLr9HtRouXi9Yi2xhTX00I6rY7ED-ET43c3gbreLeSYVt19ZhoEBL-idx0CL_4gKoYqlwqgLkPQGT93k
+                piwslMEzj5-EsTDRZh6w9ONeo2ZRGP6eZFxbQS6xTE-WS8nUo6hQbTpQiirIOTm83XrIR4ipo6ZC1wU77SAr-JEI9H-QCsUTIyQy
+                RF_YlxWtMAyhKhCYBxBKgpkrIpNGIjuh0yCFsO-Wapam9u6LFeJo_TBhRTKxj38AXh0mmmV4LcVZICrNDcKDgV4iwPVxagGOWfL0
+                qOS-Qm85MDUhv7ML1kkbGkFkqZShgoyVosA7BayuCx5om7xm8DW619OPLHHJ7C-4cwa3D_xRcvj5r7cz-JtE6RJp3_HiwI1IGLzn
+                e44rb5VgBS68x3V4YJW-nVl3uf1OKIa4N8Qe4Qf2tIdvMTuJBD4o-f62fxzeff8DfP-BaP9sduGDxqVAcyUyz_4t6Y-5E28K35Ty
+                o7jtaewp7a3JQ9C083CzWCteEp3iqTP6fLW2TjOnMLVe8yxSk3eOVrJj4EmrBVrg0oYN1TuzYqmgwKK1cWORKGdHCgUfW27JPdlF
+                iVUqK-Rz8KxYvcPycXrOueKD5ET-65Vbbsk97A38XXpqbklN0sfF5qs7-AkLH3oCKJIt0E-xeLESI9UKAWHQl7B8QKZkaWvInHa_
+                jEXHlRh4JK0jD0JP0dDhjewCkmt5EqsdVs_KJki_cePPNrZqns9wjtaOLOOPGJ9BJijcCLxx8Mn8F-B3iW2wqdHTFt6X4SWgWSTY
+                LtPNwPuizvm4QXgCXbPEWqaSqmRFe-DZX_XelY8zV12sO5W0wbw6EEuZJHTCB2nAVpXpmU7hfHvvdCKGaHI5tG1cyOTpzVg0eGFh
+                J43pmoBXDJMjqfk6glcQXTfJmfk218KkZwRSMDCyJiNYDeihsUIeDXFwqm0d24EdGit8CdZj1gqwxEUNaAVn6aXdfx36qIXdN3Bf
+                BnyvUq0XPqiaG686Y7QxHy0vUpPzES0LkQI2nhXeC9teM2aUq7nLNROXxabtM6af8f4B7ptR3JdtcbdppZ9QLDXFbth6WtXli2Sv
+                NGlSS9HsbRsIVgc58radbuA1Pru7fRSOZSYK6lKws1pr4ExjQrTL2MWURHXEvvl2OTk2OqY7ihZUJKviWk8i2xGhjzZ7GTYQBwzb
+                jukOG3VW8Ek4f71d494RLri0tlxu2M42bcFBaBEXqFvDd0C2DiX3xjWOy9bkzlB2qyswbkuAgw12GXanu1glzTC1RKv_LbeMW5JE
+                aMPMXg-FhFeEDPuYSxljXvV5uTte1ubUJpMmkWBZ_BEBp7mQhkMcBhEJZI_uP6MIZQhu6mfAGVDfP7VTHQ2RfkLEaayi-HMls_Tc
+                Xsb0sQVEn8pYFr-prn6mt_yVwtneFtjeyJGwX7tccxn1NBVcxnwb8L2b6MMjXrfpSSj9tGq4J9rb4OJz6Lli_Z5ruUpyG0HtGexT
+                a20PnW3ylaHgNME0jCxJOQUczbmB5XGloPWNhQ6jzCCx-qyl0RXpjUIvDSFiVC4Ut-FEMhqnI2mFsAJr2eQaxQtG6WBoGjebDrtM
+                pxqses3UANSecFElGBbWLy4VaOYx_yqg8R93dEK7rJE7FVmMqQNj3KLiKq4ti4Rw2PO4Rotzrf5P_jVesQfp4PXyfrTBbzS5khD-
+                hVPdV7fKFLf_hp6dhtivmvSHvjN6oMMV-t7n3c73ihnmCyoU_ZS3-Y15tSulV-6DKewhl8oAvbiq8QsmMfEhRw-Fh28snxQLjuK8
+                0jPAAeqBZUwJNKPJsefXaBqlQefyGS8_xXuAOdU48xVghCk4DWCTpQVYu9SXcuQmavIWmKyblXqvcxRE77dEtecQc5xjbJrMZJEC
+                M4DWOq5XW8tjuQiP683WvlN7i8JZgbsRqURhwycze27S1P0DVr2LtnIKoqTcYJMxgY6nfdMGT_Q-j1ggBiSB2RkenzwO9u5YCiEX
+                ZHGasyy4NoO3cxbmmryrMM2g5d40NM7ielIbvS3Jje47N-LbYf9LRnz0F5ziXFc-aHhts3zWcC_mG9tvd4eudcoYn1Ev23rv27is
+                DND2o4OTi7A_Nv6s0a7xCe3Oa3Kx-UccEdGPCOBE1ifI0HoU3zt6EUlULGmILr3GLFBpZtuWit7AIoVXrk7G4pdC2D7EmWSYJzNx
+                5OlYBgpe448L76ZbHqah6KzuXebxpjG-mNk2vhlqPAAvmfDUdZCYyVwj58ftFjef7nwof23JP6EvefzOXykqnu6JaSmbgkDP50z7
+                7aktNX1jjXaUza5PN_8FYLzs_PcWAAA
                 """
         ),
         EmbeddedAsset(
