@@ -66,6 +66,8 @@ struct CatalogImport {
     var report = Report()
     /// App names of the file -> ids, for `mobile.appName`.
     var appIdsByName: [String: String] = [:]
+    /// Names of the file's apps identified by name, each allowed once.
+    var unpinnedNames: Set<String> = []
 
     init(tx: any StoreTransaction, now: Int64) {
         self.tx = tx
@@ -146,6 +148,9 @@ struct CatalogImport {
             id = given
             existing = try tx.app(given)
         } else if case .string(let name)? = json["name"] {
+            if !unpinnedNames.insert(name).inserted {
+                throw ManagementError.invalid("name", "is used by another entry of this file; give each app an id")
+            }
             let named = try tx.apps().filter { $0.name == name }
             if named.count > 1 {
                 throw ManagementError.invalid(
@@ -154,11 +159,14 @@ struct CatalogImport {
             existing = named.first
         }
         let appId = existing?.id ?? id ?? Identifier.make(Identifier.mobileAppPrefix)
-        let decoded = try MobileAppInput.decode(.object(members), id: appId, existing: existing, now: now)
-        if let other = appIdsByName[decoded.name], other != appId {
-            throw ManagementError.invalid("name", "is used by another entry of this file; give each app an id")
+        if case .string(let name)? = json["name"] {
+            if let other = appIdsByName[name], other != appId {
+                throw ManagementError.invalid("name", "is used by another entry of this file; give each app an id")
+            }
+            // Known before the app is read, so that a broken app does not also break its links.
+            appIdsByName[name] = appId
         }
-        appIdsByName[decoded.name] = appId
+        let decoded = try MobileAppInput.decode(.object(members), id: appId, existing: existing, now: now)
         if let existing {
             var same = decoded
             same.updatedAt = existing.updatedAt
