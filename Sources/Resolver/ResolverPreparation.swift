@@ -50,13 +50,13 @@ extension Resolver {
         }
 
         try limit(limiters.instance.acquire(app.id + "\n" + request.appInstanceId, nowMillis: now))
-        var tokenHash: [UInt8]?
-        if let token = request.handoffToken {
-            // Any token text, well-formed or not, has a bucket of its own.
-            let hash = HandoffToken.hash(token)
+        // Any token text, well-formed or not, has a bucket of its own and takes
+        // part in the canonical request; only a well-formed one is looked up.
+        let anyTokenHash = request.handoffToken.map(HandoffToken.hash)
+        if let hash = anyTokenHash {
             try limit(limiters.token.acquire(Base64URLEncoder.encode(hash), nowMillis: now))
-            if HandoffToken.isWellFormed(token) { tokenHash = hash }
         }
+        let tokenHash = request.handoffToken.map(HandoffToken.isWellFormed) == true ? anyTokenHash : nil
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
             try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }
@@ -66,7 +66,7 @@ extension Resolver {
         let keyHash = Digest.sha256(headers.idempotencyKey)
         return ResolutionContext(
             request: request, app: app, idempotencyKeyHash: keyHash,
-            requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: tokenHash),
+            requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: anyTokenHash),
             tokenHash: tokenHash, appLink: appLink, probabilistic: plan, now: now,
             openId: Identifier.openPrefix + ULID.make(milliseconds: UInt64(max(0, now))))
     }

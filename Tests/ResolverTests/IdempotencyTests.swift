@@ -140,6 +140,17 @@ final class IdempotencyTests: XCTestCase {
             CanonicalRequest.hash(c, idempotencyKeyHash: key, tokenHash: nil))
     }
 
+    func testMalformedTokenIsNotTheSameRequestAsNoToken() {
+        let w = World()
+        var r = w.android()
+        r.handoffToken = "bqmh_not_a_real_token"
+        w.resolve(r).assertError(404, "resource_not_found")
+        var without = r
+        without.handoffToken = nil
+        w.resolve(without).assertMatch("none")
+        w.resolve(r).assertError(409, "idempotency_conflict")
+    }
+
     func testCanonicalFormCarriesNoTokenInClear() {
         let token = World.makeToken()
         var r = OpenRequest(
