@@ -20,7 +20,12 @@ enum DemoBanner {
 
                 """
         } else {
-            out += "The demo keys were printed when ./demo-data was created; delete that folder to start over.\n"
+            out += """
+                The demo keys were printed when ./demo-data was created (they are stored hashed). Set them for
+                the commands below: export BIQLI_DEMO_SK=biqli_sk_... BIQLI_DEMO_PK=biqli_mobile_pk_...
+                or delete ./demo-data and start again for new ones.
+
+                """
         }
         out += """
 
@@ -43,10 +48,10 @@ enum DemoBanner {
             curl -sk \(resolve) '\(base)/.well-known/assetlinks.json'
 
             # Resolver: an installed-app open of the short link (exact_app_link)
-            curl -sk \(resolve) -X POST '\(base)/api/v1/track/open' -H 'Authorization: Bearer \(pk)' -H 'Content-Type: application/json' -H 'Idempotency-Key: open_0e7cb12b4ecb4bc4a192de5578ec0139' -H 'X-Biq-SDK: android' -H 'X-Biq-SDK-Version: 1.0.0' -H 'X-Biq-Request-Id: req_8d2cc6242a224f7aaf2c0c172f849f87' --data '{"eventId":"open_0e7cb12b4ecb4bc4a192de5578ec0139","appId":"\(DemoData.appId)","appInstanceId":"install_98261e74ceca42bc830282c8f6cfd02f","platform":"android","firstOpen":true,"probabilisticAllowed":false,"deepLink":"https://\(host)/invite?ref=BOB","sdkVersion":"1.0.0"}'
+            curl -sk \(resolve) -X POST '\(base)/api/v1/track/open' -H "Authorization: Bearer \(pk)" -H 'Content-Type: application/json' -H 'Idempotency-Key: open_0e7cb12b4ecb4bc4a192de5578ec0139' -H 'X-Biq-SDK: android' -H 'X-Biq-SDK-Version: 1.0.0' -H 'X-Biq-Request-Id: req_8d2cc6242a224f7aaf2c0c172f849f87' --data '{"eventId":"open_0e7cb12b4ecb4bc4a192de5578ec0139","appId":"\(DemoData.appId)","appInstanceId":"install_98261e74ceca42bc830282c8f6cfd02f","platform":"android","firstOpen":true,"probabilisticAllowed":false,"deepLink":"https://\(host)/invite?ref=BOB","sdkVersion":"1.0.0"}'
 
             # Workspace API: list links
-            curl -sk \(resolve) -H 'Authorization: Bearer \(sk)' '\(base)/api/v1/links'
+            curl -sk \(resolve) -H "Authorization: Bearer \(sk)" '\(base)/api/v1/links'
 
             # Plain HTTP visits are redirected to HTTPS (308); association files never are
             curl -s -o /dev/null -w '%{http_code} %{redirect_url}\\n' -H 'Host: \(host)' 'http://127.0.0.1:\(http)/invite'
