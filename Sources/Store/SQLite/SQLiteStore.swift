@@ -69,7 +69,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         try Migrations.apply(on: db)
         var checkpointer: Checkpointer?
         if options.backgroundCheckpoint {
-            let c = try Checkpointer(path: path, thresholdPages: options.walCheckpointPages, options: options)
+            let c = try Checkpointer(
+                path: path, thresholdPages: options.walCheckpointPages, resetPages: options.walResetPages,
+                options: options)
             c.attach(to: db)
             checkpointer = c
         } else {

@@ -41,6 +41,10 @@ extension SQLiteStore {
         /// inside the writer's commits, which would then stall for the copy and
         /// its `fsync`s.
         public var backgroundCheckpoint: Bool = true
+        /// Under continuous writes, WAL size (pages) at which the writer itself
+        /// completes a checkpoint between two batches so that the WAL starts over
+        /// (costs that batch two `fsync`s). Default 16,384 pages (64 MiB).
+        public var walResetPages: Int = 16_384
         /// The WAL file is truncated back to this size when it is reset. Default 64 MiB.
         public var walSizeLimitBytes: Int = 64 << 20
         /// Milliseconds since the epoch; `StoreTransaction.now`. Injectable for tests.

@@ -16,27 +16,33 @@ import Synchronization
 /// Under continuous writes a passive checkpoint never quite catches up (new
 /// frames arrive while it copies), so SQLite never starts the WAL over and the
 /// file keeps growing, every new page costing the kernel an allocation. So when
-/// the WAL passes twice the threshold, the writer itself runs a passive
-/// checkpoint between two batches (`finishReset`): this thread has already
-/// copied nearly everything, the writer copies the last few frames, and the
-/// next transaction starts the WAL from its beginning again.
+/// the WAL passes `resetPages`, the writer itself runs a passive checkpoint
+/// between two batches (`finishResetIfNeeded`): this thread has already copied
+/// nearly everything, the writer copies the last few frames, and the next
+/// transaction starts the WAL from its beginning again. That checkpoint
+/// includes two `fsync`s, which the batches queued meanwhile wait for: rare
+/// (once per `resetPages` of WAL), but visible in the highest percentiles.
 final class Checkpointer: @unchecked Sendable {
     private let db: SQLiteConnection
     private let thresholdPages: Int32
+    private let resetPages: Int
     private let monitor = Monitor()
     private let requested = Atomic<Bool>(false)
     private var sleeping = false
     private var stopping = false
     private var thread: StoreThread?
     let checkpoints = Atomic<Int>(0)
+    /// Pause after each pass, nanoseconds.
+    static let minimumInterval: UInt64 = 50_000_000
     /// WAL size in pages after the writer's last commit (set by the hook, on the writer thread).
     let walPages = Atomic<Int>(0)
 
-    init(path: String, thresholdPages: Int, options: SQLiteStore.Options) throws(StoreError) {
+    init(path: String, thresholdPages: Int, resetPages: Int, options: SQLiteStore.Options) throws(StoreError) {
         db = try SQLiteConnection.open(
             path: path, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, cacheKiB: 1_024,
             queryOnly: false)
         self.thresholdPages = Int32(max(thresholdPages, 1))
+        self.resetPages = max(resetPages, thresholdPages, 1)
     }
 
     /// Replaces the writer connection's auto-checkpoint with a request to this thread.
@@ -103,6 +109,11 @@ final class Checkpointer: @unchecked Sendable {
             requested.store(false, ordering: .releasing)
             checkpoint()
             if stop { break }
+            // Each pass costs two fsyncs: under a steady stream of commits, pace
+            // the passes rather than chase every commit.
+            monitor.withLock {
+                if !stopping { monitor.wait(untilMonotonic: Clock.monotonicNanoseconds() &+ Self.minimumInterval) }
+            }
         }
         db.close()
     }
@@ -114,7 +125,7 @@ final class Checkpointer: @unchecked Sendable {
         let rc = sqlite3_wal_checkpoint_v2(db.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &copied)
         guard rc == SQLITE_OK else { return }
         checkpoints.add(1, ordering: .relaxed)
-        if walPages.load(ordering: .relaxed) >= 2 * Int(thresholdPages) {
+        if walPages.load(ordering: .relaxed) >= resetPages {
             writerTurn.store(true, ordering: .releasing)
         }
     }
