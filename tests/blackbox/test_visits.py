@@ -1,6 +1,7 @@
 """Black-box tests of short-link visits (issue 5) against the real binary, over HTTPS with SNI
 go.example.test unless a test says otherwise. Data: `serve --demo` plus `fixtures_data`."""
 import base64, re, time, urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 import pytest
 from edge import request
 from fixtures_data import (
@@ -204,6 +205,13 @@ def test_deep_view_switched_off_sends_ios_to_the_fallback_without_a_handoff(demo
     assert visit(demo, "/invite", ua=UA_ANDROID)[1]["location"].startswith(PLAY_PREFIX)
 
 
+def test_without_an_ios_fallback_url_the_switched_off_deep_view_goes_to_the_app_store(demo):
+    update_app(demo, DEMO_APP_ID, ios=demo_ios(fallbackUrl=None))
+    update_link(demo, "invite", mobile={"deepView": False})
+    status, headers, _ = visit(demo, "/invite", ua=UA_IPHONE)
+    assert (status, headers.get("location")) == (302, "https://apps.apple.com/app/id1234567890")
+
+
 # ---------------------------------------------------------------- desktop, web-only links
 
 
@@ -366,6 +374,11 @@ def test_ref_supplies_the_referral_code_when_the_link_has_none(demo):
     # Without a ref there is no referral code.
     token = android_token(demo, "promo", "?campaign=spring")
     assert handoff(demo, token)["referral_code"] is None
+    # A ref longer than a referral code may be (128) stays a dynamic value only.
+    token = android_token(demo, "promo", "?ref=" + "r" * 129)
+    assert (handoff(demo, token)["referral_code"], handoff(demo, token)["dynamic"]) == (None, [("ref", "r" * 129)])
+    token = android_token(demo, "promo", "?ref=" + "r" * 128)
+    assert handoff(demo, token)["referral_code"] == "r" * 128
 
 
 # ---------------------------------------------------------------- tokens and snapshots
@@ -377,6 +390,22 @@ def test_two_clicks_give_two_different_tokens(demo):
     assert len(android) == 3 and len(ios) == 3 and not android & ios
     assert len(handoffs(demo)) == 6
     assert len({h["click_id"] for h in handoffs(demo)}) == 6
+
+
+def test_concurrent_visits_each_get_their_own_durable_handoff(demo):
+    def one(i):
+        if i % 2:
+            return "android", android_token(demo, "promo", f"?ref=R{i}")
+        return "ios", deep_view_token(demo, "promo", f"?ref=R{i}")
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        results = list(pool.map(one, range(48)))
+    tokens = [t for _, t in results]
+    assert len(set(tokens)) == 48
+    for i, (platform, token) in enumerate(results):
+        stored = handoff(demo, token)
+        assert stored is not None, i
+        assert (stored["platform"], stored["referral_code"], stored["dynamic"]) == (platform, f"R{i}",
+                                                                                     [("ref", f"R{i}")])
 
 
 def test_an_edit_after_a_click_leaves_that_clicks_handoff_unchanged(demo):
@@ -529,6 +558,12 @@ def test_an_absolute_form_request_keeps_its_path_and_query_in_the_308(demo):
                              (f"http://{DEMO_HOST}", "/")):
         status, headers, _ = request(demo.http_port, target, headers={"User-Agent": UA_ANDROID}, host=DEMO_HOST)
         assert (status, headers.get("location")) == (308, f"https://{DEMO_HOST}:{demo.https_port}{expected}"), target
+
+
+def test_the_308_keeps_an_ipv6_literal_host_in_brackets(demo):
+    for host in ("[::1]", f"[::1]:{demo.http_port}"):
+        status, headers, _ = request(demo.http_port, "/invite?x=1", headers={"User-Agent": UA_DESKTOP}, host=host)
+        assert (status, headers.get("location")) == (308, f"https://[::1]:{demo.https_port}/invite?x=1"), host
 
 
 def test_with_https_redirect_off_visits_are_served_over_http(edge_factory):

@@ -77,7 +77,9 @@ enum VisitRoutes {
         else { return nil }
         let port = services.server.boundAddresses.first { $0.0 == .https }?.1.port
         guard let port else { return nil }  // no HTTPS listener: nothing to redirect to
-        let authority = port == 443 ? host : host + ":" + String(port)
+        // `request.host` is bare; an IPv6 literal needs its brackets back in a URL.
+        let name = host.contains(":") ? "[" + host + "]" : host
+        let authority = port == 443 ? name : name + ":" + String(port)
         var r = HTTPResponse.redirect(308, to: "https://" + authority + originForm(request.target))
         r.headers.add("Referrer-Policy", "no-referrer")
         return r
