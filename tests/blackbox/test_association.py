@@ -3,10 +3,10 @@ two domains with different apps (go.example.test: the demo app; links.example.te
 app with another team, bundle, package and certificate), and plain HTTP."""
 import fnmatch, json, re
 import pytest
-from edge import Conn, request
+from edge import Conn
 from fixtures_data import (
-    DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, SECOND_HOST, UA_IPHONE, android_platform, create_app, delete_app,
-    demo_ios, ios_platform, put_domain, start_demo, update_app, visit)
+    DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, SECOND_HOST, UA_IPHONE, android_platform, api, create_app,
+    delete_app, demo_ios, ios_platform, put_domain, start_demo, update_app, visit)
 
 AASA = "/.well-known/apple-app-site-association"
 AASA_LEGACY = "/apple-app-site-association"
@@ -255,6 +255,16 @@ def test_unconfigured_hosts_get_404_never_a_redirect(edge):
                 for method in ("GET", "HEAD"):
                     status, headers, _ = get(edge, host, path, method=method, tls=tls)
                     assert status == 404 and "location" not in headers, (host, path, tls, method, status)
+
+
+def test_a_deleted_domain_serves_no_documents(edge):
+    before = get(edge, DEMO_HOST, AASA)
+    api(edge, "DELETE", f"/domains/{SECOND_HOST}")
+    for path in PATHS:
+        status, headers, _ = get(edge, SECOND_HOST, path)
+        assert status == 404 and "location" not in headers, path
+    after = get(edge, DEMO_HOST, AASA)
+    assert (after[0], after[2], after[1]["etag"]) == (200, before[2], before[1]["etag"])
 
 
 def test_a_domain_with_one_platform_serves_only_that_document(edge):
