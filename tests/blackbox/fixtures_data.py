@@ -56,8 +56,8 @@ def start_demo(edge_factory, env=None):
     deadline = time.time() + 10
     while time.time() < deadline:
         text = "\n".join(edge.lines)
-        sk = re.search(r"Demo workspace secret key \(shown once\):\s+(biqli_sk_[A-Za-z0-9_-]+)", text)
-        pk = re.search(r"Demo app publishable key \(shown once\):\s+(biqli_mobile_pk_[A-Za-z0-9_-]+)", text)
+        sk = re.search(r"Demo workspace secret key \(shown once\):\s+\"?(biqli_sk_[A-Za-z0-9_-]+)", text)
+        pk = re.search(r"Demo app publishable key \(shown once\):\s+\"?(biqli_mobile_pk_[A-Za-z0-9_-]+)", text)
         if sk and pk:
             edge.secret_key, edge.publishable_key = sk.group(1), pk.group(1)
             edge.barrier_clicks = set()
