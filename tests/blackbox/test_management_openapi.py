@@ -6,12 +6,9 @@ against the documented request schemas too, so those cannot drift either. An ope
 scenario here fails the test, so a new route cannot go undocumented-untested."""
 import json, tempfile, uuid
 
-import pytest
+import jsonschema, pytest, referencing, referencing.jsonschema
 from edge import Edge
 from management_api import FINGERPRINT, Api, new_key
-
-jsonschema = pytest.importorskip("jsonschema")
-referencing = pytest.importorskip("referencing")
 
 METHODS = ("get", "post", "patch", "delete", "put")
 DOC_URI = "urn:biqli-edge:openapi"
