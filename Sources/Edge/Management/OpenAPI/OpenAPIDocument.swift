@@ -32,7 +32,7 @@ enum OpenAPIDocument {
         var paths: [(String, JSONValue)] = []
         for part in [domainPaths, mobileAppPaths, linkPaths] { paths += parse(part) }
         var schemas: [(String, JSONValue)] = []
-        for part in [resourceSchemas, appSchemas, otherSchemas] { schemas += parse(part) }
+        for part in [domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas] { schemas += parse(part) }
         let components = parse(commonComponents) + [("schemas", .object(schemas))]
         return .object(parse(head) + [("paths", .object(paths)), ("components", .object(components))])
     }
