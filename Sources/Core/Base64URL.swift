@@ -10,20 +10,42 @@ public enum Base64URL {
     }()
 
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var it = bytes.makeIterator()
-        while let a = it.next() {
-            let b = it.next()
-            let c = it.next()
-            out.append(alphabet[Int(a >> 2)])
-            out.append(alphabet[Int((a & 0x03) << 4 | (b ?? 0) >> 4)])
-            if let b {
-                out.append(alphabet[Int((b & 0x0F) << 2 | (c ?? 0) >> 6)])
-                if let c { out.append(alphabet[Int(c & 0x3F)]) }
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return text }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    /// Encodes raw bytes in one pass over a preallocated string buffer.
+    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        let n = bytes.count
+        let outCount = (n * 4 + 2) / 3
+        return alphabet.withUnsafeBufferPointer { table in
+            String(unsafeUninitializedCapacity: max(outCount, 1)) { out in
+                var i = 0
+                var o = 0
+                while i + 3 <= n {
+                    let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                    out[o] = table[Int(v >> 18)]
+                    out[o + 1] = table[Int(v >> 12 & 63)]
+                    out[o + 2] = table[Int(v >> 6 & 63)]
+                    out[o + 3] = table[Int(v & 63)]
+                    i += 3
+                    o += 4
+                }
+                if n - i == 1 {
+                    let v = UInt32(bytes[i]) << 16
+                    out[o] = table[Int(v >> 18)]
+                    out[o + 1] = table[Int(v >> 12 & 63)]
+                    o += 2
+                } else if n - i == 2 {
+                    let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+                    out[o] = table[Int(v >> 18)]
+                    out[o + 1] = table[Int(v >> 12 & 63)]
+                    out[o + 2] = table[Int(v >> 6 & 63)]
+                    o += 3
+                }
+                return o
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url; nil for any character outside the alphabet,
