@@ -27,7 +27,9 @@ enum BenchCommand {
     static func usage() {
         let text = """
             usage:
-              StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--wait-us 0] [--batch 512]
+              StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR]
+                               [--keys random|ordered] [--ios-percent 50] [--batch 512] [--wait-us 0]
+                               [--checkpoint background|inline] [--checkpoint-pages 4000] [--writer-cache-kib 16384]
               StoreBench crash-writer --dir DIR [--inflight 32]
               StoreBench verify --dir DIR --acked FILE
               StoreBench reads [--links 10000] [--lookups 1000000]

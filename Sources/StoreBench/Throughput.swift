@@ -46,6 +46,7 @@ enum Throughput {
             group.maxBatchWaitMicroseconds = waitMicros
             group.backgroundCheckpoint = !inlineCheckpoint
             group.walCheckpointPages = checkpointPages
+            group.writerCacheKiB = flags.int("writer-cache-kib", group.writerCacheKiB)
             let g = try measure(
                 dir: base + "/group", options: group, seconds: seconds, inflight: inflight, threads: threads)
             report("group commit (batch <= \(batch), wait \(waitMicros) us)", g)
@@ -53,6 +54,7 @@ enum Throughput {
             single.maxBatchCount = 1
             single.backgroundCheckpoint = !inlineCheckpoint
             single.walCheckpointPages = checkpointPages
+            single.writerCacheKiB = flags.int("writer-cache-kib", single.writerCacheKiB)
             let s = try measure(
                 dir: base + "/single", options: single, seconds: seconds, inflight: inflight, threads: threads)
             report("one transaction per write", s)

@@ -1,7 +1,7 @@
 // StoreBench: throughput of the store's durable group commit, and a writer for
 // the crash test. See bench/store and bench/store-crash-test.
 //
-//   StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--wait-us 0]
+//   StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR] [--keys random|ordered] ...
 //   StoreBench crash-writer --dir DIR [--inflight 32]
 //   StoreBench verify --dir DIR --acked FILE
 //   StoreBench reads [--links 10000] [--lookups 1000000]

@@ -21,10 +21,14 @@ extension SQLiteStore {
         /// cost about a third of the writer's time. False: one SAVEPOINT per body,
         /// every body runs exactly once.
         public var optimisticBatches: Bool = true
-        /// SQLite page cache of the writer connection, KiB. Default 64 MiB.
-        public var writerCacheKiB: Int = 65_536
-        /// SQLite page cache of each reader connection, KiB. Default 16 MiB.
-        public var readerCacheKiB: Int = 16_384
+        /// SQLite page cache of the writer connection, KiB. Default 16 MiB: the
+        /// kernel's page cache holds the rest, and SQLite walks its own cache's
+        /// hash table at the end of every transaction, so a much larger cache
+        /// makes every commit slower (measured with bench/store).
+        public var writerCacheKiB: Int = 16_384
+        /// SQLite page cache of each reader connection, KiB. Default 8 MiB (links
+        /// are served from the reader's link cache first).
+        public var readerCacheKiB: Int = 8_192
         /// Links each reader keeps per cache generation (two generations). Default 20,000.
         public var linkCacheCapacity: Int = 20_000
         /// Invalidation entries kept for readers that have not caught up. Default 65,536.
