@@ -48,6 +48,15 @@ public enum Base64URL {
         }
     }
 
+    /// Appends the encoding of `bytes` to `out` (building a JWS without intermediate strings).
+    public static func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        out.append(contentsOf: encode(bytes).utf8)
+    }
+
+    public static func append(_ bytes: [UInt8], to out: inout [UInt8]) {
+        bytes.withUnsafeBytes { append($0, to: &out) }
+    }
+
     /// Decodes unpadded base64url; nil for any character outside the alphabet,
     /// padding, or an impossible length.
     public static func decode(_ text: String) -> [UInt8]? {

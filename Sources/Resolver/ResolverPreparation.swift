@@ -54,9 +54,9 @@ extension Resolver {
         // part in the canonical request; only a well-formed one is looked up.
         let anyTokenHash = request.handoffToken.map(HandoffToken.hash)
         if let hash = anyTokenHash {
-            try limit(limiters.token.acquire(Base64URLEncoder.encode(hash), nowMillis: now))
+            try limit(limiters.token.acquire(Base64URL.encode(hash), nowMillis: now))
         }
-        let tokenHash = request.handoffToken.map(HandoffToken.isWellFormed) == true ? anyTokenHash : nil
+        let tokenHash = request.handoffToken.map { HandoffToken.isWellFormed($0) } == true ? anyTokenHash : nil
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
             try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }

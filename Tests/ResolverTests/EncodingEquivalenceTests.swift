@@ -23,13 +23,6 @@ final class EncodingEquivalenceTests: XCTestCase {
         XCTAssertEqual(Digest.sha256(big), SHA256.hash(big))
     }
 
-    func testBase64URLEncoderIsCoreBase64URL() {
-        for n in 0..<200 {
-            let bytes = (0..<n).map { _ in UInt8.random(in: 0...255) }
-            XCTAssertEqual(Base64URLEncoder.encode(bytes), Base64URL.encode(bytes), "\(n) bytes")
-        }
-    }
-
     func testJSONBufferStringsAreJSONWriterStrings() {
         for s in samples + ["/", "\u{0}", "\u{1F}", "plain ascii"] {
             var j = JSONBuffer()

@@ -16,7 +16,7 @@ def test_health_over_http_and_https(edge):
 def test_pipelined_requests_are_answered_in_order(edge):
     c = Conn(edge.http_port)
     # 100 requests in one write, alternating routes so that order is visible.
-    paths = ["/healthz" if i % 2 == 0 else f"/missing-{i}" for i in range(100)]
+    paths = ["/healthz" if i % 2 == 0 else f"/missing/{i}" for i in range(100)]
     c.send("".join(f"GET {p} HTTP/1.1\r\nHost: a\r\n\r\n" for p in paths))
     for p in paths:
         status, _, _ = c.response()

@@ -47,7 +47,7 @@ final class SigningKey: @unchecked Sendable {
         JSONWriter.writeString(self.kid, into: &header)
         header.append(contentsOf: #","typ":"JWT"}"#.utf8)
         var prefix: [UInt8] = []
-        Base64URLEncoder.append(header, to: &prefix)
+        Base64URL.append(header, to: &prefix)
         prefix.append(UInt8(ascii: "."))
         self.headerPrefix = prefix
     }
@@ -66,15 +66,15 @@ final class SigningKey: @unchecked Sendable {
     /// RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key: a stable,
     /// collision-free `kid` that anyone holding the JWK can recompute.
     static func thumbprint(_ publicKey: [UInt8]) -> String {
-        let canonical = #"{"crv":"Ed25519","kty":"OKP","x":""# + Base64URLEncoder.encode(publicKey) + #""}"#
-        return Base64URLEncoder.encode(Digest.sha256(canonical))
+        let canonical = #"{"crv":"Ed25519","kty":"OKP","x":""# + Base64URL.encode(publicKey) + #""}"#
+        return Base64URL.encode(Digest.sha256(canonical))
     }
 
     /// `header.payload.signature`, the payload being the claims' JSON bytes.
     func sign(payload: [UInt8]) -> String {
         var message = headerPrefix
         message.reserveCapacity(headerPrefix.count + payload.count * 4 / 3 + 90)
-        Base64URLEncoder.append(payload, to: &message)
+        Base64URL.append(payload, to: &message)
         var signature = [UInt8](repeating: 0, count: Int(crypto_sign_BYTES))
         message.withUnsafeBufferPointer { m in
             signature.withUnsafeMutableBufferPointer { s in
@@ -84,7 +84,7 @@ final class SigningKey: @unchecked Sendable {
             }
         }
         message.append(UInt8(ascii: "."))
-        Base64URLEncoder.append(signature, to: &message)
+        Base64URL.append(signature, to: &message)
         return String(decoding: message, as: UTF8.self)
     }
 }

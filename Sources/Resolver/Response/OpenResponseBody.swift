@@ -58,7 +58,7 @@ enum OpenResponseBody {
                 j.raw(":")
                 j.string(v)
                 written.append(k)
-                if written.count == DynamicValues.maxCount { break }
+                if written.count == DynamicValues.maxValues { break }
             }
         }
         j.raw("}}}")

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Visit
+@testable import Store
 
 final class PercentCodingTests: XCTestCase {
     func testEncodeKeepsOnlyUnreservedCharacters() {

@@ -12,9 +12,8 @@
 ///   `?ref=alice&ref=bob` gives `alice`);
 /// - at most `maxValues` pairs, in query order.
 ///
-/// The resolver applies the same rules to the query of an app-link open
-/// (`Resolver/Matching/DynamicValues.swift`), so a visit and a direct open of the same
-/// URL capture the same values.
+/// The edge's visits and the resolver's app-link opens both use this type, so a visit
+/// and a direct open of the same URL capture the same values.
 public enum DynamicValues {
     public static let maxValues = 20
     public static let maxValueLength = 256
@@ -29,15 +28,16 @@ public enum DynamicValues {
     ///   - allowed: the link's `dynamicKeys`.
     public static func capture(query: Substring?, allowed: [String]) -> [(String, String)] {
         guard let query, !query.isEmpty, !allowed.isEmpty else { return [] }
+        return filter(QueryString.pairs(query), allowed: allowed)
+    }
+
+    /// The pairs whose keys `allowed` lists, by the rules above (also applied to the
+    /// values an iOS click captured when a probabilistic match resolves it).
+    public static func filter(_ pairs: [(String, String)], allowed: [String]) -> [(String, String)] {
         var out: [(String, String)] = []
-        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let eq = pair.firstIndex(of: UInt8(ascii: "="))
-            let rawKey = eq.map { pair[pair.startIndex..<$0] } ?? pair
-            guard let key = PercentCoding.decode(rawKey, plusAsSpace: true), allowed.contains(key),
-                !out.contains(where: { $0.0 == key }), let eq
-            else { continue }
-            guard let value = PercentCoding.decode(pair[pair.index(after: eq)...], plusAsSpace: true), !value.isEmpty,
-                value.unicodeScalars.count <= maxValueLength
+        for (key, value) in pairs where allowed.contains(key) {
+            guard !value.isEmpty, value.unicodeScalars.count <= maxValueLength,
+                !out.contains(where: { $0.0 == key })
             else { continue }
             out.append((key, value))
             if out.count == maxValues { break }

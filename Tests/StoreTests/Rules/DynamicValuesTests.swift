@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Visit
+@testable import Store
 
 final class DynamicValuesTests: XCTestCase {
     private func capture(_ query: String?, _ allowed: [String] = ["ref", "campaign", "color"]) -> [String] {

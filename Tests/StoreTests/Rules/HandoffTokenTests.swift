@@ -1,7 +1,7 @@
 import Core
 import XCTest
 
-@testable import Visit
+@testable import Store
 
 final class HandoffTokenTests: XCTestCase {
     func testGeneratedTokensHaveTheSDKFormat() {

@@ -1,11 +1,11 @@
 /// Percent-decoding and -encoding of query components, without Foundation.
-enum PercentCoding {
+public enum PercentCoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`), exactly once.
     ///
     /// Nil when a `%` is not followed by two hex digits or when the decoded bytes are
     /// not valid UTF-8: the same rule as the resolver's query parsing, so a value is
     /// either captured identically by a visit and by an app-link open, or by neither.
-    static func decode<C: Collection>(_ bytes: C, plusAsSpace: Bool) -> String? where C.Element == UInt8 {
+    public static func decode<C: Collection>(_ bytes: C, plusAsSpace: Bool) -> String? where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var it = bytes.makeIterator()
@@ -25,7 +25,7 @@ enum PercentCoding {
     /// Encodes every byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`) as
     /// `%XX` (upper-case hex). Safe inside any query value: no `&`, `=`, `#`, `+` or `%`
     /// survives raw.
-    static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 3)
@@ -42,7 +42,7 @@ enum PercentCoding {
     }
 
     @inline(__always)
-    static func isUnreserved(_ c: UInt8) -> Bool {
+    public static func isUnreserved(_ c: UInt8) -> Bool {
         (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E
             || c == 0x5F || c == 0x7E
     }
@@ -55,5 +55,25 @@ enum PercentCoding {
         case 0x61...0x66: return c - 0x61 + 10
         default: return nil
         }
+    }
+}
+
+/// `application/x-www-form-urlencoded` pairs of a URL query, as browsers'
+/// `URLSearchParams` read them: split on `&`, `+` is a space, `%XX` decoded once.
+/// A pair whose escapes are malformed or whose bytes are not UTF-8 is dropped; a
+/// name without `=` has the empty value.
+public enum QueryString {
+    public static func pairs(_ query: Substring) -> [(String, String)] {
+        var out: [(String, String)] = []
+        for part in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let eq = part.firstIndex(of: UInt8(ascii: "="))
+            let name = eq.map { part[part.startIndex..<$0] } ?? part
+            let value = eq.map { part[part.index(after: $0)...] } ?? part[part.endIndex...]
+            guard let n = PercentCoding.decode(name, plusAsSpace: true),
+                let v = PercentCoding.decode(value, plusAsSpace: true)
+            else { continue }
+            out.append((n, v))
+        }
+        return out
     }
 }
