@@ -24,7 +24,7 @@ final class HandoffTests: XCTestCase {
         XCTAssertEqual(a.json["attribution"]?["metadata"], ["campaign": "snapshot"])
         XCTAssertEqual(a.json["attribution"]?["dynamic"], ["ref": "BOB"])
         XCTAssertNotNil(a.receipt)
-        let h = w.store.committed.handoffs[SHA256.hash(token)]!
+        let h = w.store.committed.handoffs[HandoffToken.hash(token)]!
         XCTAssertEqual(h.claimedByInstance, r.appInstanceId)
         XCTAssertEqual(h.claimedByOpen, a.openId)
         let instance = w.store.committed.instances[MemoryState.instanceKey(w.appId, r.appInstanceId)]

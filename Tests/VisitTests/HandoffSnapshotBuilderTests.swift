@@ -71,7 +71,7 @@ final class HandoffSnapshotBuilderTests: XCTestCase {
         let h = HandoffSnapshotBuilder.handoff(
             token: token, clickId: "biq_clk_01J00000000000000000000001", app: app, platform: .android, snapshot: snap,
             now: 1_000_000)
-        XCTAssertEqual(h.tokenHash, SHA256.hash(token))
+        XCTAssertEqual(h.tokenHash, HandoffToken.hash(token))
         XCTAssertNotEqual(h.tokenHash, Array(token.utf8), "the token itself is never stored")
         XCTAssertEqual(h.createdAt, 1_000_000)
         XCTAssertEqual(h.expiresAt, 1_000_000 + 3_600_000)

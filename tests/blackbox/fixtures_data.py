@@ -14,7 +14,7 @@ are not awaited by the edge; `barrier` makes one Android visit, whose response w
 own durable write, which the single writer commits after every write queued before it. The
 barrier's click and handoff are left out of `clicks` and `handoffs`.
 """
-import hashlib, json, os, re, sqlite3, time, urllib.parse, uuid
+import base64, hashlib, json, os, re, sqlite3, time, urllib.parse, uuid
 
 from edge import Conn, request
 
@@ -175,9 +175,17 @@ def handoffs(edge):
     return out
 
 
+def handoff_key(token):
+    """The storage key of a token, as the edge computes it (Store/Keys/HandoffKey.swift): the
+    token body's first 6 bytes (the click time) followed by SHA-256 of the whole token text."""
+    body = token[len("bqmh_"):]
+    raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    return raw[:6] + hashlib.sha256(token.encode()).digest()
+
+
 def handoff(edge, token):
-    """The handoff stored for `token` (looked up by its SHA-256, as the resolver does), or None."""
-    rows = _rows(edge, "SELECT * FROM handoffs WHERE token_hash = ?", (hashlib.sha256(token.encode()).digest(),))
+    """The handoff stored for `token` (looked up by its storage key, as the resolver does), or None."""
+    rows = _rows(edge, "SELECT * FROM handoffs WHERE token_hash = ?", (handoff_key(token),))
     if not rows:
         return None
     r = rows[0]

@@ -128,7 +128,7 @@ final class World: @unchecked Sendable {
         let token = World.makeToken()
         let clickId = "biq_clk_" + ULID.make()
         let handoff = Handoff(
-            tokenHash: SHA256.hash(token), clickId: clickId, appId: app ?? appId, platform: platform,
+            tokenHash: HandoffToken.hash(token), clickId: clickId, appId: app ?? appId, platform: platform,
             snapshot: HandoffSnapshot(
                 linkId: linkId ?? inviteId, shortUrl: "https://go.example.test/invite", route: snapshotRoute,
                 referralCode: "PARTNER_42", metadata: ["campaign": "snapshot"], dynamic: dynamic),

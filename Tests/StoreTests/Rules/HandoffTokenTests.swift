@@ -28,11 +28,23 @@ final class HandoffTokenTests: XCTestCase {
             "bqmh_" + String(repeating: "_", count: 42) + "8")
     }
 
-    func testHashIsSHA256OfTheWholeToken() {
+    func testHashIsTheTimePrefixThenSHA256OfTheWholeToken() {
         let token = "bqmh_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
         XCTAssertEqual(
-            SHA256.hex(HandoffToken.hash(token)), "81bcf7407bf4e0f60c3ff84f7e72deabf766c364ac6a624d2f063bf5118dcdb6")
-        XCTAssertEqual(HandoffToken.hash(token), SHA256.hash(Array(token.utf8)))
+            SHA256.hex(HandoffToken.hash(token)),
+            "000000000000" + "81bcf7407bf4e0f60c3ff84f7e72deabf766c364ac6a624d2f063bf5118dcdb6")
+        XCTAssertEqual(HandoffToken.hash(token), [0, 0, 0, 0, 0, 0] + SHA256.hash(Array(token.utf8)))
+        // Text that is not a token still gets a lookup key (which finds nothing).
+        XCTAssertEqual(HandoffToken.hash("bqmh_short"), SHA256.hash("bqmh_short"))
+    }
+
+    func testGeneratedTokensStartWithTheClickTimeSoKeysGrowInOrder() {
+        let early = HandoffToken.generate(milliseconds: 1_790_000_000_000)
+        let late = HandoffToken.generate(milliseconds: 1_790_000_000_001)
+        XCTAssertTrue(HandoffToken.hash(early).lexicographicallyPrecedes(HandoffToken.hash(late)))
+        let body = Base64URL.decode(String(early.dropFirst(5)))!
+        XCTAssertEqual(Array(body.prefix(6)), [0x01, 0xA0, 0xC4, 0x50, 0x6C, 0x00])
+        XCTAssertTrue(HandoffToken.isWellFormed(early))
     }
 
     func testWellFormedTable() {
