@@ -108,6 +108,7 @@ class Edge:
                "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}",
                "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{self.https_port}",
                "BIQLI_EDGE_ACCESS_LOG": "off", "BIQLI_EDGE_LOG": "warn", **(extra_env or {})}
+        os.makedirs(self.dir, exist_ok=True)
         self.log = open(f"{self.dir}/edge.log", "w")
         self.proc = subprocess.Popen([self.binary, *args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         wait_port(self.http_port)

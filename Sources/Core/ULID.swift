@@ -5,10 +5,7 @@ public enum ULID {
     static let alphabet: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
 
     public static func make(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
-        var rng = SystemRandomNumberGenerator()
-        let high = rng.next() as UInt64
-        let low = rng.next() as UInt64
-        return make(milliseconds: milliseconds, random: (high & 0xFFFF, low))
+        make(milliseconds: milliseconds, random: (FastRandom.next() & 0xFFFF, FastRandom.next()))
     }
 
     /// Deterministic form for tests: `random.0` holds the top 16 of the 80 random bits.

@@ -66,6 +66,8 @@ final class EdgeApplication: @unchecked Sendable {
         http.accessLog = configuration.accessLog
         http.timeouts = configuration.timeouts
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
+        let clicks = ClickRecorder(store: store, loops: configuration.loops, log: log)
+        http.afterEachPass = { loop in clicks.flush(loop: loop) }
         let router = Router()
         let server = HTTPServer(configuration: http, handler: router)
         self.router = router
@@ -84,7 +86,7 @@ final class EdgeApplication: @unchecked Sendable {
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
         services = EdgeServices(
             configuration: configuration, log: log, store: store, server: server, keyring: keyring,
-            resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher)
+            resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(

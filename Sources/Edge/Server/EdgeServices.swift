@@ -15,10 +15,11 @@ final class EdgeServices: Sendable {
     let pages: Pages
     let sourceHasher: SourceAddressHasher
     let clients: ClientAddressResolver
+    let clicks: ClickRecorder
 
     init(
         configuration: EdgeConfiguration, log: Log, store: SQLiteStore, server: HTTPServer, keyring: ReceiptKeyring,
-        resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher
+        resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder
     ) {
         self.configuration = configuration
         self.log = log
@@ -29,6 +30,7 @@ final class EdgeServices: Sendable {
         self.pages = pages
         self.sourceHasher = sourceHasher
         self.clients = ClientAddressResolver(trusted: configuration.trustedProxies)
+        self.clicks = clicks
     }
 
     /// The store reader of the loop serving the request.

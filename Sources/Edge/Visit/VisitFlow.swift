@@ -32,25 +32,28 @@ struct VisitFlow: Sendable {
             return .response(
                 HTTPResponse(services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"])))
         }
-        let app = link.mobile.flatMap { try? reader.app($0.appId) }
         let visitor = VisitorClassifier.classify(method: request.method.name, userAgent: request.headers["user-agent"])
-        let decision = VisitDecision.decide(link: link, app: app ?? nil, domain: domain, visitor: visitor)
+        // Desktop visitors and HEAD never need the app: skip the lookup on the busiest path.
+        let app: MobileApp?
+        switch visitor.kind {
+        case .desktop, .head: app = nil
+        default: app = link.mobile.flatMap { (try? reader.app($0.appId)) ?? nil }
+        }
+        let decision = VisitDecision.decide(link: link, app: app, domain: domain, visitor: visitor)
         let now = services.nowMilliseconds
 
         switch decision {
         case .head(let location):
             return .response(redirect(location))
         case .preview:
-            let model = LinkPreviewModel(link: link, app: app ?? nil)
+            let model = LinkPreviewModel(link: link, app: app)
             guard let model else { return .response(redirect(link.url)) }
             return .response(
                 HTTPResponse(services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"])))
         case .redirect(let location, let kind):
-            let click = makeClick(link, app ?? nil, visitor, kind, request, context, now: now)
+            let click = makeClick(link, app, visitor, kind, request, context, now: now)
             // Nothing in this answer depends on the click being stored: do not wait for it.
-            services.store.write({ tx in try tx.insertClick(click) }) { result in
-                if case .failure(let error) = result { logWriteFailure(error) }
-            }
+            services.clicks.record(click, loop: context.loopIndex)
             return .response(redirect(location))
         case .playStore(let app), .deepView(let app):
             return handoffVisit(decision, app: app, link: link, visitor: visitor, request, &context, now: now)
@@ -122,7 +125,7 @@ struct VisitFlow: Sendable {
         }
         return Click(
             id: Identifier.make(Identifier.clickPrefix), linkId: link.id,
-            appId: link.mobile != nil ? app?.id : nil, domain: link.domain, at: now, kind: kind,
+            appId: link.mobile?.appId, domain: link.domain, at: now, kind: kind,
             platform: visitor.platform ?? .desktop, inAppBrowser: visitor.inAppBrowser, dynamic: captured,
             sourceHash: sourceHash, osVersion: visitor.osVersion)
     }
@@ -136,9 +139,5 @@ struct VisitFlow: Sendable {
         var r = HTTPResponse.redirect(302, to: location)
         r.headers.add("Referrer-Policy", "no-referrer")
         return r
-    }
-
-    private func logWriteFailure(_ error: StoreError) {
-        services.log.error("click write failed", [("detail", .string("\(error)"))])
     }
 }

@@ -8,13 +8,14 @@ public struct HTTPRequest: Sendable {
     public var target: String
     /// The path part of the target, still percent-encoded.
     public var path: Substring {
-        if let q = target.firstIndex(of: "?") { return target[..<q] }
+        // Byte search: Character-based String search costs grapheme breaking per byte.
+        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return target[..<q] }
         return target[...]
     }
     /// The raw query (without `?`), or nil.
     public var query: Substring? {
-        guard let q = target.firstIndex(of: "?") else { return nil }
-        return target[target.index(after: q)...]
+        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.utf8.index(after: q)...]
     }
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
     public var minorVersion: Int

@@ -54,16 +54,16 @@ public final class Router: HTTPHandler, @unchecked Sendable {
         let path = request.path
         // Absolute-form targets (`http://host/path`) route by their path.
         let routedPath: Substring
-        if path.hasPrefix("/") {
+        if path.utf8.first == UInt8(ascii: "/") {
             routedPath = path
         } else if let slash = Router.pathStart(ofAbsoluteForm: path) {
             routedPath = path[slash...]
         } else {
             routedPath = "/"
         }
-        let parts = routedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let parts = Router.segments(routedPath)
         for route in routes {
-            guard let params = match(route.segments, parts) else { continue }
+            guard let params = match(route.segments, parts[...]) else { continue }
             context.routeName = route.name
             if let methods = route.methods, !methods.contains(request.method) {
                 return .response(methodNotAllowed(request, methods))
@@ -74,12 +74,30 @@ public final class Router: HTTPHandler, @unchecked Sendable {
         return notFound(request, &context, RouteParameters())
     }
 
+    /// The segments after the leading `/` (`/a/b` -> `a`, `b`; `/` -> one empty segment),
+    /// split on bytes rather than Characters.
+    static func segments(_ path: Substring) -> [Substring] {
+        var out: [Substring] = []
+        out.reserveCapacity(4)
+        let u = path.utf8
+        var start = u.index(after: u.startIndex)
+        var i = start
+        while i < u.endIndex {
+            if u[i] == UInt8(ascii: "/") {
+                out.append(path[start..<i])
+                start = u.index(after: i)
+            }
+            i = u.index(after: i)
+        }
+        out.append(path[start..<u.endIndex])
+        return out
+    }
+
     /// The parameters `pattern` captures from `path`, or nil (for tests of the matcher).
     func routeMatch(pattern: String, path: String) -> RouteParameters? {
         let probe = Router()
         probe.add(nil, pattern, name: "probe") { _, _, _ in .deferred }
-        let parts = Substring(path).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        return probe.match(probe.routes[0].segments, parts)
+        return probe.match(probe.routes[0].segments, Router.segments(Substring(path))[...])
     }
 
     /// Where the path of `scheme://authority/path` starts.
@@ -101,14 +119,14 @@ public final class Router: HTTPHandler, @unchecked Sendable {
         var params = RouteParameters()
         var i = parts.startIndex
         // "/" splits into one empty part: a route without segments matches only it.
-        if segments.isEmpty { return parts.count == 1 && parts.first == "" ? params : nil }
+        if segments.isEmpty { return parts.count == 1 && parts.first!.isEmpty ? params : nil }
         for (n, segment) in segments.enumerated() {
             switch segment {
             case .rest(let name):
                 params.values.append((name, parts[i...].joined(separator: "/")))
                 return params
             case .literal(let text):
-                guard i < parts.endIndex, parts[i] == text else { return nil }
+                guard i < parts.endIndex, parts[i].utf8.elementsEqual(text.utf8) else { return nil }
             case .parameter(let name):
                 guard i < parts.endIndex, !parts[i].isEmpty else { return nil }
                 params.values.append((name, String(parts[i])))

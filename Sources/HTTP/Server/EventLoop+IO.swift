@@ -206,7 +206,11 @@ extension EventLoop {
         metrics.recordRequest(route: meta.route, status: response.status, nanoseconds: elapsed)
         if accessLog.enabled {
             let path: Substring
-            if let q = meta.target.firstIndex(of: "?") { path = meta.target[..<q] } else { path = meta.target[...] }
+            if let q = meta.target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                path = meta.target[..<q]
+            } else {
+                path = meta.target[...]
+            }
             accessLog.append(
                 .init(
                     method: meta.method.name, host: meta.host, path: path, status: response.status, bytes: bytes,

@@ -123,6 +123,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             expireDeadlines()
+            configuration.afterEachPass?(index)
             if listenersPaused && !shuttingDown && connectionCount < maxConnections && now >= acceptRetryAt {
                 resumeAccepting()
             }

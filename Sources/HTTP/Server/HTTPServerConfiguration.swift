@@ -55,6 +55,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var hstsValue: String? = "max-age=31536000"
     /// Write one JSON line per request to standard output.
     public var accessLog: Bool = true
+    /// Called on each loop's thread after every pass over its ready events (with the
+    /// loop's index): a place to hand work accumulated by handlers to other threads
+    /// in one batch instead of once per request.
+    public var afterEachPass: (@Sendable (Int) -> Void)? = nil
     /// How long graceful shutdown waits for in-flight requests before closing everything.
     public var shutdownGraceMilliseconds: Int = 10_000
 
