@@ -19,6 +19,7 @@ public final class Resolver: Sendable {
     let hasher: SourceAddressHasher
     let configuration: Configuration
     let limiters: ResolverLimiters
+    let keyCache: KeyCache
     let httpsActive: @Sendable (String) -> Bool
     let resumeOnLoop: LoopHop?
 
@@ -37,6 +38,7 @@ public final class Resolver: Sendable {
         self.hasher = sourceAddressHasher
         self.configuration = configuration
         self.limiters = ResolverLimiters(configuration.limits)
+        self.keyCache = KeyCache(loops: store.readerCount, ttlMilliseconds: configuration.keyCacheMilliseconds)
         self.httpsActive = httpsActive
         self.resumeOnLoop = resumeOnLoop
     }

@@ -7,13 +7,17 @@ extension Resolver {
         /// Runs of the write body when the store reports a uniqueness conflict
         /// (a race on a multi-writer backend). Default 2.
         public var maxWriteAttempts: Int
+        /// How long a looked-up publishable key is trusted before it is read again (a
+        /// revoked key stops working at most this long after). Default 1,000 ms.
+        public var keyCacheMilliseconds: Int64
         /// Told about unexpected failures (a safe text: no keys, no tokens), for the log.
         public var onInternalError: (@Sendable (String) -> Void)?
 
         public init(
             publicURL: String, limits: RateLimits = RateLimits(), maxWriteAttempts: Int = 2,
-            onInternalError: (@Sendable (String) -> Void)? = nil
+            keyCacheMilliseconds: Int64 = 1_000, onInternalError: (@Sendable (String) -> Void)? = nil
         ) {
+            self.keyCacheMilliseconds = keyCacheMilliseconds
             self.publicURL = publicURL
             self.limits = limits
             self.maxWriteAttempts = maxWriteAttempts

@@ -19,7 +19,7 @@ extension Resolver {
         let reader = store.reader(loop: input.readerLoop)
         let key: PublishableKeyRecord
         do {
-            key = try MobileKey.authenticate(input, reader: reader)
+            key = try MobileKey.authenticate(input, reader: reader, cache: keyCache)
         } catch {
             if error == .invalidMobileKey { limiters.failures.record(address, nowMillis: now) }
             throw error
@@ -32,7 +32,15 @@ extension Resolver {
         let request = try OpenRequestValidator.validate(OpenRequestValidator.parse(input.body))
 
         guard request.appId == key.appId, let app = try read({ () throws(StoreError) in try reader.app(request.appId) })
-        else { throw .resourceNotFound("The app does not exist or does not belong to this mobile key.") }
+        else {
+            // The key may come from the key cache while its app was just deleted (which
+            // revokes the key): ask the store once more, so that the answer is 401.
+            if request.appId == key.appId {
+                let fresh = try read({ () throws(StoreError) in try reader.publishableKey(hash: key.keyHash) })
+                if fresh?.isUsable(at: now) != true { throw .invalidMobileKey }
+            }
+            throw .resourceNotFound("The app does not exist or does not belong to this mobile key.")
+        }
         guard app.enabled else { throw .mobileLinkingUnavailable }
         switch request.platform {
         case .ios:

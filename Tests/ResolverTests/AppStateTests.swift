@@ -22,6 +22,14 @@ final class AppStateTests: XCTestCase {
         w.resolve(w.android()).assertError(404, "resource_not_found")
     }
 
+    func testDeletingAnAppRevokesAKeyTheKeyCacheStillHolds() throws {
+        let w = World()
+        XCTAssertEqual(w.resolve(w.android()).status, 200)  // the key is now cached on this loop
+        let id = w.appId
+        _ = try w.store.writeAndWait { tx in try tx.deleteApp(id) }
+        w.resolve(w.android()).assertError(401, "invalid_mobile_key")
+    }
+
     func testDisabledAppIsMobileLinkingUnavailable() {
         let w = World()
         w.updateApp { $0.enabled = false }

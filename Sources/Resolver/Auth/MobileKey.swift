@@ -32,13 +32,16 @@ enum MobileKey {
     static func hash(_ key: String) -> [UInt8] { Digest.sha256(key) }
 
     /// The usable key record for the request's `Authorization`, or `invalid_mobile_key`.
-    static func authenticate(_ input: ResolveInput, reader: any StoreReader) throws(ResolverError)
+    static func authenticate(_ input: ResolveInput, reader: any StoreReader, cache: KeyCache) throws(ResolverError)
         -> PublishableKeyRecord
     {
         guard let key = bearer(input.header("authorization")), isWellFormed(key) else { throw .invalidMobileKey }
         let record: PublishableKeyRecord?
         do {
-            record = try reader.publishableKey(hash: hash(key))
+            let keyHash = hash(key)
+            record = try cache.record(hash: keyHash, loop: input.readerLoop, now: input.now) {
+                () throws(StoreError) in try reader.publishableKey(hash: keyHash)
+            }
         } catch {
             throw .internalServerError
         }

@@ -1,0 +1,41 @@
+import Store
+
+/// Publishable-key records by key hash, one small cache per event loop (each used
+/// only from its loop's thread), so that the key check of every resolver request
+/// does not cost a SQLite read transaction.
+///
+/// Entries live `ttlMilliseconds` (default one second): a revoked or rotated-out key
+/// is refused at most that long after the change. Unknown keys are cached too, and
+/// each loop's cache is emptied when it holds `capacity` entries, so a stream of
+/// random keys cannot grow it.
+final class KeyCache: @unchecked Sendable {
+    private struct Entry {
+        var record: PublishableKeyRecord?
+        var fetchedAt: Int64
+    }
+
+    private var loops: [[[UInt8]: Entry]]
+    let ttlMilliseconds: Int64
+    let capacity: Int
+
+    init(loops: Int, ttlMilliseconds: Int64 = 1_000, capacity: Int = 10_000) {
+        self.loops = Array(repeating: [:], count: max(1, loops))
+        self.ttlMilliseconds = ttlMilliseconds
+        self.capacity = capacity
+    }
+
+    /// The record for `hash` as of at most `ttlMilliseconds` ago, reading through
+    /// `fetch` when needed. Call only on loop `loop`'s thread.
+    func record(
+        hash: [UInt8], loop: Int, now: Int64, fetch: () throws(StoreError) -> PublishableKeyRecord?
+    ) throws(StoreError) -> PublishableKeyRecord? {
+        let index = loop % loops.count
+        if let hit = loops[index][hash], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
+            return hit.record
+        }
+        let record = try fetch()
+        if loops[index].count >= capacity { loops[index].removeAll(keepingCapacity: true) }
+        loops[index][hash] = Entry(record: record, fetchedAt: now)
+        return record
+    }
+}

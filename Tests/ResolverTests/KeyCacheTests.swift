@@ -1,0 +1,51 @@
+import Store
+import XCTest
+
+@testable import Resolver
+
+final class KeyCacheTests: XCTestCase {
+    private let record = PublishableKeyRecord(id: "pk", appId: "app", keyHash: [1], hint: "abcd", createdAt: 0)
+
+    func testAKeyIsReadOncePerLifetimeThenReadAgain() throws {
+        let cache = KeyCache(loops: 2, ttlMilliseconds: 1_000)
+        var reads = 0
+        let fetch = { () throws(StoreError) -> PublishableKeyRecord? in
+            reads += 1
+            return self.record
+        }
+        XCTAssertEqual(try cache.record(hash: [1], loop: 0, now: 10_000, fetch: fetch), record)
+        XCTAssertEqual(try cache.record(hash: [1], loop: 0, now: 10_999, fetch: fetch), record)
+        XCTAssertEqual(reads, 1)
+        _ = try cache.record(hash: [1], loop: 0, now: 11_000, fetch: fetch)
+        XCTAssertEqual(reads, 2, "an entry a full lifetime old is read again (a revocation shows)")
+        _ = try cache.record(hash: [1], loop: 1, now: 11_000, fetch: fetch)
+        XCTAssertEqual(reads, 3, "each loop has its own cache")
+    }
+
+    func testUnknownKeysAreCachedButTheCacheStaysBounded() throws {
+        let cache = KeyCache(loops: 1, ttlMilliseconds: 1_000, capacity: 3)
+        var reads = 0
+        let fetch = { () throws(StoreError) -> PublishableKeyRecord? in
+            reads += 1
+            return nil
+        }
+        for i in 0..<3 { XCTAssertNil(try cache.record(hash: [UInt8(i)], loop: 0, now: 0, fetch: fetch)) }
+        XCTAssertNil(try cache.record(hash: [0], loop: 0, now: 1, fetch: fetch))
+        XCTAssertEqual(reads, 3)
+        _ = try cache.record(hash: [9], loop: 0, now: 1, fetch: fetch)  // full: emptied, then [9] kept
+        _ = try cache.record(hash: [0], loop: 0, now: 2, fetch: fetch)
+        XCTAssertEqual(reads, 5)
+    }
+
+    func testAClockGoingBackwardsDoesNotKeepAStaleEntry() throws {
+        let cache = KeyCache(loops: 1, ttlMilliseconds: 1_000)
+        var reads = 0
+        let fetch = { () throws(StoreError) -> PublishableKeyRecord? in
+            reads += 1
+            return self.record
+        }
+        _ = try cache.record(hash: [1], loop: 0, now: 5_000, fetch: fetch)
+        _ = try cache.record(hash: [1], loop: 0, now: 4_000, fetch: fetch)
+        XCTAssertEqual(reads, 2)
+    }
+}
