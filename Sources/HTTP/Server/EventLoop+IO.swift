@@ -7,9 +7,10 @@ import Glibc
 #endif
 
 extension EventLoop {
-    /// Largest unparsed input kept per connection: a full head and body plus slack for
-    /// the start of a pipelined next request. Past it, reading pauses.
-    var inputCap: Int { configuration.limits.maxHeaderBytes + configuration.limits.maxBodyBytes + 16 * 1024 }
+    /// Largest unparsed input kept per connection: everything one request may occupy
+    /// before the parser answers (chunk framing and trailers included) plus slack for the
+    /// start of a pipelined next request. Past it, reading pauses.
+    var inputCap: Int { configuration.limits.maxBufferedBytes + 16 * 1024 }
 
     func handleEvents(_ conn: Connection, _ events: UInt32) {
         if events & (CSYS_EPOLLERR | CSYS_EPOLLHUP) != 0 && events & CSYS_EPOLLIN == 0 {
