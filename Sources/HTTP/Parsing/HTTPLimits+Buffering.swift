@@ -2,7 +2,7 @@ extension HTTPLimits {
     /// The most input one request can occupy before `HTTPRequestParser` answers (with the
     /// request or an error): while it says `.needMore` the unconsumed input never exceeds this.
     /// A connection that caps its input buffer must allow at least this much, or a request
-    /// within the limits would stall until its timeout. With the defaults: about 3.1 MiB.
+    /// within the limits would stall until its timeout. With the defaults: 2,135,052 bytes.
     ///
     /// It adds up: ignored empty lines before the request line; the head (the request line can
     /// be longer than `maxHeaderBytes` when so configured); the body; the chunked framing
