@@ -1,24 +1,24 @@
 /// An ordered list of header fields. Names are kept as given for responses and
 /// lower-cased by the parser for requests; lookups are case-insensitive.
 public struct HTTPHeaders: Sendable, Sequence {
-    public private(set) var fields: [(name: String, value: String)]
+    public private(set) var fields: [HTTPField]
 
     public init() { fields = [] }
-    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+    public init(_ fields: [(String, String)]) { self.fields = fields.map { HTTPField(name: $0.0, value: $0.1) } }
 
     public var count: Int { fields.count }
 
     /// Lets the request parser allocate a request's fields once instead of growing them.
     public mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
 
-    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    public mutating func add(_ name: String, _ value: String) { fields.append(HTTPField(name: name, value: value)) }
 
     /// Replaces every field named `name` with one field.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
-        fields.append((name: name, value: value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
     public mutating func remove(_ name: String) {
@@ -66,5 +66,17 @@ extension Substring {
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         return s
+    }
+}
+
+/// One header field. A struct rather than a tuple: arrays of tuples of Strings are
+/// destroyed through a slow generic path (about 170 instructions per field).
+public struct HTTPField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }
