@@ -32,8 +32,12 @@ public protocol Store: AnyObject, Sendable {
     func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws(StoreError)
         -> T
 
-    /// Deletes clicks and open events older than `olderThan` and handoffs past
-    /// expiry, in small batches; returns how many rows went.
+    /// Deletes clicks, click counts and open events older than `olderThan` and
+    /// handoffs past expiry, in small batches; returns how many rows went.
+    /// Retention is approximate at its edges: a backend may keep a row it could
+    /// delete a little longer (the SQLite store deletes clicks by the time in
+    /// their id, whole hours of counts, and handoffs by the time in their key),
+    /// but never deletes a handoff before its expiry.
     func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int
 
     /// Stops the writer after draining queued writes; further writes fail.
@@ -79,6 +83,9 @@ public protocol StoreReader: AnyObject {
     /// A stored management-API idempotent answer.
     func idempotencyRecord(scope: String, keyHash: [UInt8]) throws(StoreError) -> IdempotencyRecord?
 
+    /// Click counts (including `countPreview`'s) by whole UTC hours: the hour that
+    /// holds `since` counts in full. Opens are counted from `since` exactly;
+    /// `recent` newest opens at or after `since`.
     func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics
 }
 
@@ -87,6 +94,9 @@ public protocol StoreTransaction: StoreReader {
     var now: Int64 { get }
 
     func insertClick(_ click: Click) throws(StoreError)
+    /// Counts a link-preview bot's visit in analytics (kind `.previewBot`) without
+    /// storing a click. Nothing is counted without an app (`appId` nil).
+    func countPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) throws(StoreError)
     func insertHandoff(_ handoff: Handoff) throws(StoreError)
     /// Binds an unclaimed handoff to an instance; false if another instance already holds it.
     func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool
@@ -115,6 +125,9 @@ public protocol StoreTransaction: StoreReader {
 }
 
 extension StoreTransaction {
+    /// For transactions that keep no analytics counters: previews go uncounted.
+    public func countPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) throws(StoreError) {}
+
     /// Check-then-put, for transactions that do not implement the insert themselves.
     public func insertDomain(_ domain: Domain) throws(StoreError) {
         if try self.domain(domain.hostname) != nil { throw .conflict("domain") }

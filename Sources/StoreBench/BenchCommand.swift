@@ -30,6 +30,7 @@ enum BenchCommand {
               StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR]
                                [--keys random|ordered] [--ios-percent 50] [--batch 512] [--wait-us 0]
                                [--checkpoint background|inline] [--checkpoint-pages 4000] [--writer-cache-kib 16384]
+                               [--page-size 4096] [--coalesce 1|0] [--only group|single]
               StoreBench crash-writer --dir DIR [--inflight 32]
               StoreBench verify --dir DIR --acked FILE
               StoreBench reads [--links 10000] [--lookups 1000000]

@@ -37,6 +37,8 @@ enum Throughput {
         let inlineCheckpoint = flags.string("checkpoint") == "inline"
         let checkpointPages = flags.int("checkpoint-pages", SQLiteStore.Options().walCheckpointPages)
         let base = flags.string("dir") ?? "/tmp/storebench-\(getpid())"
+        // `--only group|single` runs one mode (for profiling); both by default.
+        let only = flags.string("only")
         mkdir(base, 0o700)
         print("store bench: \(seconds) s per mode, \(inflight) writes in flight from \(threads) threads")
         print("each write = 1 click + 1 handoff (2 rows), durable (WAL, synchronous=NORMAL) before its completion")
@@ -47,18 +49,27 @@ enum Throughput {
             group.backgroundCheckpoint = !inlineCheckpoint
             group.walCheckpointPages = checkpointPages
             group.writerCacheKiB = flags.int("writer-cache-kib", group.writerCacheKiB)
-            let g = try measure(
-                dir: base + "/group", options: group, seconds: seconds, inflight: inflight, threads: threads)
-            report("group commit (batch <= \(batch), wait \(waitMicros) us)", g)
+            group.pageSize = flags.int("page-size", group.pageSize)
+            group.coalesceWALWrites = flags.int("coalesce", 1) != 0
+            var g: Figures?
+            if only != "single" {
+                let figures = try measure(
+                    dir: base + "/group", options: group, seconds: seconds, inflight: inflight, threads: threads)
+                report("group commit (batch <= \(batch), wait \(waitMicros) us)", figures)
+                g = figures
+            }
+            if only == "group" { return 0 }
             var single = SQLiteStore.Options()
             single.maxBatchCount = 1
             single.backgroundCheckpoint = !inlineCheckpoint
             single.walCheckpointPages = checkpointPages
             single.writerCacheKiB = flags.int("writer-cache-kib", single.writerCacheKiB)
+            single.pageSize = flags.int("page-size", single.pageSize)
+            single.coalesceWALWrites = flags.int("coalesce", 1) != 0
             let s = try measure(
                 dir: base + "/single", options: single, seconds: seconds, inflight: inflight, threads: threads)
             report("one transaction per write", s)
-            print("speed-up: " + fixed(g.perSecond / s.perSecond, 1) + "x")
+            if let g { print("speed-up: " + fixed(g.perSecond / s.perSecond, 1) + "x") }
         } catch {
             printError("bench failed: \(error)\n")
             return 1

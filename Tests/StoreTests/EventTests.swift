@@ -94,12 +94,14 @@ final class EventTests: StoreTestCase {
         let cases: [(String, String)] = [
             (SQLiteQueries.selectCandidatesWithOS, "clicks_probabilistic"),
             (SQLiteQueries.selectCandidates, "clicks_probabilistic"),
-            (SQLiteQueries.countClicks, "clicks_app_at"),
+            (SQLiteQueries.selectClick, "PRIMARY KEY (id=?)"),
+            (SQLiteQueries.countClicks, "PRIMARY KEY (app_id=? AND hour>?)"),
             (SQLiteQueries.countOpens, "open_events_app_at"),
-            ("SELECT rowid FROM clicks WHERE app_id = ?1 AND at < ?2 LIMIT ?3", "clicks_app_at"),
-            ("SELECT rowid FROM clicks WHERE app_id IS NULL AND at < ?1 LIMIT ?2", "clicks_app_at"),
-            ("SELECT min(app_id) FROM clicks WHERE app_id > ?1", "clicks_app_at"),
-            ("SELECT token_hash FROM handoffs WHERE expires_at <= ?1 LIMIT ?2", "handoffs_expiry"),
+            (SQLiteTransaction.selectOldClicks, "PRIMARY KEY (id<?)"),
+            (SQLiteTransaction.selectNextCountedApp, "PRIMARY KEY (app_id>?)"),
+            (SQLiteTransaction.selectOldCounts, "PRIMARY KEY (app_id=? AND hour<?)"),
+            (SQLiteTransaction.selectExpiredOldHandoffs, "PRIMARY KEY (token_hash<?)"),
+            (SQLiteTransaction.selectExpiredRandomHandoffs, "PRIMARY KEY (token_hash>?)"),
             ("SELECT rowid FROM open_events WHERE at < ?1 LIMIT ?2", "open_events_at"),
         ]
         for (sql, index) in cases {
@@ -107,75 +109,47 @@ final class EventTests: StoreTestCase {
                 try (tx as! SQLiteTransaction).db.queryAll("EXPLAIN QUERY PLAN " + sql) { s in s.text(3) }
             }
             XCTAssertTrue(plan.joined().contains(index), sql + " -> " + plan.joined(separator: "; "))
+            XCTAssertFalse(plan.joined().contains("SCAN"), sql + " -> " + plan.joined(separator: "; "))
         }
     }
 
     func testPruningFindsOldClicksOfEveryAppAndOfNone() throws {
+        @Sendable func id(_ ms: UInt64, _ n: UInt64) -> String {
+            "biq_clk_" + ULID.make(milliseconds: ms, random: (n, n))
+        }
         try write { tx in
-            try tx.insertClick(Fixture.click(id: "a_old", at: 1, app: "biq_mapp_a"))
-            try tx.insertClick(Fixture.click(id: "a_new", at: 100, app: "biq_mapp_a"))
-            try tx.insertClick(Fixture.click(id: "b_old", at: 1, app: "biq_mapp_b"))
-            try tx.insertClick(Fixture.click(id: "n_old", at: 1, app: nil))
-            try tx.insertClick(Fixture.click(id: "n_new", at: 100, app: nil))
+            try tx.insertClick(Fixture.click(id: id(1, 1), at: 1, app: "biq_mapp_a"))
+            try tx.insertClick(Fixture.click(id: id(100, 2), at: 100, app: "biq_mapp_a"))
+            try tx.insertClick(Fixture.click(id: id(1, 3), at: 1, app: "biq_mapp_b"))
+            try tx.insertClick(Fixture.click(id: id(1, 4), at: 1, app: nil))
+            try tx.insertClick(Fixture.click(id: id(100, 5), at: 100, app: nil))
         }
         XCTAssertEqual(try store.prune(olderThan: 50, now: 0), 3)
         XCTAssertEqual(try count("clicks"), 2)
-        XCTAssertNotNil(try reader.click(id: "a_new"))
-        XCTAssertNotNil(try reader.click(id: "n_new"))
+        XCTAssertNotNil(try reader.click(id: id(100, 2)))
+        XCTAssertNotNil(try reader.click(id: id(100, 5)))
     }
 
-    func testOpenEventsAreFoundByIdEventAndIdempotencyKey() throws {
-        let open = Fixture.open(id: "biq_open_1", eventId: "evt_000001", idempotencyKeyHash: [5, 5])
-        var bare = Fixture.open(id: "biq_open_2", eventId: "evt_000002", matchedBy: .none, firstOpen: false)
-        bare.linkId = nil
-        bare.clickId = nil
-        bare.storedResponse = []
-        try write { [bare] tx in
-            try tx.insertOpenEvent(open)
-            try tx.insertOpenEvent(bare)
-        }
-        XCTAssertEqual(try reader.openEvent(id: "biq_open_1"), open)
-        XCTAssertEqual(try reader.openEvent(id: "biq_open_2"), bare)
-        XCTAssertEqual(try reader.openEvent(app: Fixture.appId, eventId: "evt_000001"), open)
-        XCTAssertNil(try reader.openEvent(app: "biq_mapp_other", eventId: "evt_000001"))
-        XCTAssertEqual(try reader.openEvent(app: Fixture.appId, idempotencyKeyHash: [5, 5]), open)
-        XCTAssertNil(try reader.openEvent(app: Fixture.appId, idempotencyKeyHash: [5]))
-    }
-
-    func testAppInstanceKeepsItsFirstOpenAndCreationTime() throws {
-        let first = AppInstance(
-            appId: Fixture.appId, instanceId: "inst_A", platform: .ios, firstOpenId: nil, createdAt: 1)
-        try write { tx in try tx.upsertAppInstance(first) }
-        XCTAssertEqual(try reader.appInstance(app: Fixture.appId, instance: "inst_A"), first)
-        var matched = first
-        matched.firstOpenId = "biq_open_1"
-        matched.createdAt = 2
-        try write { [matched] tx in try tx.upsertAppInstance(matched) }
-        var expected = matched
-        expected.createdAt = 1
-        XCTAssertEqual(try reader.appInstance(app: Fixture.appId, instance: "inst_A"), expected)
-        var later = matched
-        later.firstOpenId = "biq_open_2"
-        try write { [later] tx in try tx.upsertAppInstance(later) }
-        XCTAssertEqual(try reader.appInstance(app: Fixture.appId, instance: "inst_A")?.firstOpenId, "biq_open_1")
-        XCTAssertNil(try reader.appInstance(app: Fixture.appId, instance: "inst_B"))
-    }
-
-    func testAnalyticsCountsSinceATimeAndListsRecentOpens() throws {
+    func testAnalyticsCountClicksByWholeHoursAndOpensFromTheExactTime() throws {
+        let hour: Int64 = 3_600_000
+        let since = 10 * hour + 500
         try write { tx in
-            try tx.insertClick(Fixture.click(id: "c1", at: 100))
-            try tx.insertClick(Fixture.click(id: "c2", at: 200))
-            try tx.insertClick(Fixture.click(id: "c3", at: 200, platform: .android, kind: .androidRedirect))
-            try tx.insertClick(Fixture.click(id: "c4", at: 50))
-            try tx.insertClick(Fixture.click(id: "c5", at: 300, app: "biq_mapp_other"))
-            try tx.insertClick(Fixture.click(id: "c6", at: 300, platform: .ios, kind: .iosFallback))
-            try tx.insertOpenEvent(Fixture.open(id: "o1", eventId: "e1", at: 100, matchedBy: .exactHandoff))
-            try tx.insertOpenEvent(Fixture.open(id: "o2", eventId: "e2", at: 300, matchedBy: .exactHandoff))
-            try tx.insertOpenEvent(Fixture.open(id: "o3", eventId: "e3", at: 200, matchedBy: .none, firstOpen: false))
-            try tx.insertOpenEvent(Fixture.open(id: "o4", eventId: "e4", at: 10, matchedBy: .probabilistic))
-            try tx.insertOpenEvent(Fixture.open(id: "o5", eventId: "e5", app: "biq_mapp_other", at: 300))
+            // The hour that holds `since` counts in full, even its clicks before `since`.
+            try tx.insertClick(Fixture.click(id: "c1", at: 10 * hour + 100))
+            try tx.insertClick(Fixture.click(id: "c2", at: 11 * hour))
+            try tx.insertClick(Fixture.click(id: "c3", at: 11 * hour, platform: .android, kind: .androidRedirect))
+            try tx.insertClick(Fixture.click(id: "c4", at: 10 * hour - 1))
+            try tx.insertClick(Fixture.click(id: "c5", at: 12 * hour, app: "biq_mapp_other"))
+            try tx.insertClick(Fixture.click(id: "c6", at: 12 * hour, platform: .ios, kind: .iosFallback))
+            try tx.insertClick(Fixture.click(id: "c7", at: 12 * hour, platform: .desktop, kind: .desktop, app: nil))
+            try tx.insertOpenEvent(Fixture.open(id: "o1", eventId: "e1", at: since, matchedBy: .exactHandoff))
+            try tx.insertOpenEvent(Fixture.open(id: "o2", eventId: "e2", at: since + 200, matchedBy: .exactHandoff))
+            try tx.insertOpenEvent(
+                Fixture.open(id: "o3", eventId: "e3", at: since + 100, matchedBy: .none, firstOpen: false))
+            try tx.insertOpenEvent(Fixture.open(id: "o4", eventId: "e4", at: since - 1, matchedBy: .probabilistic))
+            try tx.insertOpenEvent(Fixture.open(id: "o5", eventId: "e5", app: "biq_mapp_other", at: since + 300))
         }
-        let a = try reader.analytics(app: Fixture.appId, since: 100, recent: 2)
+        let a = try reader.analytics(app: Fixture.appId, since: since, recent: 2)
         XCTAssertEqual(
             a.clicks,
             [
@@ -193,5 +167,35 @@ final class EventTests: StoreTestCase {
         XCTAssertEqual(
             try reader.analytics(app: "biq_mapp_none", since: 0, recent: 5),
             AppAnalytics(clicks: [], opens: [], recent: []))
+    }
+
+    func testPreviewBotsAreCountedWithoutAClick() throws {
+        try write { tx in
+            try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: 1_000)
+            try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: 2_000)
+            try tx.countPreview(appId: nil, linkId: "biq_lnk_web", platform: .bot, at: 2_000)
+        }
+        XCTAssertEqual(
+            try reader.analytics(app: Fixture.appId, since: 0, recent: 0).clicks,
+            [.init(platform: .bot, kind: .previewBot, count: 2)])
+        XCTAssertEqual(try count("clicks"), 0)
+    }
+
+    func testClickCountsAddUpAcrossBatchesAndATransactionReadsItsOwn() throws {
+        try write { tx in
+            try tx.insertClick(Fixture.click(id: "c1", at: 1))
+            try tx.insertClick(Fixture.click(id: "c2", at: 2))
+        }
+        let inside = try write { tx -> [AppAnalytics.ClickCount] in
+            try tx.insertClick(Fixture.click(id: "c3", at: 3))
+            let seen = try tx.analytics(app: Fixture.appId, since: 0, recent: 0).clicks
+            try tx.insertClick(Fixture.click(id: "c4", at: 4))
+            return seen
+        }
+        XCTAssertEqual(inside, [.init(platform: .ios, kind: .deepView, count: 3)])
+        XCTAssertEqual(
+            try reader.analytics(app: Fixture.appId, since: 0, recent: 0).clicks,
+            [.init(platform: .ios, kind: .deepView, count: 4)])
+        XCTAssertEqual(try count("click_counts"), 1, "one row per app, hour, platform and kind")
     }
 }

@@ -79,6 +79,7 @@ final class GroupCommitTests: StoreTestCase {
         XCTAssertNil(try reader.click(id: "biq_clk_b"))
         XCTAssertNotNil(try reader.click(id: "biq_clk_c"))
         XCTAssertNil(try reader.click(id: "biq_clk_d"))
+        XCTAssertEqual(try countedClicks(), 2, "the failed jobs' clicks are not counted")
         XCTAssertEqual(store.statistics.batches - before, 1, "a-d shared one batch")
     }
 
@@ -104,6 +105,7 @@ final class GroupCommitTests: StoreTestCase {
         XCTAssertEqual(results.values.map(\.0), ["a", "b", "c"], "completions in submission order")
         XCTAssertEqual(results.values.map(\.1), [true, false, true])
         XCTAssertEqual(try count("clicks"), 2)
+        XCTAssertEqual(try countedClicks(), 2, "a rerun pass counts its clicks once")
     }
 
     func testCompletionRunsOnlyAfterTheCommitIsVisibleToOtherConnections() throws {
@@ -131,6 +133,10 @@ final class GroupCommitTests: StoreTestCase {
             results.append(("domain", r))
             done.countDown()
         }
+        store.write({ tx in try tx.insertClick(Fixture.click(id: "biq_clk_lost", at: 1)) }) { r in
+            results.append(("click", r))
+            done.countDown()
+        }
         store.write({ tx in
             // A deferred foreign key is only checked at COMMIT, which then fails.
             try (tx as! SQLiteTransaction).executeForTesting("PRAGMA defer_foreign_keys = ON")
@@ -140,16 +146,22 @@ final class GroupCommitTests: StoreTestCase {
             done.countDown()
         }
         gate.release()
-        XCTAssertTrue(done.wait(for: 2))
+        XCTAssertTrue(done.wait(for: 3))
         for (name, result) in results.values {
             guard case .failure(.backend) = result else { return XCTFail("\(name) should fail: \(result)") }
         }
         XCTAssertNil(try reader.domain("kept-not.example.com"))
         XCTAssertEqual(try count("domains"), 0)
+        XCTAssertEqual(try count("clicks"), 0)
+        XCTAssertEqual(try count("click_counts"), 0)
         XCTAssertEqual(store.statistics.failedCommits, 1)
-        // The writer carries on.
-        try write { tx in try tx.putDomain(Fixture.domain()) }
+        // The writer carries on, and the failed batch's counts do not leak into the next one.
+        try write { tx in
+            try tx.putDomain(Fixture.domain())
+            try tx.insertClick(Fixture.click(id: "biq_clk_kept", at: 1))
+        }
         XCTAssertEqual(try count("domains"), 1)
+        XCTAssertEqual(try countedClicks(), 1)
     }
 
     func testCloseDrainsQueuedWritesThenRefusesNewOnes() throws {
@@ -254,6 +266,34 @@ final class SavepointGroupCommitTests: StoreTestCase {
         XCTAssertNotNil(try reader.click(id: "biq_clk_a"))
         XCTAssertNil(try reader.click(id: "biq_clk_b"))
         XCTAssertNotNil(try reader.click(id: "biq_clk_c"))
+        XCTAssertEqual(try countedClicks(), 2, "a rolled-back savepoint takes its counts with it")
+    }
+}
+
+extension SavepointGroupCommitTests {
+    func testAFailedJobThatReadTheCountsTakesOnlyItsOwnClickBack() throws {
+        let gate = Latch()
+        let entered = Latch()
+        store.write({ _ in
+            entered.countDown()
+            gate.block()
+        }) { _ in }
+        XCTAssertTrue(entered.wait(for: 1))
+        let done = Latch()
+        for name in ["a", "b", "c"] {
+            store.write({ tx in
+                try tx.insertClick(Fixture.click(id: "biq_clk_" + name, at: 1))
+                if name == "b" {
+                    // Reading the counts writes the batch's pending ones (a's and b's) inside b's savepoint.
+                    XCTAssertEqual(try tx.analytics(app: Fixture.appId, since: 0, recent: 0).clicks.first?.count, 2)
+                    throw StoreError.conflict("b")
+                }
+            }) { _ in done.countDown() }
+        }
+        gate.release()
+        XCTAssertTrue(done.wait(for: 3))
+        XCTAssertEqual(try count("clicks"), 2)
+        XCTAssertEqual(try countedClicks(), 2)
     }
 }
 

@@ -43,8 +43,9 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "app_domains", "app_instances", "clicks", "domains", "handoffs", "idempotency_records", "links",
-                "mobile_apps", "open_events", "publishable_keys", "secret_keys", "signing_keys",
+                "app_domains", "app_instances", "click_counts", "clicks", "domains", "handoffs",
+                "idempotency_records", "links", "mobile_apps", "open_events", "publishable_keys", "secret_keys",
+                "signing_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
     }
@@ -77,6 +78,9 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(click?.sourceHash, [1, 2], context)
             XCTAssertEqual(click?.dynamic.first?.1, "A", context)
             XCTAssertEqual(try reader.openEvent(id: "biq_open_fixture")?.storedResponse, Array("{}".utf8), context)
+            XCTAssertEqual(
+                try reader.analytics(app: SchemaFixtures.appId, since: 0, recent: 0).clicks,
+                [.init(platform: .ios, kind: .deepView, count: 1)], context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(
                 try store.writeAndWait { tx in

@@ -162,6 +162,11 @@ extension StoreTestCase {
     func count(_ table: String) throws -> Int64 {
         try outsideConnection().integer("SELECT count(*) FROM \(table)")
     }
+
+    /// Every click of `Fixture.appId` the analytics counters hold.
+    func countedClicks() throws -> Int {
+        try reader.analytics(app: Fixture.appId, since: 0, recent: 0).clicks.reduce(0) { $0 + $1.count }
+    }
 }
 
 /// A counter and a gate shared with completions on the writer thread.

@@ -156,7 +156,7 @@ def _pairs(text):
 def clicks(edge):
     """Every stored click except the barriers', oldest first; `dynamic` as a list of pairs."""
     out = []
-    for r in _rows(edge, "SELECT * FROM clicks ORDER BY at, rowid"):
+    for r in _rows(edge, "SELECT * FROM clicks ORDER BY at, id"):
         if r["id"] in edge.barrier_clicks:
             continue
         r["dynamic"] = _pairs(r["dynamic"])

@@ -31,6 +31,13 @@ public enum HandoffKey {
         return body
     }
 
+    /// The first `timeBytes` of every key made at `milliseconds` (clamped at 0): a
+    /// key sorts below this prefix exactly when it was made before `milliseconds`.
+    public static func timePrefix(milliseconds: Int64) -> [UInt8] {
+        let ms = UInt64(max(milliseconds, 0))
+        return (0..<timeBytes).map { i in UInt8(truncatingIfNeeded: ms >> UInt64(8 * (timeBytes - 1 - i))) }
+    }
+
     /// The storage key of `token` (`bqmh_` + 43 base64url characters), or nil when
     /// it does not decode to 32 bytes.
     public static func storageKey(token: String) -> [UInt8]? {

@@ -20,13 +20,15 @@ final class SQLiteConnection {
     }
 
     /// Opens (creating when `create`) the file and applies the per-connection settings.
-    static func open(path: String, create: Bool, busyTimeoutMilliseconds: Int32, cacheKiB: Int, queryOnly: Bool)
-        throws(StoreError) -> SQLiteConnection
-    {
+    /// `vfs`: a registered VFS name (the writer's `CoalescingVFS`), nil for the default.
+    static func open(
+        path: String, create: Bool, busyTimeoutMilliseconds: Int32, cacheKiB: Int, queryOnly: Bool,
+        vfs: String? = nil
+    ) throws(StoreError) -> SQLiteConnection {
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
             if let db { sqlite3_close_v2(db) }

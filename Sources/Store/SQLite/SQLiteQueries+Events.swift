@@ -151,8 +151,9 @@ extension SQLiteQueries {
 
     // MARK: analytics
 
+    /// Whole hours: the hour that holds `since` counts in full (see `Store.analytics`).
     static let countClicks = """
-        SELECT platform, kind, count(*) FROM clicks WHERE app_id = ?1 AND at >= ?2
+        SELECT platform, kind, sum(count) FROM click_counts WHERE app_id = ?1 AND hour >= ?2
         GROUP BY platform, kind ORDER BY platform, kind
         """
     static let countOpens = """
@@ -165,9 +166,16 @@ extension SQLiteQueries {
             s.bind(1, app)
             s.bind(2, since)
         }
-        let clicks = try db.queryAll(Self.countClicks, bind) { s throws(StoreError) in
+        try willReadCounts()
+        let clicks = try db.queryAll(
+            Self.countClicks,
+            { s in
+                s.bind(1, app)
+                s.bind(2, ClickCounter.hour(since))
+            }
+        ) { s throws(StoreError) in
             guard let platform = VisitorPlatform(rawValue: s.text(0)), let kind = ClickKind(rawValue: s.text(1)) else {
-                throw ModelCodec.corrupt("clicks.kind")
+                throw ModelCodec.corrupt("click_counts.kind")
             }
             return AppAnalytics.ClickCount(platform: platform, kind: kind, count: s.int(2))
         }

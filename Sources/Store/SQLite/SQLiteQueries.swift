@@ -11,6 +11,10 @@ class SQLiteQueries: StoreReader {
         self.db = db
     }
 
+    /// Called before reading `click_counts`: the writer's transaction first writes
+    /// the counts its batch still holds in memory, so its reads see its writes.
+    func willReadCounts() throws(StoreError) {}
+
     // MARK: domains
 
     static let domainColumns = "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at"

@@ -60,7 +60,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     {
         let db = try SQLiteConnection.open(
             path: path, create: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
-            cacheKiB: options.writerCacheKiB, queryOnly: false)
+            cacheKiB: options.writerCacheKiB, queryOnly: false,
+            vfs: options.coalesceWALWrites && CoalescingVFS.isRegistered ? CoalescingVFS.name : nil)
+        // Only a file without tables takes a page size (before WAL mode is set).
+        try db.exec("PRAGMA page_size = \(options.pageSize)")
         let mode = try db.queryFirst("PRAGMA journal_mode = WAL") { s in s.text(0) }
         guard mode?.lowercased() == "wal" else {
             throw .backend(code: 1, message: "cannot switch the database to WAL mode")
@@ -131,8 +134,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     /// Deletes, through the writer and at most `options.pruneBatchSize` rows per
-    /// transaction: clicks, open events and management idempotency records
-    /// older than `olderThan`, and handoffs expired at `now`. Blocks the caller
+    /// transaction: clicks (by the time in their id), hourly click counts, open
+    /// events and management idempotency records older than `olderThan`, and
+    /// handoffs expired at `now` (see `deleteExpiredHandoffs`). Blocks the caller
     /// (a background thread) until done; the hot path only ever waits for one
     /// small delete batch.
     public func prune(olderThan cutoff: Int64, now: Int64) throws(StoreError) -> Int {
@@ -144,6 +148,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     let tx = tx as! SQLiteTransaction
                     switch step {
                     case .clicks: return try tx.deleteClicks(before: cutoff, limit: limit)
+                    case .clickCounts: return try tx.deleteClickCounts(before: cutoff, limit: limit)
                     case .openEvents: return try tx.deleteOpenEvents(before: cutoff, limit: limit)
                     case .handoffs: return try tx.deleteExpiredHandoffs(now: now, limit: limit)
                     case .idempotencyRecords: return try tx.deleteIdempotencyRecords(before: cutoff, limit: limit)
@@ -171,7 +176,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     private enum PruneStep: CaseIterable, Sendable {
-        case clicks, openEvents, handoffs, idempotencyRecords
+        case clicks, clickCounts, openEvents, handoffs, idempotencyRecords
     }
 
     // MARK: beyond the protocol

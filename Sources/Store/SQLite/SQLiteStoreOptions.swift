@@ -26,6 +26,12 @@ extension SQLiteStore {
         /// hash table at the end of every transaction, so a much larger cache
         /// makes every commit slower (measured with bench/store).
         public var writerCacheKiB: Int = 16_384
+        /// The writer writes each commit's WAL frames with a few large writes
+        /// (`CoalescingVFS`) instead of two small ones per page. Default true.
+        public var coalesceWALWrites: Bool = true
+        /// Page size (bytes, a power of two from 512 to 65,536) of a database file
+        /// this store creates; an existing file keeps its own. Default 4,096.
+        public var pageSize: Int = 4_096
         /// SQLite page cache of each reader connection, KiB. Default 8 MiB (links
         /// are served from the reader's link cache first).
         public var readerCacheKiB: Int = 8_192

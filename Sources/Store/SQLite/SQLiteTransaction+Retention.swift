@@ -1,30 +1,49 @@
+import Core
+
 /// Bounded deletes for retention. Each call removes at most `limit` rows so one
 /// prune step never holds the writer for long; `SQLiteStore.prune` repeats them.
+///
+/// None of them needs an index of its own (decision 0007): clicks are keyed by
+/// a time-ordered id, handoffs by a time-ordered key, and counts by app first.
 extension SQLiteTransaction {
-    /// Clicks have no index on `at` alone (one index less on the hottest insert):
-    /// pruning walks the app ids with `clicks_app_at` (a `min()` seek per app,
-    /// then a range per app), clicks without an app first.
+    /// The smallest click id made at `milliseconds`: `biq_clk_` + the ULID of that
+    /// time with zero randomness. Every id made earlier sorts below it.
+    static func clickIdFloor(milliseconds: Int64) -> String {
+        Identifier.clickPrefix + ULID.make(milliseconds: UInt64(max(milliseconds, 0)), random: (0, 0))
+    }
+
+    /// Clicks whose id time (`biq_clk_` + ULID) is before `cutoff`: a range at the
+    /// start of the table. The id is made at the click's time, so this is `at`
+    /// give or take the millisecond between the two clock reads.
+    static let selectOldClicks = "SELECT id FROM clicks WHERE id < ?1 LIMIT ?2"
+
     func deleteClicks(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
-        var deleted = try db.execute(
-            "DELETE FROM clicks WHERE rowid IN (SELECT rowid FROM clicks WHERE app_id IS NULL AND at < ?1 LIMIT ?2)"
-        ) { s in
-            s.bind(1, cutoff)
+        try db.execute("DELETE FROM clicks WHERE id IN (\(Self.selectOldClicks))") { s in
+            s.bind(1, Self.clickIdFloor(milliseconds: cutoff))
             s.bind(2, limit)
         }
+    }
+
+    /// Hourly click counts of hours that ended by `cutoff`. The key starts with the
+    /// app: a `min()` seek finds each app, then a range per app (few apps).
+    static let selectNextCountedApp = "SELECT min(app_id) FROM click_counts WHERE app_id > ?1"
+    static let selectOldCounts =
+        "SELECT app_id, hour, platform, kind FROM click_counts WHERE app_id = ?1 AND hour < ?2 LIMIT ?3"
+
+    func deleteClickCounts(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
+        let hour = ClickCounter.hour(cutoff)
+        var deleted = 0
         var previous = ""
         while deleted < limit {
-            let next = try db.queryFirst("SELECT min(app_id) FROM clicks WHERE app_id > ?1", { $0.bind(1, previous) }) {
-                s in s.optionalText(0)
+            let next = try db.queryFirst(Self.selectNextCountedApp, { $0.bind(1, previous) }) { s in
+                s.optionalText(0)
             }
             guard let app = next ?? nil else { break }
             deleted += try db.execute(
-                """
-                DELETE FROM clicks WHERE rowid IN
-                    (SELECT rowid FROM clicks WHERE app_id = ?1 AND at < ?2 LIMIT ?3)
-                """
+                "DELETE FROM click_counts WHERE (app_id, hour, platform, kind) IN (\(Self.selectOldCounts))"
             ) { s in
                 s.bind(1, app)
-                s.bind(2, cutoff)
+                s.bind(2, hour)
                 s.bind(3, limit - deleted)
             }
             previous = app
@@ -42,16 +61,39 @@ extension SQLiteTransaction {
     }
 
     /// Handoffs whose expiry is at or before `now`: nobody can claim them any more.
+    ///
+    /// Keys start with the creation time (`HandoffKey`), and a handoff lives at
+    /// most its app's `handoff_lifetime_seconds`, so every handoff made before
+    /// `now - longest lifetime` has expired, save those made under a longer
+    /// lifetime since lowered: the range below that time, checked against
+    /// `expires_at`, holds what can go. Handoffs of apps with a shorter lifetime
+    /// than the longest wait until they leave that window. Keys at or above the
+    /// time prefix of `now` cannot be time-ordered keys (made later than now):
+    /// they are random keys of older tokens, checked against `expires_at` too.
+    static let selectExpiredOldHandoffs =
+        "SELECT token_hash FROM handoffs WHERE token_hash < ?1 AND expires_at <= ?2 LIMIT ?3"
+    static let selectExpiredRandomHandoffs =
+        "SELECT token_hash FROM handoffs WHERE token_hash >= ?1 AND expires_at <= ?2 LIMIT ?3"
+
     func deleteExpiredHandoffs(now: Int64, limit: Int) throws(StoreError) -> Int {
-        try db.execute(
-            """
-            DELETE FROM handoffs WHERE token_hash IN
-                (SELECT token_hash FROM handoffs WHERE expires_at <= ?1 LIMIT ?2)
-            """
-        ) { s in
-            s.bind(1, now)
-            s.bind(2, limit)
+        let longest = try db.integer("SELECT coalesce(max(handoff_lifetime_seconds), 0) FROM mobile_apps")
+        let old = HandoffKey.timePrefix(milliseconds: now - longest * 1_000)
+        var deleted = try db.execute("DELETE FROM handoffs WHERE token_hash IN (\(Self.selectExpiredOldHandoffs))") {
+            s in
+            s.bind(1, old)
+            s.bind(2, now)
+            s.bind(3, limit)
         }
+        if deleted < limit {
+            deleted += try db.execute(
+                "DELETE FROM handoffs WHERE token_hash IN (\(Self.selectExpiredRandomHandoffs))"
+            ) { s in
+                s.bind(1, HandoffKey.timePrefix(milliseconds: now))
+                s.bind(2, now)
+                s.bind(3, limit - deleted)
+            }
+        }
+        return deleted
     }
 
     func deleteIdempotencyRecords(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {

@@ -11,11 +11,14 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     var invalidations: [InvalidationLog.Entry] = []
     /// Domains or apps changed: rebuild the catalog snapshot.
     var catalogChanged = false
+    /// Click counts of this batch not yet in `click_counts` (written by `flushCounts`).
+    var counts = ClickCounter()
 
     func beginBatch(now: Int64) {
         self.now = now
         invalidations.removeAll(keepingCapacity: true)
         catalogChanged = false
+        counts.removeAll()
     }
 
     func invalidateAll() {
@@ -49,7 +52,39 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             s.bind(10, click.sourceHash)
             s.bind(11, click.osVersion)
         }
+        if let appId = click.appId {
+            counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
+        }
     }
+
+    func countPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) throws(StoreError) {
+        guard let appId else { return }
+        counts.add(appId: appId, at: at, platform: platform, kind: .previewBot)
+    }
+
+    static let upsertCountSQL = """
+        INSERT INTO click_counts (app_id, hour, platform, kind, count) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = count + excluded.count
+        """
+
+    /// Adds the pending counts to `click_counts` (one UPSERT per key) and forgets
+    /// them. Called before COMMIT and before a read of the counts through this
+    /// transaction. On failure the counts stay pending and the caller rolls back.
+    func flushCounts() throws(StoreError) {
+        if counts.isEmpty { return }
+        for (key, count) in counts.entries {
+            try db.execute(Self.upsertCountSQL) { s in
+                s.bind(1, key.appId)
+                s.bind(2, key.hour)
+                s.bind(3, key.platform.rawValue)
+                s.bind(4, key.kind.rawValue)
+                s.bind(5, count)
+            }
+        }
+        counts.removeAll()
+    }
+
+    override func willReadCounts() throws(StoreError) { try flushCounts() }
 
     static let insertHandoffSQL = """
         INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,

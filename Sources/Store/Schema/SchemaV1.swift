@@ -10,6 +10,14 @@
 /// instances) refer to other rows by id without foreign keys on purpose: they
 /// are append-mostly logs written on the hot path and pruned by age, so an
 /// insert must not pay for parent look-ups and a prune must not cascade.
+///
+/// The visit path writes a click and usually a handoff per visit, so those two
+/// tables have as few B-trees as possible (decision 0007): `clicks` is keyed by
+/// its id (`biq_clk_` + ULID, so in time order: retention deletes an id range)
+/// and has only the partial index the probabilistic match needs; `handoffs` is
+/// keyed by its time-ordered `HandoffKey` (expiry pruning walks a key range).
+/// Analytics read `click_counts` (clicks per app, UTC hour, platform and kind;
+/// `hour` is milliseconds / 3,600,000), which the writer updates once per batch.
 enum SchemaV1 {
     static let sql = """
         CREATE TABLE secret_keys (
@@ -86,7 +94,7 @@ enum SchemaV1 {
         CREATE INDEX links_app ON links(app_id);
 
         CREATE TABLE clicks (
-            id TEXT NOT NULL UNIQUE,
+            id TEXT PRIMARY KEY NOT NULL,
             link_id TEXT NOT NULL,
             app_id TEXT,
             domain TEXT NOT NULL,
@@ -98,10 +106,18 @@ enum SchemaV1 {
             source_hash BLOB,
             os_version TEXT,
             consumed_by_open TEXT
-        );
-        CREATE INDEX clicks_app_at ON clicks(app_id, at, platform, kind);
+        ) WITHOUT ROWID;
         CREATE INDEX clicks_probabilistic ON clicks(app_id, domain, source_hash, at)
             WHERE source_hash IS NOT NULL AND consumed_by_open IS NULL;
+
+        CREATE TABLE click_counts (
+            app_id TEXT NOT NULL,
+            hour INTEGER NOT NULL,
+            platform TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (app_id, hour, platform, kind)
+        ) WITHOUT ROWID;
 
         CREATE TABLE handoffs (
             token_hash BLOB PRIMARY KEY NOT NULL,
@@ -119,7 +135,6 @@ enum SchemaV1 {
             claimed_instance TEXT,
             claimed_open TEXT
         ) WITHOUT ROWID;
-        CREATE INDEX handoffs_expiry ON handoffs(expires_at);
 
         CREATE TABLE app_instances (
             app_id TEXT NOT NULL,

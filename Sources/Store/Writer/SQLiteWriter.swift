@@ -153,6 +153,7 @@ final class SQLiteWriter: @unchecked Sendable {
             runInSavepoint(batch[index])
             if db.isAutocommit {
                 // SQLite rolled back the whole transaction: the earlier jobs' work is gone too.
+                transaction.counts.removeAll()
                 let error = StoreError.backend(
                     code: sqlite3_extended_errcode(db.handle), message: "transaction rolled back by SQLite")
                 for j in first...index where batch[j].succeeded { batch[j].fail(error) }
@@ -181,6 +182,8 @@ final class SQLiteWriter: @unchecked Sendable {
             job.fail(error)
             return
         }
+        // The job's click counts are pending in memory: they go with its savepoint.
+        let counts = transaction.counts
         if job.run(transaction) {
             do {
                 try db.execute("RELEASE job")
@@ -189,14 +192,17 @@ final class SQLiteWriter: @unchecked Sendable {
                 job.fail(error)
             }
         }
+        transaction.counts = counts
         if !db.isAutocommit {
             _ = try? db.execute("ROLLBACK TO job")
             _ = try? db.execute("RELEASE job")
         }
     }
 
+    /// Writes the batch's click counts, then COMMIT; on failure every job from `from` fails.
     private func commit(_ batch: [WriteJob], from: Int) {
         do throws(StoreError) {
+            try transaction.flushCounts()
             try db.execute("COMMIT")
         } catch {
             failedCommits.add(1, ordering: .relaxed)

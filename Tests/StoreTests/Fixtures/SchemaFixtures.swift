@@ -90,7 +90,7 @@ enum SchemaFixtures {
         CREATE INDEX links_app ON links(app_id);
 
         CREATE TABLE clicks (
-            id TEXT NOT NULL UNIQUE,
+            id TEXT PRIMARY KEY NOT NULL,
             link_id TEXT NOT NULL,
             app_id TEXT,
             domain TEXT NOT NULL,
@@ -102,10 +102,18 @@ enum SchemaFixtures {
             source_hash BLOB,
             os_version TEXT,
             consumed_by_open TEXT
-        );
-        CREATE INDEX clicks_app_at ON clicks(app_id, at, platform, kind);
+        ) WITHOUT ROWID;
         CREATE INDEX clicks_probabilistic ON clicks(app_id, domain, source_hash, at)
             WHERE source_hash IS NOT NULL AND consumed_by_open IS NULL;
+
+        CREATE TABLE click_counts (
+            app_id TEXT NOT NULL,
+            hour INTEGER NOT NULL,
+            platform TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (app_id, hour, platform, kind)
+        ) WITHOUT ROWID;
 
         CREATE TABLE handoffs (
             token_hash BLOB PRIMARY KEY NOT NULL,
@@ -123,7 +131,6 @@ enum SchemaFixtures {
             claimed_instance TEXT,
             claimed_open TEXT
         ) WITHOUT ROWID;
-        CREATE INDEX handoffs_expiry ON handoffs(expires_at);
 
         CREATE TABLE app_instances (
             app_id TEXT NOT NULL,
@@ -187,6 +194,7 @@ enum SchemaFixtures {
         INSERT INTO clicks VALUES ('biq_clk_fixture', 'biq_lnk_01HFIXTURE0000000000000000',
             'biq_mapp_01HFIXTURE0000000000000000', 'fixture.example.com', 1000, 'deep_view', 'ios', NULL,
             '[["ref","A"]]', X'0102', '17.4', NULL);
+        INSERT INTO click_counts VALUES ('biq_mapp_01HFIXTURE0000000000000000', 0, 'ios', 'deep_view', 1);
         INSERT INTO open_events VALUES ('biq_open_fixture', 'biq_mapp_01HFIXTURE0000000000000000', 'install_fixture',
             'evt_fixture', NULL, X'01', 'ios', 'none', 1, '1.0.0', NULL, NULL, 2000, X'7B7D');
         PRAGMA user_version = 1;
