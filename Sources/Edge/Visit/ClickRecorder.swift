@@ -1,36 +1,59 @@
 import Store
 
-/// Clicks whose answer does not wait for them (desktop, iOS fallback, web-only links),
-/// collected per loop and handed to the store's writer once per loop pass, so that a
-/// busy loop pays one queue hand-off per pass instead of one per click.
+/// Clicks whose answer does not wait for them (desktop, iOS fallback, web-only links)
+/// and preview-bot visits (counted, never stored as clicks), collected per loop and
+/// handed to the store's writer once per loop pass, so that a busy loop pays one queue
+/// hand-off per pass instead of one per visit.
 final class ClickRecorder: Sendable {
+    struct Preview: Sendable {
+        var appId: String?
+        var linkId: String
+        var at: Int64
+    }
+
+    private struct Pending {
+        var clicks: [Click] = []
+        var previews: [Preview] = []
+    }
+
     private let store: any Store
-    private let pending: PerLoop<[Click]>
+    private let pending: PerLoop<Pending>
     private let log: Log
 
     init(store: any Store, loops: Int, log: Log) {
         self.store = store
         self.log = log
-        self.pending = PerLoop(count: loops) { [] }
+        self.pending = PerLoop(count: loops) { Pending() }
     }
 
     /// Queues `click` on loop `loop`'s list. Call only on that loop's thread.
     func record(_ click: Click, loop: Int) {
-        pending.with(loop) { $0.append(click) }
+        pending.with(loop) { $0.clicks.append(click) }
     }
 
-    /// Writes loop `loop`'s queued clicks in one store job. Call only on that loop's thread.
+    /// Queues a preview bot's visit for the analytics counters. Call only on that loop's thread.
+    func recordPreview(appId: String?, linkId: String, at: Int64, loop: Int) {
+        pending.with(loop) { $0.previews.append(Preview(appId: appId, linkId: linkId, at: at)) }
+    }
+
+    /// Writes loop `loop`'s queued visits in one store job. Call only on that loop's thread.
     func flush(loop: Int) {
-        let clicks: [Click] = pending.with(loop) { list in
-            guard !list.isEmpty else { return [] }
-            let taken = list
-            list.removeAll(keepingCapacity: true)
+        let taken: Pending? = pending.with(loop) { p in
+            guard !p.clicks.isEmpty || !p.previews.isEmpty else { return nil }
+            let taken = p
+            p.clicks.removeAll(keepingCapacity: true)
+            p.previews.removeAll(keepingCapacity: true)
             return taken
         }
-        guard !clicks.isEmpty else { return }
+        guard let taken else { return }
+        let clicks = taken.clicks
+        let previews = taken.previews
         let log = self.log
         store.write(
-            { tx in for click in clicks { try tx.insertClick(click) } },
+            { tx in
+                for click in clicks { try tx.insertClick(click) }
+                for p in previews { try tx.countPreview(appId: p.appId, linkId: p.linkId, platform: .bot, at: p.at) }
+            },
             completion: { result in
                 if case .failure(let error) = result {
                     log.error(

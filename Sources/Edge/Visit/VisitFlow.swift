@@ -46,6 +46,7 @@ struct VisitFlow: Sendable {
         case .head(let location):
             return .response(redirect(location))
         case .preview:
+            services.clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: context.loopIndex)
             let model = LinkPreviewModel(link: link, app: app)
             guard let model else { return .response(redirect(link.url)) }
             return .response(
