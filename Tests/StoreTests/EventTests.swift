@@ -32,6 +32,36 @@ final class EventTests: StoreTestCase {
         XCTAssertNil(try reader.handoff(tokenHash: [1]))
     }
 
+    func testEmptyAndLargeValuesSurviveTheWritersBindArena() throws {
+        let big = String(repeating: "é", count: 20_000)  // 40,000 bytes: larger than an arena chunk
+        let empty = Click(
+            id: "biq_clk_empty", linkId: "", appId: "", domain: "", at: 0, kind: .desktop, platform: .desktop,
+            inAppBrowser: "", dynamic: [("", "")], sourceHash: [], osVersion: "")
+        let large = Fixture.click(id: "biq_clk_large", at: 1)
+        var largeDynamic = large
+        largeDynamic.dynamic = [("ref", big)]
+        var handoff = Fixture.handoff(token: 5, clickId: "biq_clk_large")
+        handoff.snapshot.metadata = ["note": .string(big)]
+        // Values that fit a chunk each but not together: the statement spans two chunks.
+        var spanning = Fixture.click(id: "biq_clk_spanning", at: 2)
+        spanning.linkId = String(repeating: "l", count: 9_000)
+        spanning.domain = String(repeating: "d", count: 9_000)
+        // Many statements in one batch: each one reuses the arena.
+        let many = (0..<200).map { i in Fixture.click(id: "biq_clk_m\(i)", at: Int64(i)) }
+        try write { [empty, largeDynamic, handoff, spanning] tx in
+            try tx.insertClick(spanning)
+            try tx.insertClick(empty)
+            try tx.insertClick(largeDynamic)
+            try tx.insertHandoff(handoff)
+            for click in many { try tx.insertClick(click) }
+        }
+        XCTAssertEqual(try reader.click(id: "biq_clk_empty"), empty)
+        XCTAssertEqual(try reader.click(id: "biq_clk_large"), largeDynamic)
+        XCTAssertEqual(try reader.click(id: "biq_clk_spanning"), spanning)
+        XCTAssertEqual(try reader.handoff(tokenHash: handoff.tokenHash), handoff)
+        for click in many { XCTAssertEqual(try reader.click(id: click.id), click) }
+    }
+
     func testHandoffBindsToTheFirstInstanceOnly() throws {
         let handoff = Fixture.handoff(token: 1, clickId: "biq_clk_1")
         try write { tx in try tx.insertHandoff(handoff) }

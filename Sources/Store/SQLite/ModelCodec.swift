@@ -68,6 +68,12 @@ enum ModelCodec {
     static func encode(pairs: [(String, String)]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(16 + pairs.count * 24)
+        encode(pairs: pairs, into: &out)
+        return out
+    }
+
+    /// `encode(pairs:)` appended to `out` (the writer reuses one buffer).
+    static func encode(pairs: [(String, String)], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (i, (k, v)) in pairs.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -78,7 +84,6 @@ enum ModelCodec {
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "]"))
-        return out
     }
 
     static func decodePairs(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [(String, String)] {
@@ -106,6 +111,16 @@ enum ModelCodec {
     // MARK: metadata
 
     static func encode(json: JSONValue) -> [UInt8] { writer.bytes(json) }
+
+    /// `encode(json:)` appended to `out`; `{}`, the usual metadata, without the writer.
+    static func encode(json: JSONValue, into out: inout [UInt8]) {
+        if case .object(let members) = json, members.isEmpty {
+            out.append(UInt8(ascii: "{"))
+            out.append(UInt8(ascii: "}"))
+        } else {
+            writer.write(json, into: &out)
+        }
+    }
 
     /// `{}` is by far the most common metadata: skip the parser for it.
     static func decodeJSON(_ bytes: UnsafeRawBufferPointer, column: String) throws(StoreError) -> JSONValue {

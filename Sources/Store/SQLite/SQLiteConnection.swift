@@ -113,6 +113,22 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// `execute` for the writer's hot inserts: `bind` binds texts and blobs with
+    /// `SQLITE_STATIC` into `arena` (reset first); the bindings are cleared after
+    /// the step, before anything can reuse the arena's bytes.
+    @discardableResult
+    func executeStatic(_ sql: String, arena: BindArena, _ bind: (StaticInsert) -> Void) throws(StoreError) -> Int {
+        let statement = try statement(sql)
+        arena.reset()
+        defer {
+            sqlite3_reset(statement.handle)
+            sqlite3_clear_bindings(statement.handle)
+        }
+        bind(StaticInsert(statement: statement, arena: arena))
+        while try step(statement) {}
+        return Int(sqlite3_changes(handle))
+    }
+
     /// The first row mapped by `row`, or nil.
     func queryFirst<R>(
         _ sql: String, _ bind: (SQLiteStatement) -> Void = { _ in },

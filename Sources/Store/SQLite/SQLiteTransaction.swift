@@ -34,23 +34,34 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
         """
 
+    /// Values of the visit path's inserts (bound without copies by SQLite).
+    private let arena = BindArena()
+    /// Reused for the JSON of one value at a time.
+    private var json: [UInt8] = []
+
+    private func encoded(pairs: [(String, String)]) -> [UInt8] {
+        json.removeAll(keepingCapacity: true)
+        ModelCodec.encode(pairs: pairs, into: &json)
+        return json
+    }
+
     func insertClick(_ click: Click) throws(StoreError) {
-        try db.execute(Self.insertClickSQL) { s in
-            s.bind(1, click.id)
-            s.bind(2, click.linkId)
-            s.bind(3, click.appId)
-            s.bind(4, click.domain)
-            s.bind(5, click.at)
-            s.bind(6, click.kind.rawValue)
-            s.bind(7, click.platform.rawValue)
-            s.bind(8, click.inAppBrowser)
+        try db.executeStatic(Self.insertClickSQL, arena: arena) { b in
+            b.text(1, click.id)
+            b.text(2, click.linkId)
+            b.text(3, click.appId)
+            b.text(4, click.domain)
+            b.int(5, click.at)
+            b.text(6, click.kind.rawValue)
+            b.text(7, click.platform.rawValue)
+            b.text(8, click.inAppBrowser)
             if click.dynamic.isEmpty {
-                s.bindNull(9)
+                b.null(9)
             } else {
-                s.bindText(9, bytes: ModelCodec.encode(pairs: click.dynamic))
+                b.text(9, bytes: encoded(pairs: click.dynamic))
             }
-            s.bind(10, click.sourceHash)
-            s.bind(11, click.osVersion)
+            b.blob(10, click.sourceHash)
+            b.text(11, click.osVersion)
         }
         if let appId = click.appId {
             counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
@@ -94,25 +105,27 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     func insertHandoff(_ handoff: Handoff) throws(StoreError) {
         let snapshot = handoff.snapshot
-        try db.execute(Self.insertHandoffSQL) { s in
-            s.bind(1, handoff.tokenHash)
-            s.bind(2, handoff.clickId)
-            s.bind(3, handoff.appId)
-            s.bind(4, handoff.platform.rawValue)
-            s.bind(5, snapshot.linkId)
-            s.bind(6, snapshot.shortUrl)
-            s.bind(7, snapshot.route)
-            s.bind(8, snapshot.referralCode)
-            s.bindText(9, bytes: ModelCodec.encode(json: snapshot.metadata))
+        try db.executeStatic(Self.insertHandoffSQL, arena: arena) { b in
+            b.blob(1, handoff.tokenHash)
+            b.text(2, handoff.clickId)
+            b.text(3, handoff.appId)
+            b.text(4, handoff.platform.rawValue)
+            b.text(5, snapshot.linkId)
+            b.text(6, snapshot.shortUrl)
+            b.text(7, snapshot.route)
+            b.text(8, snapshot.referralCode)
+            json.removeAll(keepingCapacity: true)
+            ModelCodec.encode(json: snapshot.metadata, into: &json)
+            b.text(9, bytes: json)
             if snapshot.dynamic.isEmpty {
-                s.bindNull(10)
+                b.null(10)
             } else {
-                s.bindText(10, bytes: ModelCodec.encode(pairs: snapshot.dynamic))
+                b.text(10, bytes: encoded(pairs: snapshot.dynamic))
             }
-            s.bind(11, handoff.createdAt)
-            s.bind(12, handoff.expiresAt)
-            s.bind(13, handoff.claimedByInstance)
-            s.bind(14, handoff.claimedByOpen)
+            b.int(11, handoff.createdAt)
+            b.int(12, handoff.expiresAt)
+            b.text(13, handoff.claimedByInstance)
+            b.text(14, handoff.claimedByOpen)
         }
     }
 
