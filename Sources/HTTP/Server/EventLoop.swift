@@ -28,7 +28,15 @@ final class EventLoop: @unchecked Sendable {
     private var nextGeneration: UInt32 = 1
     let maxConnections: Int
 
-    private let mailbox = Mutex<[@Sendable () -> Void]>([])
+    /// Work posted by other threads, and whether the loop is (about to be) asleep in
+    /// `epoll_wait`: only then does a post pay for an eventfd write. A busy loop picks
+    /// posted work up before it next sleeps, so a burst of completions from the store's
+    /// writer costs one wake-up, not one per completion.
+    private struct Mailbox {
+        var work: [@Sendable () -> Void] = []
+        var sleeping = false
+    }
+    private let mailbox = Mutex(Mailbox())
     private var wheel: TimerWheel
     /// Monotonic milliseconds at the start of the current iteration.
     private(set) var now: UInt64
@@ -76,25 +84,29 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `work` on this loop's thread soon. Safe from any thread.
     func post(_ work: @escaping @Sendable () -> Void) {
-        let wasEmpty = mailbox.withLock { box in
-            box.append(work)
-            return box.count == 1
+        let wake = mailbox.withLock { box in
+            box.work.append(work)
+            guard box.sleeping else { return false }
+            box.sleeping = false
+            return true
         }
-        if wasEmpty {
+        if wake {
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
         }
     }
 
-    private func drainMailbox() {
-        var counter: UInt64 = 0
-        _ = read(wakeFD, &counter, 8)
-        let work = mailbox.withLock { box in
-            let items = box
-            box.removeAll(keepingCapacity: true)
+    /// Takes the posted work, or, when there is none, marks the loop as going to sleep.
+    private func takeMailboxOrSleep() -> [@Sendable () -> Void]? {
+        mailbox.withLock { box in
+            if box.work.isEmpty {
+                box.sleeping = true
+                return nil
+            }
+            let items = box.work
+            box.work.removeAll(keepingCapacity: true)
             return items
         }
-        for item in work { item() }
     }
 
     // MARK: Running
@@ -103,7 +115,13 @@ final class EventLoop: @unchecked Sendable {
         var events = [UInt32](repeating: 0, count: 256)
         var data = [UInt64](repeating: 0, count: 256)
         while !stopped {
-            let n = csys_epoll_wait(epollFD, &events, &data, 256, Int32(wheel.slotMilliseconds))
+            var timeout = Int32(wheel.slotMilliseconds)
+            if let posted = takeMailboxOrSleep() {
+                for item in posted { item() }
+                timeout = 0  // more may have arrived meanwhile: look again before sleeping
+            }
+            let n = csys_epoll_wait(epollFD, &events, &data, 256, timeout)
+            if timeout != 0 { mailbox.withLock { $0.sleeping = false } }
             now = Clock.monotonicNanoseconds() / 1_000_000
             if n < 0 && errno != EINTR { break }
             var i = 0
@@ -112,7 +130,8 @@ final class EventLoop: @unchecked Sendable {
                 let ev = events[i]
                 i += 1
                 if tag == EventLoop.wakeTag {
-                    drainMailbox()
+                    var counter: UInt64 = 0
+                    _ = read(wakeFD, &counter, 8)  // the work itself runs at the top of the next pass
                 } else if tag & EventLoop.listenerTag != 0 {
                     acceptConnections(listenerIndex: Int(tag & 0xFFFF))
                 } else {
