@@ -120,7 +120,9 @@ struct VisitFlow: Sendable {
         let captured =
             dynamic ?? link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) } ?? []
         var sourceHash: [UInt8]?
-        if case .ios = visitor.kind {
+        // The address hash exists only for consented probabilistic matching: collect it only
+        // for apps that allow that (data minimisation; it also spares a random index write).
+        if case .ios = visitor.kind, app?.ios?.probabilisticFallback == true {
             let address = services.clients.clientAddress(peer: context.peerAddress, headers: request.headers)
             sourceHash = services.sourceHasher.hash(address)
         }
