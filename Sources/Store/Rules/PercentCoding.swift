@@ -26,19 +26,39 @@ public enum PercentCoding {
     /// `%XX` (upper-case hex). Safe inside any query value: no `&`, `=`, `#`, `+` or `%`
     /// survives raw.
     public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 3)
-        for c in bytes {
-            if isUnreserved(c) {
-                out.append(c)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(c >> 4)])
-                out.append(hex[Int(c & 0x0F)])
+        if let text = bytes.withContiguousStorageIfAvailable({ encodeBytes($0) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { encodeBytes($0) }
+    }
+
+    /// The same, for a `String`'s UTF-8 (the Play referrer, on every Android visit).
+    public static func encode(_ text: String) -> String {
+        var copy = text
+        return copy.withUTF8 { encodeBytes($0) }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    static func encodeBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var escaped = 0
+        for c in bytes where !isUnreserved(c) { escaped += 1 }
+        let count = bytes.count + 2 * escaped
+        return hexDigits.withUnsafeBufferPointer { hex in
+            String(unsafeUninitializedCapacity: max(count, 1)) { out in
+                var o = 0
+                for c in bytes {
+                    if isUnreserved(c) {
+                        out[o] = c
+                        o += 1
+                    } else {
+                        out[o] = UInt8(ascii: "%")
+                        out[o + 1] = hex[Int(c >> 4)]
+                        out[o + 2] = hex[Int(c & 0x0F)]
+                        o += 3
+                    }
+                }
+                return o
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     @inline(__always)
