@@ -39,7 +39,7 @@ public enum HandoffToken {
 
     /// What the store keeps and the resolver looks up (see the type's comment).
     public static func hash(_ token: String) -> [UInt8] {
-        HandoffKey.storageKey(token: token) ?? SHA256.hash(token)
+        HandoffKey.storageKey(token: token) ?? HandoffKey.sha256(token)
     }
 
     /// `^bqmh_[A-Za-z0-9_-]{43}$`, the check both SDKs apply.
