@@ -8,8 +8,13 @@
 public enum HTMLEscaping {
     /// Appends the escaped form of `text` to `output`.
     public static func escape(_ text: String, into output: inout String) {
-        // Fast path: most titles need no escaping at all.
-        if !text.utf8.contains(where: needsWork) {
+        // Fast path: most titles need no escaping at all. One pass over contiguous bytes
+        // with a table; `utf8.contains(where:)` here was the page's most expensive line.
+        let clean =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                workTable.withUnsafeBufferPointer { table in !bytes.contains { table[Int($0)] } }
+            } ?? !text.utf8.contains(where: needsWork)
+        if clean {
             output += text
             return
         }
@@ -37,6 +42,8 @@ public enum HTMLEscaping {
         escape(text, into: &output)
         return output
     }
+
+    private static let workTable: [Bool] = (0..<256).map { needsWork(UInt8($0)) }
 
     private static func needsWork(_ byte: UInt8) -> Bool {
         switch byte {
