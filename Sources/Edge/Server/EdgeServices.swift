@@ -16,6 +16,7 @@ final class EdgeServices: Sendable {
     let sourceHasher: SourceAddressHasher
     let clients: ClientAddressResolver
     let clicks: ClickRecorder
+    let deepViews: DeepViewCache
 
     init(
         configuration: EdgeConfiguration, log: Log, store: SQLiteStore, server: HTTPServer, keyring: ReceiptKeyring,
@@ -31,6 +32,7 @@ final class EdgeServices: Sendable {
         self.sourceHasher = sourceHasher
         self.clients = ClientAddressResolver(trusted: configuration.trustedProxies)
         self.clicks = clicks
+        self.deepViews = DeepViewCache(pages: pages, loops: configuration.loops)
     }
 
     /// The store reader of the loop serving the request.

@@ -87,10 +87,14 @@ struct VisitFlow: Sendable {
             fallback = redirect(
                 android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName)
         } else {
-            guard let model = DeepViewModel(app: app, link: link, handoffToken: token), let ios = app.ios else {
+            guard let ios = app.ios,
+                let page = services.deepViews.page(
+                    app: app, link: link, token: token, acceptLanguage: request.headers["accept-language"],
+                    loop: context.loopIndex)
+            else {
                 return .response(redirect(app.ios?.fallbackUrl ?? link.url))
             }
-            success = HTTPResponse(services.pages.deepView(model, acceptLanguage: request.headers["accept-language"]))
+            success = HTTPResponse(page)
             fallback = redirect(ios.fallbackUrl ?? ios.storeUrl ?? link.url)
         }
         let responder = context.deferResponse()

@@ -5,7 +5,7 @@
 /// `href`; without JavaScript it is a plain link to the store (the visitor gets the app, the
 /// exact deferred deep link is lost: acceptable, and the only way without script).
 enum DeepViewPage {
-    static func render(_ model: DeepViewModel, strings: LocalizedStrings) -> RenderedPage {
+    static func render(_ model: DeepViewModel, strings: LocalizedStrings, nonce: CSPNonce? = nil) -> RenderedPage {
         let appStore = model.store.kind == .appStore
         let heading = model.title ?? model.appName
         let banner: HTML =
@@ -31,6 +31,6 @@ enum DeepViewPage {
             </main>
             """
         return PageShell.render(
-            status: 200, strings: strings, title: heading, head: banner, body: body, script: true)
+            status: 200, strings: strings, title: heading, head: banner, body: body, script: true, nonce: nonce)
     }
 }

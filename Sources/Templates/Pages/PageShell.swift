@@ -11,9 +11,9 @@ enum PageShell {
     /// without it, `script-src 'none'`.
     static func render(
         status: Int, strings: LocalizedStrings, title: String, head: HTML = .empty, body: HTML,
-        script: Bool = false, indexable: Bool = false
+        script: Bool = false, indexable: Bool = false, nonce fixedNonce: CSPNonce? = nil
     ) -> RenderedPage {
-        let nonce: CSPNonce? = script ? CSPNonce.fresh() : nil
+        let nonce: CSPNonce? = script ? (fixedNonce ?? CSPNonce.fresh()) : nil
         let scriptTag: HTML =
             nonce.map { nonce in
                 "<script src=\"\(AssetCatalog.assetURL("deepview.js"))\" nonce=\"\(nonce.value)\" defer></script>\n"
