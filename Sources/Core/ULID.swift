@@ -1,12 +1,36 @@
+import Synchronization
+
 /// Universally unique lexicographically sortable identifiers (26 Crockford base32
 /// characters: 48-bit millisecond time then 80 random bits), the suffix of every
 /// `biq_mapp_`, `biq_lnk_` and `biq_open_` identifier.
 public enum ULID {
     static let alphabet: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
 
+    /// A new ULID. Within one process they are monotonic: an id made in the same
+    /// millisecond as the previous one (or with a clock that stepped back) takes the
+    /// previous time and random part plus one, so ids sort in creation order (cursor
+    /// pagination, time-ordered inserts).
     public static func make(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
-        make(milliseconds: milliseconds, random: (FastRandom.next() & 0xFFFF, FastRandom.next()))
+        let (time, random) = last.withLock { state -> (UInt64, (UInt64, UInt64)) in
+            if milliseconds > state.milliseconds {
+                state.milliseconds = milliseconds
+                // Leave headroom so that increments within one millisecond never overflow 80 bits.
+                state.random = (FastRandom.next() & 0x7FFF, FastRandom.next())
+            } else {
+                let (low, carry) = state.random.1.addingReportingOverflow(1)
+                state.random = (state.random.0 + (carry ? 1 : 0), low)
+            }
+            return (state.milliseconds, state.random)
+        }
+        return make(milliseconds: time, random: random)
     }
+
+    private struct State {
+        var milliseconds: UInt64 = 0
+        var random: (UInt64, UInt64) = (0, 0)
+    }
+
+    private static let last = Mutex(State())
 
     /// Deterministic form for tests: `random.0` holds the top 16 of the 80 random bits.
     public static func make(milliseconds: UInt64, random: (UInt64, UInt64)) -> String {

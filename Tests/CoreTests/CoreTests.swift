@@ -73,6 +73,14 @@ final class ULIDTests: XCTestCase {
         XCTAssertEqual(ULID.milliseconds(id[...]), 1_469_918_176_385)
     }
 
+    func testIdsMadeInOneMillisecondSortInCreationOrder() {
+        let ids = (0..<1000).map { _ in ULID.make(milliseconds: 1_790_000_000_000) }
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(Set(ids).count, ids.count)
+        let earlier = ULID.make(milliseconds: 1_700_000_000_000)  // a clock that stepped back
+        XCTAssertGreaterThan(earlier, ids.last!)
+    }
+
     func testGeneratedIdsAreValidAndDistinct() {
         let a = ULID.make()
         let b = ULID.make()
