@@ -7,11 +7,12 @@ import HTTP
 /// not leak to the internet by default.
 enum OperationsRoutes {
     static func install(on router: Router, server: HTTPServer, configuration: EdgeConfiguration) {
-        router.add([.get], "/healthz", name: "healthz") { _, _, _ in
+        let healthy: HTTPResponse = {
             var r = HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#)
             r.headers.add("Cache-Control", "no-store")
-            return .response(r)
-        }
+            return r
+        }()
+        router.add([.get], "/healthz", name: "healthz") { _, _, _ in .response(healthy) }
         let dedicated = configuration.metricsAddress != nil
         router.add([.get], "/metrics", name: "metrics") { _, context, _ in
             let allowed =

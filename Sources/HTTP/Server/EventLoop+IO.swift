@@ -187,7 +187,7 @@ extension EventLoop {
         conn.deadline.enter(.processing, now: now)
         let result = handler.handle(request, &context)
         let meta = Connection.PendingRequest(
-            method: request.method, host: request.headers["host"], target: request.target,
+            method: request.method, host: accessLog.enabled ? request.headers["host"] : nil, target: request.target,
             minorVersion: request.minorVersion, keepAlive: keepAlive, startNanoseconds: start,
             route: context.routeName)
         switch result {
