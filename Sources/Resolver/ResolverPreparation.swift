@@ -29,7 +29,7 @@ extension Resolver {
         guard ContentType.isJSON(input.header("content-type")) else {
             throw .invalidRequest("Content-Type must be application/json.")
         }
-        let request = try OpenRequestValidator.validate(OpenRequestValidator.parse(input.body))
+        let request = try OpenRequestValidator.decode(input.body)
 
         guard request.appId == key.appId, let app = try read({ () throws(StoreError) in try reader.app(request.appId) })
         else {
@@ -60,11 +60,11 @@ extension Resolver {
         try limit(limiters.instance.acquire(app.id + "\n" + request.appInstanceId, nowMillis: now))
         // Any token text, well-formed or not, has a bucket of its own and takes
         // part in the canonical request; only a well-formed one is looked up.
-        let anyTokenHash = request.handoffToken.map(HandoffToken.hash)
+        let anyTokenHash = request.handoffToken.map(TokenKey.hash)
         if let hash = anyTokenHash {
             try limit(limiters.token.acquire(Base64URL.encode(hash), nowMillis: now))
         }
-        let tokenHash = request.handoffToken.map { HandoffToken.isWellFormed($0) } == true ? anyTokenHash : nil
+        let handoff = try handoffInput(request, tokenHash: anyTokenHash, appId: app.id, now: now, reader: reader)
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
             try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }
@@ -73,10 +73,25 @@ extension Resolver {
 
         let keyHash = Digest.sha256(headers.idempotencyKey)
         return ResolutionContext(
-            request: request, app: app, idempotencyKeyHash: keyHash,
+            request: request, app: app, idempotencyKey: headers.idempotencyKey, idempotencyKeyHash: keyHash,
             requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: anyTokenHash),
-            tokenHash: tokenHash, appLink: appLink, probabilistic: plan, now: now,
+            handoff: handoff, appLink: appLink, probabilistic: plan, now: now,
             openId: Identifier.openPrefix + ULID.make(milliseconds: UInt64(max(0, now))))
+    }
+
+    /// The handoff's immutable part through the loop's reader (a handoff never
+    /// changes but for its claim, which the writer judges): whether the token can
+    /// match at all, and its snapshot.
+    private func handoffInput(
+        _ r: OpenRequest, tokenHash: [UInt8]?, appId: String, now: Int64, reader: any StoreReader
+    ) throws(ResolverError) -> HandoffInput {
+        guard let token = r.handoffToken, let tokenHash else { return .none }
+        guard TokenKey.isWellFormed(token),
+            let h = try read({ () throws(StoreError) in try reader.handoffView(tokenHash: tokenHash) }),
+            h.appId == appId, h.platform == r.platform, now < h.expiresAt
+        else { return .unavailable }
+        let matchedBy: MatchType = r.platform == .android ? .exactInstallReferrer : .exactHandoff
+        return .available(tokenHash: tokenHash, match: .handoff(h, matchedBy: matchedBy))
     }
 
     /// Probabilistic evaluation would run only for an iOS first open without

@@ -66,10 +66,20 @@ public protocol StoreReader: AnyObject {
 
     func click(id: String) throws(StoreError) -> Click?
     func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff?
+    /// The handoff without its claim, metadata as stored JSON text (no parsing).
+    func handoffView(tokenHash: [UInt8]) throws(StoreError) -> HandoffView?
 
     func openEvent(id: String) throws(StoreError) -> OpenEvent?
     func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent?
+    /// By the SHA-256 of the Idempotency-Key. A store may keep no hash for an event
+    /// whose key is its eventId (the SQLite store, decision 0008): such an event is
+    /// found by `openEvent(app:eventId:idempotencyKey:keyHash:)`, not here.
     func openEvent(app: String, idempotencyKeyHash: [UInt8]) throws(StoreError) -> OpenEvent?
+    /// The app's open event with `eventId`, else the one recorded with the
+    /// Idempotency-Key `idempotencyKey` (whose SHA-256 is `keyHash`): what the
+    /// resolver's idempotency rule looks up. Each is unique per app.
+    func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
+        -> OpenEvent?
     func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance?
 
     /// iOS clicks of `app` on `domain` at or after `since`, from `sourceHash`, not yet
@@ -100,11 +110,19 @@ public protocol StoreTransaction: StoreReader {
     func insertHandoff(_ handoff: Handoff) throws(StoreError)
     /// Binds an unclaimed handoff to an instance; false if another instance already holds it.
     func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool
+    /// Binds the handoff to `instance` and `openId` when it is unclaimed (the only
+    /// case that writes), else says who holds it or that it does not exist.
+    func bindHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> HandoffClaim
     /// Marks an iOS click as used by a probabilistic match; false if it already was.
     func consumeClick(id: String, openId: String) throws(StoreError) -> Bool
 
     /// Fails with `.conflict` when the app already has this eventId or idempotency-key hash.
     func insertOpenEvent(_ event: OpenEvent) throws(StoreError)
+    /// `insertOpenEvent` with the Idempotency-Key itself (`event.idempotencyKeyHash`
+    /// is its SHA-256), so that a store can keep no hash when the key is the
+    /// eventId. Fails with `.conflict` when the app already has this eventId or
+    /// this key, in either form.
+    func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError)
     func upsertAppInstance(_ instance: AppInstance) throws(StoreError)
 
     func putDomain(_ domain: Domain) throws(StoreError)
@@ -124,7 +142,34 @@ public protocol StoreTransaction: StoreReader {
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError)
 }
 
+extension StoreReader {
+    /// For stores that index every key hash.
+    public func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
+        -> OpenEvent?
+    {
+        if let byEvent = try openEvent(app: app, eventId: eventId) { return byEvent }
+        return try openEvent(app: app, idempotencyKeyHash: keyHash)
+    }
+
+    public func handoffView(tokenHash: [UInt8]) throws(StoreError) -> HandoffView? {
+        try handoff(tokenHash: tokenHash).map(HandoffView.init)
+    }
+}
+
 extension StoreTransaction {
+    public func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError) {
+        try insertOpenEvent(event)
+    }
+
+    /// Read, then `claimHandoff`, for transactions that do not implement it in one step.
+    public func bindHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> HandoffClaim {
+        guard let handoff = try handoff(tokenHash: tokenHash) else { return .missing }
+        if let holder = handoff.claimedByInstance {
+            return holder == instance ? .heldBySameInstance(openId: handoff.claimedByOpen) : .heldByAnother
+        }
+        return try claimHandoff(tokenHash: tokenHash, instance: instance, openId: openId) ? .claimed : .heldByAnother
+    }
+
     /// For transactions that keep no analytics counters: previews go uncounted.
     public func countPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) throws(StoreError) {}
 

@@ -55,7 +55,7 @@ final class EncodingEquivalenceTests: XCTestCase {
     func testStoredResponseParsesToTheDocumentedShape() throws {
         let match = Match(
             matchedBy: .exactHandoff, clickId: "biq_clk_1", linkId: "biq_lnk_1", shortUrl: "https://go.example.test/a",
-            route: "/a?x=\"y\"", referralCode: nil, metadata: ["n": 1, "deep": ["list": [true, nil]]],
+            route: "/a?x=\"y\"", referralCode: nil, metadata: .value(["n": 1, "deep": ["list": [true, nil]]]),
             dynamic: [("ref", "A"), ("ref", "B"), ("utm", "é")])
         let bytes = OpenResponseBody.render(openId: "biq_open_1", firstOpen: false, match: match)
         let expected: JSONValue = [

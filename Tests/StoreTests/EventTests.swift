@@ -132,7 +132,14 @@ final class EventTests: StoreTestCase {
             (SQLiteTransaction.selectOldCounts, "PRIMARY KEY (app_id=? AND hour<?)"),
             (SQLiteTransaction.selectExpiredOldHandoffs, "PRIMARY KEY (token_hash<?)"),
             (SQLiteTransaction.selectExpiredRandomHandoffs, "PRIMARY KEY (token_hash>?)"),
-            ("SELECT rowid FROM open_events WHERE at < ?1 LIMIT ?2", "open_events_at"),
+            (SQLiteTransaction.selectNextOpenApp, "open_events_app_at (app_id>?)"),
+            (SQLiteTransaction.selectOldOpens, "open_events_app_at (app_id=? AND at<?)"),
+            (SQLiteQueries.selectOpenByEvent, "(app_id=? AND event_id=?)"),
+            (SQLiteQueries.selectOpenByOwnKey, "(app_id=? AND event_id=?)"),
+            (SQLiteQueries.selectOpenByIdempotency, "open_events_idempotency (app_id=? AND idempotency_key_hash=?)"),
+            (SQLiteQueries.selectOpen, "(id=?)"),
+            (SQLiteTransaction.selectHandoffHolder, "PRIMARY KEY (token_hash=?)"),
+            (SQLiteQueries.selectHandoffView, "PRIMARY KEY (token_hash=?)"),
         ]
         for (sql, index) in cases {
             let plan = try write { tx in

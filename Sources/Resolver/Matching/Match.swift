@@ -9,15 +9,21 @@ struct Match: Sendable {
     var shortUrl: String
     var route: String
     var referralCode: String?
-    var metadata: JSONValue
+    var metadata: Metadata
     var dynamic: [(String, String)]
 
+    /// A link's metadata (from the link cache), or a handoff's as the store keeps
+    /// it: JSON text the response copies without parsing it first.
+    enum Metadata: Sendable {
+        case value(JSONValue)
+        case json([UInt8])
+    }
+
     /// A handoff's click-time snapshot (exact handoff or install referrer).
-    static func handoff(_ h: Handoff, matchedBy: MatchType) -> Match {
-        let s = h.snapshot
-        return Match(
-            matchedBy: matchedBy, clickId: h.clickId, linkId: s.linkId, shortUrl: s.shortUrl, route: s.route,
-            referralCode: s.referralCode, metadata: s.metadata, dynamic: s.dynamic)
+    static func handoff(_ h: HandoffView, matchedBy: MatchType) -> Match {
+        Match(
+            matchedBy: matchedBy, clickId: h.clickId, linkId: h.linkId, shortUrl: h.shortUrl, route: h.route,
+            referralCode: h.referralCode, metadata: .json(h.metadataJSON), dynamic: h.dynamic)
     }
 
     /// A link's current payload with the given dynamic values (app link, probabilistic).
@@ -27,6 +33,6 @@ struct Match: Sendable {
         Match(
             matchedBy: matchedBy, clickId: clickId, linkId: link.id, shortUrl: link.shortUrl, route: payload.route,
             referralCode: DynamicValues.referralCode(static: payload.referralCode, dynamic: dynamic),
-            metadata: payload.metadata, dynamic: dynamic)
+            metadata: .value(payload.metadata), dynamic: dynamic)
     }
 }

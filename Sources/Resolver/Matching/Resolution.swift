@@ -1,16 +1,23 @@
 import Store
 
-/// The body that runs on the store's writer, inside its own savepoint of a
-/// group-commit batch: steps 2-6 of the contract's matching order plus the
-/// first-open bookkeeping, so that the open event, the handoff binding, the
-/// consumed click, the instance state and the stored response commit together.
+/// The body that runs on the store's writer, inside the current group-commit
+/// batch: steps 2-6 of the contract's matching order plus the first-open
+/// bookkeeping, so that the open event, the handoff binding, the consumed click,
+/// the instance state and the stored response commit together.
 ///
-/// Every check comes before the first write, so a refusal returns an outcome
-/// with nothing written. A write that fails afterwards throws, which rolls the
-/// savepoint back; a `.conflict` there (another writer won a race this body
-/// could not see, e.g. on a multi-process backend) makes the resolver run the
-/// body once more, when it will see the winner and answer a replay or a refusal.
+/// Every refusal and replay is decided before the first write, so it returns
+/// with nothing written. The only write that can happen before the outcome is
+/// known is the handoff's binding, and it is done only when the outcome is a
+/// live match. A write that fails afterwards throws, which rolls the body's
+/// work back; a `.conflict` there (another writer won a race this body could
+/// not see, e.g. on a multi-process backend) makes the resolver run the body
+/// once more, when it will see the winner and answer a replay or a refusal.
+///
+/// What cannot change (the handoff's snapshot, app link, the stored response of
+/// the expected match) was prepared on the event loop (decision 0008).
 enum Resolution {
+    static let unavailableHandoff = ResolverError.resourceNotFound("The handoff is unknown, expired or unavailable.")
+
     static func run(_ c: ResolutionContext, in tx: any StoreTransaction) throws(StoreError) -> Outcome {
         let r = c.request
         let appId = c.app.id
@@ -19,42 +26,51 @@ enum Resolution {
         let instance = try tx.appInstance(app: appId, instance: r.appInstanceId)
         if let instance, instance.platform != r.platform { return .rejected(.platformMismatch, abuse: false) }
 
-        // 2. Idempotency, by eventId and by the hashed Idempotency-Key.
-        let byEvent = try tx.openEvent(app: appId, eventId: r.eventId)
-        let byKey = try tx.openEvent(app: appId, idempotencyKeyHash: c.idempotencyKeyHash)
-        for e in [byEvent, byKey] {
-            if let e, e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
+        // 2. Idempotency, by eventId and by the Idempotency-Key. An event found by
+        // its eventId with the same canonical request also has the same key (the key's
+        // hash is part of it), and a key belongs to one event only: nothing else to look up.
+        if let e = try tx.openEvent(
+            app: appId, eventId: r.eventId, idempotencyKey: c.idempotencyKey, keyHash: c.idempotencyKeyHash)
+        {
+            if e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
+            return .replay(stored: e.storedResponse)
         }
-        if let e = byEvent ?? byKey { return .replay(stored: e.storedResponse) }
 
         // 3. First-open immutability.
         if r.firstOpen, let firstId = instance?.firstOpenId, let first = try tx.openEvent(id: firstId) {
             return .replay(stored: first.storedResponse)
         }
 
-        // 4. Exact: handoff, then app link, then their agreement.
-        var handoff: Handoff?
-        if r.handoffToken != nil {
-            guard let hash = c.tokenHash, let h = try tx.handoff(tokenHash: hash), h.appId == appId,
-                h.platform == r.platform, c.now < h.expiresAt
-            else { return .rejected(.resourceNotFound("The handoff is unknown, expired or unavailable."), abuse: true) }
-            if let owner = h.claimedByInstance, owner != r.appInstanceId {
-                return .rejected(.resourceNotFound("The handoff is unknown, expired or unavailable."), abuse: true)
+        // 4. Exact: handoff (bound here when the answer is a live match), then app link.
+        switch c.handoff {
+        case .none:
+            break
+        case .unavailable:
+            return .rejected(Resolution.unavailableHandoff, abuse: true)
+        case .available(let tokenHash, let snapshot):
+            if let link = c.appLink, snapshot.linkId != link.linkId {
+                // Refused to another instance first, as without a deep link.
+                let holder = try tx.handoff(tokenHash: tokenHash)
+                if holder == nil || holder?.claimedByInstance.map({ $0 != r.appInstanceId }) == true {
+                    return .rejected(Resolution.unavailableHandoff, abuse: true)
+                }
+                return .rejected(.handoffMismatch, abuse: false)
             }
-            handoff = h
+            switch try tx.bindHandoff(tokenHash: tokenHash, instance: r.appInstanceId, openId: c.openId) {
+            case .claimed:
+                break
+            case .heldBySameInstance(let openId):
+                // The binding instance asks again: the same accepted result.
+                if let openId, let original = try tx.openEvent(id: openId) {
+                    return .replay(stored: original.storedResponse)
+                }
+            case .heldByAnother, .missing:
+                return .rejected(Resolution.unavailableHandoff, abuse: true)
+            }
         }
-        if let h = handoff, let link = c.appLink, h.snapshot.linkId != link.linkId {
-            return .rejected(.handoffMismatch, abuse: false)
-        }
-        if let h = handoff, h.claimedByInstance != nil, let openId = h.claimedByOpen,
-            let original = try tx.openEvent(id: openId)
-        {
-            // The binding instance asks again: the same accepted result.
-            return .replay(stored: original.storedResponse)
-        }
-        var match: Match? =
-            handoff.map { .handoff($0, matchedBy: r.platform == .android ? .exactInstallReferrer : .exactHandoff) }
-            ?? c.appLink
+        // The handoff's snapshot, else the app link, else none: rendered on the loop.
+        var match = c.expectedMatch
+        var stored = c.expectedStored
 
         // 5. Probabilistic.
         var consumedClick: String?
@@ -69,33 +85,27 @@ enum Resolution {
                 let dynamic = DynamicValues.filter(click.dynamic, allowed: payload.dynamicKeys)
                 match = .current(link, payload: payload, matchedBy: .probabilistic, clickId: click.id, dynamic: dynamic)
                 consumedClick = click.id
+                stored = OpenResponseBody.render(openId: c.openId, firstOpen: r.firstOpen, match: match)
             }
         }
 
-        // Writes: nothing above has written.
-        let stored = OpenResponseBody.render(openId: c.openId, firstOpen: r.firstOpen, match: match)
-        if instance == nil {
+        // Writes: nothing above has written, save the handoff binding of this match.
+        let becomesFirstOpen = r.firstOpen && match != nil && instance?.firstOpenId == nil
+        if instance == nil || becomesFirstOpen {
             try tx.upsertAppInstance(
-                AppInstance(appId: appId, instanceId: r.appInstanceId, platform: r.platform, createdAt: c.now))
+                AppInstance(
+                    appId: appId, instanceId: r.appInstanceId, platform: r.platform,
+                    firstOpenId: becomesFirstOpen ? c.openId : nil, createdAt: instance?.createdAt ?? c.now))
         }
         try tx.insertOpenEvent(
             OpenEvent(
                 id: c.openId, appId: appId, appInstanceId: r.appInstanceId, eventId: r.eventId,
                 idempotencyKeyHash: c.idempotencyKeyHash, requestHash: c.requestHash, platform: r.platform,
                 matchedBy: match?.matchedBy ?? .none, firstOpen: r.firstOpen, sdkVersion: r.sdkVersion,
-                linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored))
-        if let h = handoff, h.claimedByInstance == nil {
-            let claimed = try tx.claimHandoff(tokenHash: h.tokenHash, instance: r.appInstanceId, openId: c.openId)
-            if !claimed { throw StoreError.conflict("handoff_claim") }
-        }
+                linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored),
+            idempotencyKey: c.idempotencyKey)
         if let id = consumedClick {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict("click_consumed") }
-        }
-        if r.firstOpen, match != nil, instance?.firstOpenId == nil {
-            try tx.upsertAppInstance(
-                AppInstance(
-                    appId: appId, instanceId: r.appInstanceId, platform: r.platform, firstOpenId: c.openId,
-                    createdAt: instance?.createdAt ?? c.now))
         }
         return .live(stored: stored, match: match)
     }

@@ -4,22 +4,62 @@ import Store
 /// request is handed to the store's writer: the writer thread, shared by every
 /// loop, only does what must be serialised (idempotency, handoff binding,
 /// first-open state, candidate consumption) and the writes.
-struct ResolutionContext: Sendable {
-    var request: OpenRequest
-    var app: MobileApp
-    var idempotencyKeyHash: [UInt8]
-    var requestHash: [UInt8]
-    /// SHA-256 of a well-formed handoff token; nil when the request has none or a
-    /// malformed one (see `hasHandoffToken`).
-    var tokenHash: [UInt8]?
+///
+/// A class: the write closure, its retry and the completion share one copy.
+final class ResolutionContext: Sendable {
+    let request: OpenRequest
+    let app: MobileApp
+    let idempotencyKey: String
+    let idempotencyKeyHash: [UInt8]
+    let requestHash: [UInt8]
+    /// The handoff token's state as far as it cannot change (see `HandoffInput`).
+    let handoff: HandoffInput
     /// The exact app-link match of the request's deep link, from the loop's
     /// (cached) reader: it does not depend on anything the writer changes.
-    var appLink: Match?
+    let appLink: Match?
     /// Set when probabilistic evaluation would run if no exact match is found.
-    var probabilistic: ProbabilisticPlan?
-    var now: Int64
+    let probabilistic: ProbabilisticPlan?
+    let now: Int64
     /// Generated up front so that a retried write keeps the same identifiers.
-    var openId: String
+    let openId: String
+    /// The exact match the writer will answer unless idempotency, first-open
+    /// immutability or the handoff's claim decide otherwise, and its stored
+    /// response, rendered here so that the writer does not.
+    let expectedMatch: Match?
+    let expectedStored: [UInt8]
+
+    init(
+        request: OpenRequest, app: MobileApp, idempotencyKey: String, idempotencyKeyHash: [UInt8],
+        requestHash: [UInt8], handoff: HandoffInput, appLink: Match?, probabilistic: ProbabilisticPlan?, now: Int64,
+        openId: String
+    ) {
+        self.request = request
+        self.app = app
+        self.idempotencyKey = idempotencyKey
+        self.idempotencyKeyHash = idempotencyKeyHash
+        self.requestHash = requestHash
+        self.handoff = handoff
+        self.appLink = appLink
+        self.probabilistic = probabilistic
+        self.now = now
+        self.openId = openId
+        if case .available(_, let match) = handoff { expectedMatch = match } else { expectedMatch = appLink }
+        expectedStored = OpenResponseBody.render(openId: openId, firstOpen: request.firstOpen, match: expectedMatch)
+    }
+}
+
+/// A request's handoff token, judged on the event loop from the handoff's
+/// immutable part (the loop's reader): app, platform, expiry at receipt time and
+/// the click-time snapshot. Only the claim is left to the writer, which also
+/// decides whether the token matters at all (idempotency and first-open
+/// immutability come first).
+enum HandoffInput: Sendable {
+    /// The request has no token.
+    case none
+    /// Malformed, unknown, of another app or platform, or expired at receipt time.
+    case unavailable
+    /// Usable if unclaimed or claimed by this instance; `match` is its snapshot.
+    case available(tokenHash: [UInt8], match: Match)
 }
 
 /// A probabilistic evaluation that the request qualifies for.

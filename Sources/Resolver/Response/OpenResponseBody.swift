@@ -48,7 +48,17 @@ enum OpenResponseBody {
         j.raw(#"},"attribution":{"referralCode":"#)
         j.string(orNull: match.referralCode)
         j.raw(#","metadata":"#)
-        if !trimmed, case .object = match.metadata { j.value(match.metadata) } else { j.raw("{}") }
+        switch match.metadata {
+        case .value(let v):
+            if !trimmed, case .object = v { j.value(v) } else { j.raw("{}") }
+        case .json(let text):
+            // Written by the store's JSON writer: the same bytes `value` would write.
+            if !trimmed, text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") {
+                j.bytes.append(contentsOf: text)
+            } else {
+                j.raw("{}")
+            }
+        }
         j.raw(#","dynamic":{"#)
         if !trimmed {
             var written: [String] = []

@@ -9,6 +9,14 @@ enum OpenRequestValidator {
     static let maxBodyBytes = 16_384
     static let maxDepth = 32
 
+    /// The body as a validated request: `OpenRequestScanner` for the usual shape of
+    /// an SDK body, the general parser (and its exact errors) for anything else.
+    static func decode(_ body: [UInt8]) throws(ResolverError) -> OpenRequest {
+        if body.count > maxBodyBytes { throw .invalidRequest("The request body exceeds 16 KB.") }
+        if let fields = OpenRequestScanner.scan(body) { return try validate(fields) }
+        return try validate(parse(body))
+    }
+
     static func parse(_ body: [UInt8]) throws(ResolverError) -> [(String, JSONValue)] {
         if body.count > maxBodyBytes { throw .invalidRequest("The request body exceeds 16 KB.") }
         let options = JSONParser.Options(maxDepth: maxDepth, maxBytes: maxBodyBytes, rejectDuplicateKeys: true)
@@ -29,28 +37,49 @@ enum OpenRequestValidator {
         return members
     }
 
-    /// The members of the body by name; one pass, unknown names refused.
-    private struct Fields {
-        var eventId, appId, appInstanceId, platform, firstOpen, probabilisticAllowed: JSONValue?
-        var handoffToken, deepLink, domain, appVersion, osVersion, sdkVersion, occurredAt, attestation: JSONValue?
+    /// A member's value as validation sees it.
+    enum FieldValue: Equatable {
+        case string(String)
+        case bool(Bool)
+        case null
+        /// A number, object or array.
+        case other(JSONValue)
+
+        init(_ v: JSONValue) {
+            switch v {
+            case .string(let s): self = .string(s)
+            case .bool(let b): self = .bool(b)
+            case .null: self = .null
+            default: self = .other(v)
+            }
+        }
+    }
+
+    /// The members of the body by name; unknown names refused (in body order).
+    struct Fields: Equatable {
+        var eventId, appId, appInstanceId, platform, firstOpen, probabilisticAllowed: FieldValue?
+        var handoffToken, deepLink, domain, appVersion, osVersion, sdkVersion, occurredAt, attestation: FieldValue?
+
+        init() {}
 
         init(_ members: [(String, JSONValue)]) throws(ResolverError) {
             for (k, v) in members {
+                let value = FieldValue(v)
                 switch k {
-                case "eventId": eventId = v
-                case "appId": appId = v
-                case "appInstanceId": appInstanceId = v
-                case "platform": platform = v
-                case "firstOpen": firstOpen = v
-                case "probabilisticAllowed": probabilisticAllowed = v
-                case "handoffToken": handoffToken = v
-                case "deepLink": deepLink = v
-                case "domain": domain = v
-                case "appVersion": appVersion = v
-                case "osVersion": osVersion = v
-                case "sdkVersion": sdkVersion = v
-                case "occurredAt": occurredAt = v
-                case "attestation": attestation = v
+                case "eventId": eventId = value
+                case "appId": appId = value
+                case "appInstanceId": appInstanceId = value
+                case "platform": platform = value
+                case "firstOpen": firstOpen = value
+                case "probabilisticAllowed": probabilisticAllowed = value
+                case "handoffToken": handoffToken = value
+                case "deepLink": deepLink = value
+                case "domain": domain = value
+                case "appVersion": appVersion = value
+                case "osVersion": osVersion = value
+                case "sdkVersion": sdkVersion = value
+                case "occurredAt": occurredAt = value
+                case "attestation": attestation = value
                 default: throw .validationError("Unknown field '\(OpenRequestValidator.printable(k))'.")
                 }
             }
@@ -58,7 +87,10 @@ enum OpenRequestValidator {
     }
 
     static func validate(_ members: [(String, JSONValue)]) throws(ResolverError) -> OpenRequest {
-        let fields = try Fields(members)
+        try validate(Fields(members))
+    }
+
+    static func validate(_ fields: Fields) throws(ResolverError) -> OpenRequest {
         let eventId = try requiredString(fields.eventId, "eventId")
         guard SafeText.isSafeIdentifier(eventId, min: 8, max: 100) else {
             throw .validationError("eventId must be 8-100 characters of letters, digits, '.', '_', '~' or '-'.")
@@ -92,7 +124,7 @@ enum OpenRequestValidator {
             occurredAt = ms
         }
         switch fields.attestation {
-        case nil, .null?, .object?, .array?: break  // reserved, accepted and ignored
+        case nil, .null?, .other(.object)?, .other(.array)?: break  // reserved, accepted and ignored
         default: throw .validationError("attestation must be an object, an array or null.")
         }
         return OpenRequest(
@@ -104,7 +136,7 @@ enum OpenRequestValidator {
 
     private static func nonEmpty(_ s: String) -> String? { s.isEmpty ? nil : s }
 
-    private static func requiredString(_ v: JSONValue?, _ name: String) throws(ResolverError) -> String {
+    private static func requiredString(_ v: FieldValue?, _ name: String) throws(ResolverError) -> String {
         switch v {
         case nil: throw .validationError("\(name) is required.")
         case .string(let s)?: return s
@@ -112,7 +144,7 @@ enum OpenRequestValidator {
         }
     }
 
-    private static func requiredBool(_ v: JSONValue?, _ name: String) throws(ResolverError) -> Bool {
+    private static func requiredBool(_ v: FieldValue?, _ name: String) throws(ResolverError) -> Bool {
         switch v {
         case nil: throw .validationError("\(name) is required.")
         case .bool(let b)?: return b
@@ -120,7 +152,7 @@ enum OpenRequestValidator {
         }
     }
 
-    private static func optionalString(_ v: JSONValue?, _ name: String, max: Int) throws(ResolverError)
+    private static func optionalString(_ v: FieldValue?, _ name: String, max: Int) throws(ResolverError)
         -> String?
     {
         switch v {

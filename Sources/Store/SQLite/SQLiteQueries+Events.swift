@@ -80,6 +80,24 @@ extension SQLiteQueries {
         }
     }
 
+    static let selectHandoffView = """
+        SELECT click_id, app_id, platform, link_id, short_url, route, referral_code, metadata, dynamic, created_at,
+               expires_at
+        FROM handoffs WHERE token_hash = ?1
+        """
+
+    func handoffView(tokenHash: [UInt8]) throws(StoreError) -> HandoffView? {
+        try db.queryFirst(Self.selectHandoffView, { $0.bind(1, tokenHash) }) { s throws(StoreError) in
+            guard let platform = Platform(rawValue: s.text(2)) else { throw ModelCodec.corrupt("handoffs.platform") }
+            let dynamic =
+                s.isNull(8) ? [] : try s.withBytes(8) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
+            return HandoffView(
+                clickId: s.text(0), appId: s.text(1), platform: platform, linkId: s.text(3), shortUrl: s.text(4),
+                route: s.text(5), referralCode: s.optionalText(6), metadataJSON: s.blob(7), dynamic: dynamic,
+                createdAt: s.int64(9), expiresAt: s.int64(10))
+        }
+    }
+
     // MARK: open events and instances
 
     static let openColumns = """
@@ -88,8 +106,16 @@ extension SQLiteQueries {
         """
     static let selectOpen = "SELECT \(openColumns) FROM open_events WHERE id = ?1"
     static let selectOpenByEvent = "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND event_id = ?2"
-    static let selectOpenByIdempotency =
-        "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND idempotency_key_hash = ?2"
+    /// The `length` term names the partial index `open_events_idempotency`.
+    static let selectOpenByIdempotency = """
+        SELECT \(openColumns) FROM open_events
+        WHERE app_id = ?1 AND idempotency_key_hash = ?2 AND length(idempotency_key_hash) > 0
+        """
+    /// An event whose Idempotency-Key was its own eventId (kept as an empty blob).
+    static let selectOpenByOwnKey = """
+        SELECT \(openColumns) FROM open_events
+        WHERE app_id = ?1 AND event_id = ?2 AND length(idempotency_key_hash) = 0
+        """
     static let selectRecentOpens =
         "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND at >= ?2 ORDER BY at DESC, id DESC LIMIT ?3"
 
@@ -98,9 +124,12 @@ extension SQLiteQueries {
         guard let matchedBy = MatchType(rawValue: s.text(7)) else {
             throw ModelCodec.corrupt("open_events.matched_by")
         }
+        let eventId = s.text(3)
+        // An empty blob stands for "the key was the eventId" (see SchemaV1).
+        let keyHash = s.optionalBlob(4).map { $0.isEmpty ? HandoffKey.sha256(eventId) : $0 }
         return OpenEvent(
-            id: s.text(0), appId: s.text(1), appInstanceId: s.text(2), eventId: s.text(3),
-            idempotencyKeyHash: s.optionalBlob(4), requestHash: s.blob(5), platform: platform, matchedBy: matchedBy,
+            id: s.text(0), appId: s.text(1), appInstanceId: s.text(2), eventId: eventId,
+            idempotencyKeyHash: keyHash, requestHash: s.blob(5), platform: platform, matchedBy: matchedBy,
             firstOpen: s.bool(8), sdkVersion: s.text(9), linkId: s.optionalText(10), clickId: s.optionalText(11),
             at: s.int64(12), storedResponse: s.blob(13))
     }
@@ -125,6 +154,25 @@ extension SQLiteQueries {
                 s.bind(1, app)
                 s.bind(2, idempotencyKeyHash)
             }, row: Self.decodeOpen)
+    }
+
+    func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
+        -> OpenEvent?
+    {
+        if let byEvent = try openEvent(app: app, eventId: eventId) { return byEvent }
+        // The key is someone's eventId: that event, if it was its own key. (When the key
+        // is this request's eventId, the lookup above already said there is none.)
+        if idempotencyKey != eventId,
+            let byOwnKey = try db.queryFirst(
+                Self.selectOpenByOwnKey,
+                { s in
+                    s.bind(1, app)
+                    s.bind(2, idempotencyKey)
+                }, row: Self.decodeOpen)
+        {
+            return byOwnKey
+        }
+        return try openEvent(app: app, idempotencyKeyHash: keyHash)
     }
 
     static let selectInstance = """

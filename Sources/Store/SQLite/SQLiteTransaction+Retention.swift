@@ -3,8 +3,9 @@ import Core
 /// Bounded deletes for retention. Each call removes at most `limit` rows so one
 /// prune step never holds the writer for long; `SQLiteStore.prune` repeats them.
 ///
-/// None of them needs an index of its own (decision 0007): clicks are keyed by
-/// a time-ordered id, handoffs by a time-ordered key, and counts by app first.
+/// None of them needs an index of its own (decisions 0007 and 0008): clicks are
+/// keyed by a time-ordered id, handoffs by a time-ordered key, counts by app
+/// first, and open events go through the `(app_id, at)` index analytics need.
 extension SQLiteTransaction {
     /// The smallest click id made at `milliseconds`: `biq_clk_` + the ULID of that
     /// time with zero randomness. Every id made earlier sorts below it.
@@ -51,13 +52,27 @@ extension SQLiteTransaction {
         return deleted
     }
 
+    /// Open events before `cutoff`, app by app through `open_events_app_at` (the
+    /// same `min()` seek per app as the counts): exact, and bounded by what goes.
+    static let selectNextOpenApp = "SELECT min(app_id) FROM open_events WHERE app_id > ?1"
+    static let selectOldOpens = "SELECT rowid FROM open_events WHERE app_id = ?1 AND at < ?2 LIMIT ?3"
+
     func deleteOpenEvents(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
-        try db.execute(
-            "DELETE FROM open_events WHERE rowid IN (SELECT rowid FROM open_events WHERE at < ?1 LIMIT ?2)"
-        ) { s in
-            s.bind(1, cutoff)
-            s.bind(2, limit)
+        var deleted = 0
+        var previous = ""
+        while deleted < limit {
+            let next = try db.queryFirst(Self.selectNextOpenApp, { $0.bind(1, previous) }) { s in
+                s.optionalText(0)
+            }
+            guard let app = next ?? nil else { break }
+            deleted += try db.execute("DELETE FROM open_events WHERE rowid IN (\(Self.selectOldOpens))") { s in
+                s.bind(1, app)
+                s.bind(2, cutoff)
+                s.bind(3, limit - deleted)
+            }
+            previous = app
         }
+        return deleted
     }
 
     /// Handoffs whose expiry is at or before `now`: nobody can claim them any more.

@@ -151,6 +151,24 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         return holder == .some(instance)
     }
 
+    static let selectHandoffHolder = "SELECT claimed_instance, claimed_open FROM handoffs WHERE token_hash = ?1"
+
+    /// The claiming UPDATE first: in the resolver's usual case (an unclaimed handoff)
+    /// that is the only statement.
+    func bindHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> HandoffClaim {
+        let changed = try db.executeStatic(Self.claimHandoffSQL, arena: arena) { b in
+            b.blob(1, tokenHash)
+            b.text(2, instance)
+            b.text(3, openId)
+        }
+        if changed == 1 { return .claimed }
+        let holder = try db.queryFirst(Self.selectHandoffHolder, { $0.bind(1, tokenHash) }) { s in
+            (instance: s.optionalText(0), open: s.optionalText(1))
+        }
+        guard let holder, let holderInstance = holder.instance else { return .missing }
+        return holderInstance == instance ? .heldBySameInstance(openId: holder.open) : .heldByAnother
+    }
+
     static let consumeClickSQL =
         "UPDATE clicks SET consumed_by_open = ?2 WHERE id = ?1 AND consumed_by_open IS NULL"
 
@@ -168,22 +186,51 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
         """
 
+    /// Without the key text the hash is kept as given (an empty one as none).
     func insertOpenEvent(_ event: OpenEvent) throws(StoreError) {
-        try db.execute(Self.insertOpenSQL) { s in
-            s.bind(1, event.id)
-            s.bind(2, event.appId)
-            s.bind(3, event.appInstanceId)
-            s.bind(4, event.eventId)
-            s.bind(5, event.idempotencyKeyHash)
-            s.bind(6, event.requestHash)
-            s.bind(7, event.platform.rawValue)
-            s.bind(8, event.matchedBy.rawValue)
-            s.bind(9, event.firstOpen)
-            s.bind(10, event.sdkVersion)
-            s.bind(11, event.linkId)
-            s.bind(12, event.clickId)
-            s.bind(13, event.at)
-            s.bind(14, event.storedResponse)
+        let hash = event.idempotencyKeyHash.flatMap { $0.isEmpty ? nil : $0 }
+        try insertOpen(event, keyColumn: hash)
+    }
+
+    /// Keeps the hash only when the key is not the eventId (an empty blob marks
+    /// that case), after checking that no other event of the app holds the key in
+    /// the other form; the unique indexes check the rest.
+    func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError) {
+        if idempotencyKey == event.eventId {
+            if let hash = event.idempotencyKeyHash, !hash.isEmpty,
+                try openEvent(app: event.appId, idempotencyKeyHash: hash) != nil
+            {
+                throw .conflict("idempotency_key")
+            }
+            try insertOpen(event, keyColumn: [])
+        } else {
+            let holder = try db.queryFirst(
+                Self.selectOpenByOwnKey,
+                { s in
+                    s.bind(1, event.appId)
+                    s.bind(2, idempotencyKey)
+                }, row: { s in s.int64(12) })
+            if holder != nil { throw .conflict("idempotency_key") }
+            try insertOpen(event, keyColumn: event.idempotencyKeyHash.flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
+    private func insertOpen(_ event: OpenEvent, keyColumn: [UInt8]?) throws(StoreError) {
+        try db.executeStatic(Self.insertOpenSQL, arena: arena) { b in
+            b.text(1, event.id)
+            b.text(2, event.appId)
+            b.text(3, event.appInstanceId)
+            b.text(4, event.eventId)
+            b.blob(5, keyColumn)
+            b.blob(6, event.requestHash)
+            b.text(7, event.platform.rawValue)
+            b.text(8, event.matchedBy.rawValue)
+            b.int(9, event.firstOpen ? 1 : 0)
+            b.text(10, event.sdkVersion)
+            b.text(11, event.linkId)
+            b.text(12, event.clickId)
+            b.int(13, event.at)
+            b.blob(14, event.storedResponse)
         }
     }
 
@@ -198,12 +245,12 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         """
 
     func upsertAppInstance(_ instance: AppInstance) throws(StoreError) {
-        try db.execute(Self.upsertInstanceSQL) { s in
-            s.bind(1, instance.appId)
-            s.bind(2, instance.instanceId)
-            s.bind(3, instance.platform.rawValue)
-            s.bind(4, instance.firstOpenId)
-            s.bind(5, instance.createdAt)
+        try db.executeStatic(Self.upsertInstanceSQL, arena: arena) { b in
+            b.text(1, instance.appId)
+            b.text(2, instance.instanceId)
+            b.text(3, instance.platform.rawValue)
+            b.text(4, instance.firstOpenId)
+            b.int(5, instance.createdAt)
         }
     }
 

@@ -18,6 +18,13 @@
 /// keyed by its time-ordered `HandoffKey` (expiry pruning walks a key range).
 /// Analytics read `click_counts` (clicks per app, UTC hour, platform and kind;
 /// `hour` is milliseconds / 3,600,000), which the writer updates once per batch.
+///
+/// The resolver writes one open event per resolution (decision 0008): a rowid
+/// table (appended in time order) with the unique `(app_id, event_id)` index the
+/// idempotency rule needs and `(app_id, at)` for analytics and retention.
+/// `idempotency_key_hash` is NULL without a key, an empty blob when the key is
+/// the eventId (what the official SDKs send: no second random index entry), and
+/// the key's SHA-256 otherwise; only the latter are in the partial unique index.
 enum SchemaV1 {
     static let sql = """
         CREATE TABLE secret_keys (
@@ -163,9 +170,8 @@ enum SchemaV1 {
             UNIQUE (app_id, event_id)
         );
         CREATE UNIQUE INDEX open_events_idempotency ON open_events(app_id, idempotency_key_hash)
-            WHERE idempotency_key_hash IS NOT NULL;
+            WHERE length(idempotency_key_hash) > 0;
         CREATE INDEX open_events_app_at ON open_events(app_id, at);
-        CREATE INDEX open_events_at ON open_events(at);
 
         CREATE TABLE idempotency_records (
             scope TEXT NOT NULL,

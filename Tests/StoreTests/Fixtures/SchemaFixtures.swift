@@ -159,9 +159,8 @@ enum SchemaFixtures {
             UNIQUE (app_id, event_id)
         );
         CREATE UNIQUE INDEX open_events_idempotency ON open_events(app_id, idempotency_key_hash)
-            WHERE idempotency_key_hash IS NOT NULL;
+            WHERE length(idempotency_key_hash) > 0;
         CREATE INDEX open_events_app_at ON open_events(app_id, at);
-        CREATE INDEX open_events_at ON open_events(at);
 
         CREATE TABLE idempotency_records (
             scope TEXT NOT NULL,

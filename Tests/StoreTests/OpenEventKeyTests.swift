@@ -1,0 +1,136 @@
+import Core
+import XCTest
+
+@testable import Store
+
+/// Decision 0008: an open event whose Idempotency-Key is its eventId (what the
+/// SDKs send) keeps no key hash and no entry in the idempotency index, yet is
+/// found by that key, and every key stays unique per app whichever form holds it.
+final class OpenEventKeyTests: StoreTestCase {
+    private func open(_ id: String, event: String, key: String, app: String = Fixture.appId) -> OpenEvent {
+        Fixture.open(id: id, eventId: event, app: app, idempotencyKeyHash: HandoffKey.sha256(key))
+    }
+
+    private func insert(_ event: OpenEvent, key: String) -> StoreError? {
+        writeError { tx in try tx.insertOpenEvent(event, idempotencyKey: key) }
+    }
+
+    private func find(event: String, key: String, app: String = Fixture.appId) throws -> String? {
+        try reader.openEvent(app: app, eventId: event, idempotencyKey: key, keyHash: HandoffKey.sha256(key))?.id
+    }
+
+    func testAnEventThatIsItsOwnKeyStoresNoHash() throws {
+        XCTAssertNil(insert(open("biq_open_1", event: "open_a1", key: "open_a1"), key: "open_a1"))
+        let raw = try outsideConnection()
+        XCTAssertEqual(try raw.integer("SELECT length(idempotency_key_hash) FROM open_events"), 0)
+        XCTAssertEqual(try raw.integer("SELECT count(*) FROM open_events WHERE length(idempotency_key_hash) > 0"), 0)
+        // Read back as the model says: the key's SHA-256.
+        XCTAssertEqual(try reader.openEvent(id: "biq_open_1")?.idempotencyKeyHash, HandoffKey.sha256("open_a1"))
+        XCTAssertEqual(try find(event: "open_a1", key: "open_a1"), "biq_open_1")
+    }
+
+    func testEventsAreFoundByEventIdOrByEitherFormOfTheKey() throws {
+        XCTAssertNil(insert(open("biq_open_1", event: "open_a1", key: "open_a1"), key: "open_a1"))
+        XCTAssertNil(insert(open("biq_open_2", event: "open_b2", key: "key_other_b2"), key: "key_other_b2"))
+        XCTAssertEqual(try find(event: "open_a1", key: "unused_key"), "biq_open_1")
+        XCTAssertEqual(try find(event: "open_new", key: "open_a1"), "biq_open_1")  // key held as an eventId
+        XCTAssertEqual(try find(event: "open_new", key: "key_other_b2"), "biq_open_2")  // key held as a hash
+        XCTAssertEqual(try find(event: "open_b2", key: "open_b2"), "biq_open_2")
+        // open_b2's own id is not its key: not found as a key.
+        XCTAssertNil(try find(event: "open_new", key: "open_b2"))
+        XCTAssertNil(try find(event: "open_new", key: "open_a1", app: "biq_mapp_other"))
+        // Inside a transaction too.
+        let inTx = try write { tx in
+            try tx.openEvent(
+                app: Fixture.appId, eventId: "x_new_1", idempotencyKey: "open_a1", keyHash: HandoffKey.sha256("open_a1")
+            )
+        }
+        XCTAssertEqual(inTx?.id, "biq_open_1")
+    }
+
+    func testAKeyIsUniquePerAppInEitherForm() throws {
+        XCTAssertNil(insert(open("biq_open_1", event: "open_a1", key: "open_a1"), key: "open_a1"))
+        XCTAssertNil(insert(open("biq_open_2", event: "open_b2", key: "key_b2"), key: "key_b2"))
+        // A new event whose key is an existing event's own id.
+        XCTAssertEqual(
+            insert(open("biq_open_3", event: "open_c3", key: "open_a1"), key: "open_a1"), .conflict("idempotency_key"))
+        // A new event named like an existing key, with itself as key.
+        XCTAssertEqual(
+            insert(open("biq_open_4", event: "key_b2", key: "key_b2"), key: "key_b2"), .conflict("idempotency_key"))
+        // The same hashed key twice, and the same eventId twice.
+        XCTAssertEqual(
+            insert(open("biq_open_5", event: "open_e5", key: "key_b2"), key: "key_b2"), .conflict("idempotency_key"))
+        XCTAssertEqual(
+            insert(open("biq_open_6", event: "open_a1", key: "key_f6"), key: "key_f6"), .conflict("event_id"))
+        XCTAssertEqual(
+            insert(open("biq_open_7", event: "open_a1", key: "open_a1"), key: "open_a1"), .conflict("event_id"))
+        for id in ["biq_open_3", "biq_open_4", "biq_open_5", "biq_open_6", "biq_open_7"] {
+            XCTAssertNil(try reader.openEvent(id: id), id)
+        }
+        // Other apps have their own keys.
+        XCTAssertNil(
+            insert(open("biq_open_8", event: "open_c3", key: "open_a1", app: "biq_mapp_other"), key: "open_a1"))
+        XCTAssertNil(insert(open("biq_open_9", event: "key_b2", key: "key_b2", app: "biq_mapp_other"), key: "key_b2"))
+    }
+
+    func testTheKeyLookupsUseTheirIndexes() throws {
+        let plan = try write { tx in
+            try (tx as! SQLiteTransaction).db.queryAll("EXPLAIN QUERY PLAN " + SQLiteQueries.selectOpenByIdempotency) {
+                s in s.text(3)
+            }
+        }
+        XCTAssertTrue(plan.joined().contains("open_events_idempotency"), plan.joined())
+    }
+
+    func testBindingAHandoffSaysWhoHoldsIt() throws {
+        try write { tx in try tx.insertHandoff(Fixture.handoff(token: 1, clickId: "biq_clk_1")) }
+        let key = [UInt8](repeating: 1, count: 32)
+        let first = try write { tx in try tx.bindHandoff(tokenHash: key, instance: "install_a", openId: "biq_open_a") }
+        XCTAssertEqual(first, .claimed)
+        let again = try write { tx in try tx.bindHandoff(tokenHash: key, instance: "install_a", openId: "biq_open_b") }
+        XCTAssertEqual(again, .heldBySameInstance(openId: "biq_open_a"))
+        let other = try write { tx in try tx.bindHandoff(tokenHash: key, instance: "install_b", openId: "biq_open_c") }
+        XCTAssertEqual(other, .heldByAnother)
+        let none = try write { tx in
+            try tx.bindHandoff(tokenHash: [UInt8](repeating: 2, count: 32), instance: "install_a", openId: "o")
+        }
+        XCTAssertEqual(none, .missing)
+        let stored = try reader.handoff(tokenHash: key)
+        XCTAssertEqual(stored?.claimedByInstance, "install_a")
+        XCTAssertEqual(stored?.claimedByOpen, "biq_open_a")
+    }
+
+    func testTheHandoffViewIsTheHandoffWithItsMetadataText() throws {
+        let handoff = Fixture.handoff(token: 3, clickId: "biq_clk_3")
+        try write { tx in try tx.insertHandoff(handoff) }
+        let view = try XCTUnwrap(try reader.handoffView(tokenHash: handoff.tokenHash))
+        let expected = HandoffView(handoff)
+        XCTAssertEqual(view.metadataJSON, expected.metadataJSON)
+        XCTAssertEqual(view.metadataJSON, JSONWriter().bytes(handoff.snapshot.metadata))
+        XCTAssertEqual(
+            [view.clickId, view.appId, view.linkId, view.shortUrl, view.route, view.referralCode],
+            [
+                expected.clickId, expected.appId, expected.linkId, expected.shortUrl, expected.route,
+                expected.referralCode,
+            ])
+        XCTAssertEqual(view.platform, .android)
+        XCTAssertTrue(view.dynamic.elementsEqual(expected.dynamic, by: ==))
+        XCTAssertEqual([view.createdAt, view.expiresAt], [handoff.createdAt, handoff.expiresAt])
+        XCTAssertNil(try reader.handoffView(tokenHash: [9]))
+    }
+
+    func testOpenEventsArePrunedAppByAppExactly() throws {
+        try write { tx in
+            for (i, app) in ["biq_mapp_a", "biq_mapp_b", "biq_mapp_c"].enumerated() {
+                for j in 0..<4 {
+                    try tx.insertOpenEvent(
+                        Fixture.open(id: "biq_open_\(i)_\(j)", eventId: "evt_\(i)_\(j)", app: app, at: Int64(j * 100)))
+                }
+            }
+        }
+        // Older than 250: j = 0, 1, 2 of each app (9 rows), whatever the order of insertion.
+        XCTAssertEqual(try store.prune(olderThan: 250, now: 0), 9)
+        XCTAssertEqual(try count("open_events"), 3)
+        for i in 0..<3 { XCTAssertNotNil(try reader.openEvent(id: "biq_open_\(i)_3")) }
+    }
+}
