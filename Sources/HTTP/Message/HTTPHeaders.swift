@@ -43,6 +43,13 @@ public struct HTTPHeaders: Sendable, Sequence {
         let ua = a.utf8
         let ub = b.utf8
         guard ua.count == ub.count else { return false }
+        let fast = ua.withContiguousStorageIfAvailable { pa in
+            ub.withContiguousStorageIfAvailable { pb in
+                for i in 0..<pa.count where lower(pa[i]) != lower(pb[i]) { return false }
+                return true
+            }
+        }
+        if let fast, let result = fast { return result }
         for (x, y) in zip(ua, ub) where lower(x) != lower(y) { return false }
         return true
     }

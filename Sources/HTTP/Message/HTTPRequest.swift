@@ -49,15 +49,25 @@ public struct HTTPRequest: Sendable {
     }
 
     /// `Go.Example.COM:8443` -> `go.example.com`; `[::1]:80` -> `::1`.
+    /// Byte-level: this runs on every visit, and Character-based String search costs
+    /// grapheme breaking per byte.
     public static func hostname(fromHostHeader value: String) -> String {
-        var v = Substring(value)
-        if v.hasPrefix("[") {
-            if let end = v.firstIndex(of: "]") { v = v[v.index(after: v.startIndex)..<end] }
-        } else if let colon = v.lastIndex(of: ":") {
-            v = v[..<colon]
+        let u = value.utf8
+        var start = u.startIndex
+        var end = u.endIndex
+        if u.first == UInt8(ascii: "[") {
+            start = u.index(after: start)
+            end = u[start...].firstIndex(of: UInt8(ascii: "]")) ?? end
+        } else if let colon = u.lastIndex(of: UInt8(ascii: ":")) {
+            end = colon
         }
-        if v.hasSuffix(".") { v = v.dropLast() }
-        return v.lowercased()
+        if end > start, u[u.index(before: end)] == UInt8(ascii: ".") { end = u.index(before: end) }
+        let host = u[start..<end]
+        if !host.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            return String(value[start..<end])
+        }
+        return String(
+            decoding: host.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
 
