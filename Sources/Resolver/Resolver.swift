@@ -45,11 +45,12 @@ public final class Resolver: Sendable {
 
     /// Resolves one request; `completion` is called exactly once.
     public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (ResolveOutput) -> Void) {
-        let requestId = RequestID.resolve(input)
+        let headers = HeaderValues(input.headers)
+        let requestId = RequestID.resolve(headers)
         let address = SourceAddressHasher.normalize(input.sourceAddress)
         let context: ResolutionContext
         do {
-            context = try prepare(input, address: address)
+            context = try prepare(input, headers: headers, address: address)
         } catch {
             completion(ResponseFactory.error(error, requestId: requestId))
             return

@@ -9,24 +9,28 @@ extension Resolver {
     /// Order: method; the source address's buckets; SDK headers; bearer key;
     /// the app's bucket; content type and JSON; schema; app ownership, state and
     /// platform; headers against body; instance and token buckets.
-    func prepare(_ input: ResolveInput, address: String) throws(ResolverError) -> ResolutionContext {
+    func prepare(_ input: ResolveInput, headers h: HeaderValues, address: String) throws(ResolverError)
+        -> ResolutionContext
+    {
         guard input.method == "POST" else { throw .methodNotAllowed }
         let now = input.now
-        try limit(limiters.address.acquire(address, nowMillis: now))
-        try limit(limiters.failures.check(address, nowMillis: now))
+        let addressKey = RateLimiter.key(address)
+        try limit(limiters.address.acquire(addressKey, nowMillis: now))
+        try limit(limiters.failures.check(addressKey, nowMillis: now))
 
-        let headers = try RequestHeaders.validate(input)
+        let headers = try RequestHeaders.validate(h)
         let reader = store.reader(loop: input.readerLoop)
         let key: PublishableKeyRecord
         do {
-            key = try MobileKey.authenticate(input, reader: reader, cache: keyCache)
+            key = try MobileKey.authenticate(
+                h.authorization, loop: input.readerLoop, now: now, reader: reader, cache: keyCache)
         } catch {
-            if error == .invalidMobileKey { limiters.failures.record(address, nowMillis: now) }
+            if error == .invalidMobileKey { limiters.failures.record(addressKey, nowMillis: now) }
             throw error
         }
-        try limit(limiters.app.acquire(key.appId, nowMillis: now))
+        try limit(limiters.app.acquire(RateLimiter.key(key.appId), nowMillis: now))
 
-        guard ContentType.isJSON(input.header("content-type")) else {
+        guard ContentType.isJSON(h.contentType) else {
             throw .invalidRequest("Content-Type must be application/json.")
         }
         let request = try OpenRequestValidator.decode(input.body)
@@ -57,14 +61,16 @@ extension Resolver {
             throw .headerMismatch("X-Biq-SDK-Version must equal the body's sdkVersion.")
         }
 
-        try limit(limiters.instance.acquire(app.id + "\n" + request.appInstanceId, nowMillis: now))
+        try limit(limiters.instance.acquire(RateLimiter.key(app.id, request.appInstanceId), nowMillis: now))
         // Any token text, well-formed or not, has a bucket of its own and takes
         // part in the canonical request; only a well-formed one is looked up.
         let anyTokenHash = request.handoffToken.map(TokenKey.hash)
         if let hash = anyTokenHash {
-            try limit(limiters.token.acquire(Base64URL.encode(hash), nowMillis: now))
+            try limit(limiters.token.acquire(RateLimiter.key(bytes: hash), nowMillis: now))
         }
-        let handoff = try handoffInput(request, tokenHash: anyTokenHash, appId: app.id, now: now, reader: reader)
+        let handoff: HandoffInput =
+            anyTokenHash.map { hash in TokenKey.isWellFormed(request.handoffToken!) ? .token(hash) : .malformed }
+            ?? .none
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
             try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }
@@ -77,21 +83,6 @@ extension Resolver {
             requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: anyTokenHash),
             handoff: handoff, appLink: appLink, probabilistic: plan, now: now,
             openId: Identifier.openPrefix + ULID.make(milliseconds: UInt64(max(0, now))))
-    }
-
-    /// The handoff's immutable part through the loop's reader (a handoff never
-    /// changes but for its claim, which the writer judges): whether the token can
-    /// match at all, and its snapshot.
-    private func handoffInput(
-        _ r: OpenRequest, tokenHash: [UInt8]?, appId: String, now: Int64, reader: any StoreReader
-    ) throws(ResolverError) -> HandoffInput {
-        guard let token = r.handoffToken, let tokenHash else { return .none }
-        guard TokenKey.isWellFormed(token),
-            let h = try read({ () throws(StoreError) in try reader.handoffView(tokenHash: tokenHash) }),
-            h.appId == appId, h.platform == r.platform, now < h.expiresAt
-        else { return .unavailable }
-        let matchedBy: MatchType = r.platform == .android ? .exactInstallReferrer : .exactHandoff
-        return .available(tokenHash: tokenHash, match: .handoff(h, matchedBy: matchedBy))
     }
 
     /// Probabilistic evaluation would run only for an iOS first open without

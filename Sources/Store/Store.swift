@@ -66,8 +66,6 @@ public protocol StoreReader: AnyObject {
 
     func click(id: String) throws(StoreError) -> Click?
     func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff?
-    /// The handoff without its claim, metadata as stored JSON text (no parsing).
-    func handoffView(tokenHash: [UInt8]) throws(StoreError) -> HandoffView?
 
     func openEvent(id: String) throws(StoreError) -> OpenEvent?
     func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent?
@@ -110,9 +108,15 @@ public protocol StoreTransaction: StoreReader {
     func insertHandoff(_ handoff: Handoff) throws(StoreError)
     /// Binds an unclaimed handoff to an instance; false if another instance already holds it.
     func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool
-    /// Binds the handoff to `instance` and `openId` when it is unclaimed (the only
-    /// case that writes), else says who holds it or that it does not exist.
-    func bindHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> HandoffClaim
+    /// The resolver's claim: binds the handoff to `instance` and `openId` when it is
+    /// unclaimed, of `app` and `platform`, unexpired at `now` (`now < expiresAt`)
+    /// and, when `linkId` is given, of that link; returns it then, its metadata
+    /// as the stored JSON text. Nil (and nothing written) otherwise: read it with
+    /// `handoff(tokenHash:)` to learn why.
+    func claimHandoff(
+        tokenHash: [UInt8], app: String, platform: Platform, now: Int64, linkId: String?, instance: String,
+        openId: String
+    ) throws(StoreError) -> HandoffView?
     /// Marks an iOS click as used by a probabilistic match; false if it already was.
     func consumeClick(id: String, openId: String) throws(StoreError) -> Bool
 
@@ -150,10 +154,6 @@ extension StoreReader {
         if let byEvent = try openEvent(app: app, eventId: eventId) { return byEvent }
         return try openEvent(app: app, idempotencyKeyHash: keyHash)
     }
-
-    public func handoffView(tokenHash: [UInt8]) throws(StoreError) -> HandoffView? {
-        try handoff(tokenHash: tokenHash).map(HandoffView.init)
-    }
 }
 
 extension StoreTransaction {
@@ -161,13 +161,16 @@ extension StoreTransaction {
         try insertOpenEvent(event)
     }
 
-    /// Read, then `claimHandoff`, for transactions that do not implement it in one step.
-    public func bindHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> HandoffClaim {
-        guard let handoff = try handoff(tokenHash: tokenHash) else { return .missing }
-        if let holder = handoff.claimedByInstance {
-            return holder == instance ? .heldBySameInstance(openId: handoff.claimedByOpen) : .heldByAnother
-        }
-        return try claimHandoff(tokenHash: tokenHash, instance: instance, openId: openId) ? .claimed : .heldByAnother
+    /// Read, check, then `claimHandoff`, for transactions without a one-step claim.
+    public func claimHandoff(
+        tokenHash: [UInt8], app: String, platform: Platform, now: Int64, linkId: String?, instance: String,
+        openId: String
+    ) throws(StoreError) -> HandoffView? {
+        guard let h = try handoff(tokenHash: tokenHash), h.claimedByInstance == nil, h.appId == app,
+            h.platform == platform, now < h.expiresAt, linkId.map({ $0 == h.snapshot.linkId }) ?? true,
+            try claimHandoff(tokenHash: tokenHash, instance: instance, openId: openId)
+        else { return nil }
+        return HandoffView(h)
     }
 
     /// For transactions that keep no analytics counters: previews go uncounted.

@@ -34,22 +34,62 @@ final class EncodingEquivalenceTests: XCTestCase {
         }
     }
 
-    func testCanonicalBytesAreSortedKeyCanonicalJSON() throws {
+    /// Reads version 2 back: every member is where the format says, and nothing is
+    /// left over, so different requests cannot give the same bytes.
+    func testCanonicalBytesDecodeBackToTheirMembers() throws {
         var r = OpenRequest(
             eventId: "open_ABCDEF0123456789", appId: "biq_mapp_X", appInstanceId: "install_0123456789abcdef",
             platform: .ios, firstOpen: true, probabilisticAllowed: false, sdkVersion: "1.0.0")
-        r.deepLink = "https://go.example.test/invite?ref=\"x\""
+        r.deepLink = "https://go.example.test/invite?ref=\"x\"é"
         r.osVersion = "17.4"
-        r.occurredAt = 1_790_000_000_123
+        r.occurredAt = -1_790_000_000_123
         let bytes = CanonicalRequest.bytes(r, idempotencyKeyHash: [1, 2], tokenHash: [0xAB])
-        let reference: JSONValue = .object([
-            ("v", 1), ("eventId", .string(r.eventId)), ("idempotencyKey", "0102"), ("appId", .string(r.appId)),
-            ("appInstanceId", .string(r.appInstanceId)), ("platform", "ios"), ("firstOpen", true),
-            ("probabilisticAllowed", false), ("handoffToken", "ab"), ("deepLink", .string(r.deepLink!)),
-            ("domain", nil), ("appVersion", nil), ("osVersion", "17.4"), ("sdkVersion", "1.0.0"),
-            ("occurredAt", .int(r.occurredAt!)),
-        ])
-        XCTAssertEqual(bytes, reference.canonicalBytes)
+        var i = 1
+        func member() -> [UInt8]? {
+            let present = bytes[i]
+            i += 1
+            if present == 0 { return nil }
+            let n = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            defer { i += 2 + n }
+            return Array(bytes[(i + 2)..<(i + 2 + n)])
+        }
+        func text() -> String? { member().map { String(decoding: $0, as: UTF8.self) } }
+        func flag() -> UInt8 {
+            defer { i += 1 }
+            return bytes[i]
+        }
+        XCTAssertEqual(bytes[0], 2)
+        XCTAssertEqual(text(), r.appId)
+        XCTAssertEqual(text(), r.appInstanceId)
+        XCTAssertNil(text())  // appVersion
+        XCTAssertEqual(text(), r.deepLink)
+        XCTAssertNil(text())  // domain
+        XCTAssertEqual(text(), r.eventId)
+        XCTAssertEqual(flag(), 1)
+        XCTAssertEqual(member(), [0xAB])
+        XCTAssertEqual(member(), [1, 2])
+        XCTAssertEqual(flag(), 1)
+        let t = bytes[i..<(i + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        i += 8
+        XCTAssertEqual(t, r.occurredAt)
+        XCTAssertEqual(text(), "17.4")
+        XCTAssertEqual(text(), "ios")
+        XCTAssertEqual(flag(), 0)
+        XCTAssertEqual(text(), "1.0.0")
+        XCTAssertEqual(i, bytes.count)
+        // Absent and empty differ; a member never runs into the next.
+        var empty = r
+        empty.deepLink = ""
+        var absent = r
+        absent.deepLink = nil
+        XCTAssertNotEqual(
+            CanonicalRequest.bytes(empty, idempotencyKeyHash: [1, 2], tokenHash: [0xAB]),
+            CanonicalRequest.bytes(absent, idempotencyKeyHash: [1, 2], tokenHash: [0xAB]))
+        var shifted = r
+        shifted.appId = "biq_mapp_"
+        shifted.appInstanceId = "Xinstall_0123456789abcdef"
+        XCTAssertNotEqual(
+            CanonicalRequest.bytes(shifted, idempotencyKeyHash: [1, 2], tokenHash: [0xAB]), bytes)
     }
 
     func testStoredResponseParsesToTheDocumentedShape() throws {

@@ -74,3 +74,25 @@ final class HotPathEquivalenceTests: XCTestCase {
         }
     }
 }
+
+extension HotPathEquivalenceTests {
+    /// The word-at-a-time check agrees with the byte rule for every special byte at
+    /// every offset of every short length, and around the bytes next to them.
+    func testEscapeCheckAgreesWithTheByteRule() {
+        func rule(_ b: [UInt8]) -> Bool { !b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F } }
+        let probes: [UInt8] = [
+            0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xA2, 0xDC, 0xFF,
+        ]
+        for length in 0..<40 {
+            let base = (0..<length).map { UInt8(0x41 + $0 % 26) }
+            XCTAssertTrue(base.withUnsafeBufferPointer(JSONBuffer.needsNoEscape))
+            for position in 0..<length {
+                for p in probes {
+                    var b = base
+                    b[position] = p
+                    XCTAssertEqual(b.withUnsafeBufferPointer(JSONBuffer.needsNoEscape), rule(b), "\(b)")
+                }
+            }
+        }
+    }
+}

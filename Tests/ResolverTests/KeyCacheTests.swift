@@ -13,12 +13,12 @@ final class KeyCacheTests: XCTestCase {
             reads += 1
             return self.record
         }
-        XCTAssertEqual(try cache.record(hash: [1], loop: 0, now: 10_000, fetch: fetch), record)
-        XCTAssertEqual(try cache.record(hash: [1], loop: 0, now: 10_999, fetch: fetch), record)
+        XCTAssertEqual(try cache.record(key: "k1", loop: 0, now: 10_000, fetch: fetch), record)
+        XCTAssertEqual(try cache.record(key: "k1", loop: 0, now: 10_999, fetch: fetch), record)
         XCTAssertEqual(reads, 1)
-        _ = try cache.record(hash: [1], loop: 0, now: 11_000, fetch: fetch)
+        _ = try cache.record(key: "k1", loop: 0, now: 11_000, fetch: fetch)
         XCTAssertEqual(reads, 2, "an entry a full lifetime old is read again (a revocation shows)")
-        _ = try cache.record(hash: [1], loop: 1, now: 11_000, fetch: fetch)
+        _ = try cache.record(key: "k1", loop: 1, now: 11_000, fetch: fetch)
         XCTAssertEqual(reads, 3, "each loop has its own cache")
     }
 
@@ -29,11 +29,11 @@ final class KeyCacheTests: XCTestCase {
             reads += 1
             return nil
         }
-        for i in 0..<3 { XCTAssertNil(try cache.record(hash: [UInt8(i)], loop: 0, now: 0, fetch: fetch)) }
-        XCTAssertNil(try cache.record(hash: [0], loop: 0, now: 1, fetch: fetch))
+        for i in 0..<3 { XCTAssertNil(try cache.record(key: "k\(i)", loop: 0, now: 0, fetch: fetch)) }
+        XCTAssertNil(try cache.record(key: "k0", loop: 0, now: 1, fetch: fetch))
         XCTAssertEqual(reads, 3)
-        _ = try cache.record(hash: [9], loop: 0, now: 1, fetch: fetch)  // full: emptied, then [9] kept
-        _ = try cache.record(hash: [0], loop: 0, now: 2, fetch: fetch)
+        _ = try cache.record(key: "k9", loop: 0, now: 1, fetch: fetch)  // full: emptied, then k9 kept
+        _ = try cache.record(key: "k0", loop: 0, now: 2, fetch: fetch)
         XCTAssertEqual(reads, 5)
     }
 
@@ -44,8 +44,8 @@ final class KeyCacheTests: XCTestCase {
             reads += 1
             return self.record
         }
-        _ = try cache.record(hash: [1], loop: 0, now: 5_000, fetch: fetch)
-        _ = try cache.record(hash: [1], loop: 0, now: 4_000, fetch: fetch)
+        _ = try cache.record(key: "k1", loop: 0, now: 5_000, fetch: fetch)
+        _ = try cache.record(key: "k1", loop: 0, now: 4_000, fetch: fetch)
         XCTAssertEqual(reads, 2)
     }
 }

@@ -138,8 +138,8 @@ final class EventTests: StoreTestCase {
             (SQLiteQueries.selectOpenByOwnKey, "(app_id=? AND event_id=?)"),
             (SQLiteQueries.selectOpenByIdempotency, "open_events_idempotency (app_id=? AND idempotency_key_hash=?)"),
             (SQLiteQueries.selectOpen, "(id=?)"),
-            (SQLiteTransaction.selectHandoffHolder, "PRIMARY KEY (token_hash=?)"),
-            (SQLiteQueries.selectHandoffView, "PRIMARY KEY (token_hash=?)"),
+            (SQLiteTransaction.claimHandoffSQL, "PRIMARY KEY (token_hash=?)"),
+            (SQLiteTransaction.selectHandoffForClaim, "PRIMARY KEY (token_hash=?)"),
         ]
         for (sql, index) in cases {
             let plan = try write { tx in

@@ -73,6 +73,33 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertNil(insert(open("biq_open_9", event: "key_b2", key: "key_b2", app: "biq_mapp_other"), key: "key_b2"))
     }
 
+    /// The transaction skips the insert's own check right after a lookup found the
+    /// eventId and key free, but never after another event was written.
+    func testAFreeLookupIsForgottenOnceAnotherEventIsWritten() throws {
+        let key = "key_shared"
+        let (e1, e2) = (open("biq_open_1", event: "open_e1", key: key), open("biq_open_2", event: "open_e2", key: key))
+        let error = writeError { tx in
+            let free = try tx.openEvent(
+                app: Fixture.appId, eventId: "open_e1", idempotencyKey: key, keyHash: HandoffKey.sha256(key))
+            XCTAssertNil(free)
+            try tx.insertOpenEvent(e2, idempotencyKey: key)
+            try tx.insertOpenEvent(e1, idempotencyKey: key)
+        }
+        XCTAssertEqual(error, .conflict("idempotency_key"))
+        // And the usual case: look up, then insert.
+        let e3 = open("biq_open_3", event: "open_e3", key: "open_e3")
+        XCTAssertNil(
+            writeError { tx in
+                let free = try tx.openEvent(
+                    app: Fixture.appId, eventId: "open_e3", idempotencyKey: "open_e3",
+                    keyHash: HandoffKey.sha256("open_e3"))
+                XCTAssertNil(free)
+                try tx.insertOpenEvent(e3, idempotencyKey: "open_e3")
+            })
+        XCTAssertEqual(try find(event: "x_other_1", key: "open_e3"), "biq_open_3")
+        XCTAssertEqual(try outsideConnection().integer("SELECT length(idempotency_key_hash) FROM open_events"), 0)
+    }
+
     func testTheKeyLookupsUseTheirIndexes() throws {
         let plan = try write { tx in
             try (tx as! SQLiteTransaction).db.queryAll("EXPLAIN QUERY PLAN " + SQLiteQueries.selectOpenByIdempotency) {
@@ -82,31 +109,31 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertTrue(plan.joined().contains("open_events_idempotency"), plan.joined())
     }
 
-    func testBindingAHandoffSaysWhoHoldsIt() throws {
-        try write { tx in try tx.insertHandoff(Fixture.handoff(token: 1, clickId: "biq_clk_1")) }
-        let key = [UInt8](repeating: 1, count: 32)
-        let first = try write { tx in try tx.bindHandoff(tokenHash: key, instance: "install_a", openId: "biq_open_a") }
-        XCTAssertEqual(first, .claimed)
-        let again = try write { tx in try tx.bindHandoff(tokenHash: key, instance: "install_a", openId: "biq_open_b") }
-        XCTAssertEqual(again, .heldBySameInstance(openId: "biq_open_a"))
-        let other = try write { tx in try tx.bindHandoff(tokenHash: key, instance: "install_b", openId: "biq_open_c") }
-        XCTAssertEqual(other, .heldByAnother)
-        let none = try write { tx in
-            try tx.bindHandoff(tokenHash: [UInt8](repeating: 2, count: 32), instance: "install_a", openId: "o")
+    private func claim(
+        _ token: UInt8, app: String = Fixture.appId, platform: Platform = .android, now: Int64 = 50_000,
+        link: String? = nil, instance: String = "install_a", open: String = "biq_open_a"
+    ) throws -> HandoffView? {
+        try write { tx in
+            try tx.claimHandoff(
+                tokenHash: [UInt8](repeating: token, count: 32), app: app, platform: platform, now: now, linkId: link,
+                instance: instance, openId: open)
         }
-        XCTAssertEqual(none, .missing)
-        let stored = try reader.handoff(tokenHash: key)
-        XCTAssertEqual(stored?.claimedByInstance, "install_a")
-        XCTAssertEqual(stored?.claimedByOpen, "biq_open_a")
     }
 
-    func testTheHandoffViewIsTheHandoffWithItsMetadataText() throws {
-        let handoff = Fixture.handoff(token: 3, clickId: "biq_clk_3")
+    func testTheResolversClaimBindsOnlyAValidUnclaimedHandoffAndReturnsIt() throws {
+        let handoff = Fixture.handoff(token: 1, clickId: "biq_clk_1", expiresAt: 90_000)
         try write { tx in try tx.insertHandoff(handoff) }
-        let view = try XCTUnwrap(try reader.handoffView(tokenHash: handoff.tokenHash))
+        XCTAssertNil(try claim(1, app: "biq_mapp_other"))
+        XCTAssertNil(try claim(1, platform: .ios))
+        XCTAssertNil(try claim(1, now: 90_000), "expired at its expiry")
+        XCTAssertNil(try claim(1, link: "biq_lnk_other"))
+        XCTAssertNil(try claim(2))
+        XCTAssertNil(try reader.handoff(tokenHash: handoff.tokenHash)?.claimedByInstance, "nothing bound yet")
+
+        let view = try XCTUnwrap(try claim(1, now: 89_999, link: Fixture.linkId))
         let expected = HandoffView(handoff)
-        XCTAssertEqual(view.metadataJSON, expected.metadataJSON)
         XCTAssertEqual(view.metadataJSON, JSONWriter().bytes(handoff.snapshot.metadata))
+        XCTAssertEqual(view.metadataJSON, expected.metadataJSON)
         XCTAssertEqual(
             [view.clickId, view.appId, view.linkId, view.shortUrl, view.route, view.referralCode],
             [
@@ -116,7 +143,14 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertEqual(view.platform, .android)
         XCTAssertTrue(view.dynamic.elementsEqual(expected.dynamic, by: ==))
         XCTAssertEqual([view.createdAt, view.expiresAt], [handoff.createdAt, handoff.expiresAt])
-        XCTAssertNil(try reader.handoffView(tokenHash: [9]))
+        let stored = try reader.handoff(tokenHash: handoff.tokenHash)
+        XCTAssertEqual(stored?.claimedByInstance, "install_a")
+        XCTAssertEqual(stored?.claimedByOpen, "biq_open_a")
+
+        // Claimed: never again, not even by the same instance; the first binding stays.
+        XCTAssertNil(try claim(1, instance: "install_b", open: "biq_open_b"))
+        XCTAssertNil(try claim(1, open: "biq_open_c"))
+        XCTAssertEqual(try reader.handoff(tokenHash: handoff.tokenHash)?.claimedByOpen, "biq_open_a")
     }
 
     func testOpenEventsArePrunedAppByAppExactly() throws {

@@ -1,8 +1,10 @@
 import Store
 
-/// Publishable-key records by key hash, one small cache per event loop (each used
+/// Publishable-key records by key text, one small cache per event loop (each used
 /// only from its loop's thread), so that the key check of every resolver request
-/// does not cost a SQLite read transaction.
+/// costs neither a SQLite read transaction nor a SHA-256 of the key: the caller
+/// hashes the key only to read it (a publishable key ships in every app binary;
+/// keeping its text here for a second is no new exposure).
 ///
 /// Entries live `ttlMilliseconds` (default one second): a revoked or rotated-out key
 /// is refused at most that long after the change. Unknown keys are cached too, and
@@ -14,7 +16,7 @@ final class KeyCache: @unchecked Sendable {
         var fetchedAt: Int64
     }
 
-    private var loops: [[[UInt8]: Entry]]
+    private var loops: [[String: Entry]]
     let ttlMilliseconds: Int64
     let capacity: Int
 
@@ -24,18 +26,18 @@ final class KeyCache: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// The record for `hash` as of at most `ttlMilliseconds` ago, reading through
+    /// The record for `key` as of at most `ttlMilliseconds` ago, reading through
     /// `fetch` when needed. Call only on loop `loop`'s thread.
     func record(
-        hash: [UInt8], loop: Int, now: Int64, fetch: () throws(StoreError) -> PublishableKeyRecord?
+        key: String, loop: Int, now: Int64, fetch: () throws(StoreError) -> PublishableKeyRecord?
     ) throws(StoreError) -> PublishableKeyRecord? {
         let index = loop % loops.count
-        if let hit = loops[index][hash], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
+        if let hit = loops[index][key], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
             return hit.record
         }
         let record = try fetch()
         if loops[index].count >= capacity { loops[index].removeAll(keepingCapacity: true) }
-        loops[index][hash] = Entry(record: record, fetchedAt: now)
+        loops[index][key] = Entry(record: record, fetchedAt: now)
         return record
     }
 }

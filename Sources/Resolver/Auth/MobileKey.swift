@@ -35,17 +35,24 @@ enum MobileKey {
     static func authenticate(_ input: ResolveInput, reader: any StoreReader, cache: KeyCache) throws(ResolverError)
         -> PublishableKeyRecord
     {
-        guard let key = bearer(input.header("authorization")), isWellFormed(key) else { throw .invalidMobileKey }
+        try authenticate(
+            HeaderValues(input.headers).authorization, loop: input.readerLoop, now: input.now, reader: reader,
+            cache: cache)
+    }
+
+    static func authenticate(
+        _ authorization: HeaderLookup, loop: Int, now: Int64, reader: any StoreReader, cache: KeyCache
+    ) throws(ResolverError) -> PublishableKeyRecord {
+        guard let key = bearer(authorization), isWellFormed(key) else { throw .invalidMobileKey }
         let record: PublishableKeyRecord?
         do {
-            let keyHash = hash(key)
-            record = try cache.record(hash: keyHash, loop: input.readerLoop, now: input.now) {
-                () throws(StoreError) in try reader.publishableKey(hash: keyHash)
+            record = try cache.record(key: key, loop: loop, now: now) { () throws(StoreError) in
+                try reader.publishableKey(hash: hash(key))
             }
         } catch {
             throw .internalServerError
         }
-        guard let record, record.isUsable(at: input.now) else { throw .invalidMobileKey }
+        guard let record, record.isUsable(at: now) else { throw .invalidMobileKey }
         return record
     }
 }

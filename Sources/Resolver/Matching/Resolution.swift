@@ -6,15 +6,14 @@ import Store
 /// the instance state and the stored response commit together.
 ///
 /// Every refusal and replay is decided before the first write, so it returns
-/// with nothing written. The only write that can happen before the outcome is
-/// known is the handoff's binding, and it is done only when the outcome is a
-/// live match. A write that fails afterwards throws, which rolls the body's
+/// with nothing written. The handoff's binding is a write that also reads the
+/// handoff, and it binds only what is a live match by then. A write that fails afterwards throws, which rolls the body's
 /// work back; a `.conflict` there (another writer won a race this body could
 /// not see, e.g. on a multi-process backend) makes the resolver run the body
 /// once more, when it will see the winner and answer a replay or a refusal.
 ///
-/// What cannot change (the handoff's snapshot, app link, the stored response of
-/// the expected match) was prepared on the event loop (decision 0008).
+/// What cannot change (the app link, the stored response of an answer without a
+/// handoff) was prepared on the event loop (decision 0008).
 enum Resolution {
     static let unavailableHandoff = ResolverError.resourceNotFound("The handoff is unknown, expired or unavailable.")
 
@@ -42,35 +41,41 @@ enum Resolution {
         }
 
         // 4. Exact: handoff (bound here when the answer is a live match), then app link.
+        var match = c.appLink
+        var stored = c.expectedStored
         switch c.handoff {
         case .none:
             break
-        case .unavailable:
+        case .malformed:
             return .rejected(Resolution.unavailableHandoff, abuse: true)
-        case .available(let tokenHash, let snapshot):
-            if let link = c.appLink, snapshot.linkId != link.linkId {
-                // Refused to another instance first, as without a deep link.
-                let holder = try tx.handoff(tokenHash: tokenHash)
-                if holder == nil || holder?.claimedByInstance.map({ $0 != r.appInstanceId }) == true {
+        case .token(let tokenHash):
+            let matchedBy: MatchType = r.platform == .android ? .exactInstallReferrer : .exactHandoff
+            if let view = try tx.claimHandoff(
+                tokenHash: tokenHash, app: appId, platform: r.platform, now: c.now, linkId: c.appLink?.linkId,
+                instance: r.appInstanceId, openId: c.openId)
+            {
+                match = .handoff(view, matchedBy: matchedBy)
+            } else {
+                // Not bound now: say why, in the contract's order.
+                guard let h = try tx.handoff(tokenHash: tokenHash), h.appId == appId, h.platform == r.platform,
+                    c.now < h.expiresAt
+                else { return .rejected(Resolution.unavailableHandoff, abuse: true) }
+                if let owner = h.claimedByInstance, owner != r.appInstanceId {
                     return .rejected(Resolution.unavailableHandoff, abuse: true)
                 }
-                return .rejected(.handoffMismatch, abuse: false)
-            }
-            switch try tx.bindHandoff(tokenHash: tokenHash, instance: r.appInstanceId, openId: c.openId) {
-            case .claimed:
-                break
-            case .heldBySameInstance(let openId):
-                // The binding instance asks again: the same accepted result.
-                if let openId, let original = try tx.openEvent(id: openId) {
+                if let link = c.appLink, h.snapshot.linkId != link.linkId {
+                    return .rejected(.handoffMismatch, abuse: false)
+                }
+                // Bound to this instance already (unbound, it would have been bound above).
+                guard h.claimedByInstance != nil else { throw StoreError.conflict("handoff_claim") }
+                if let openId = h.claimedByOpen, let original = try tx.openEvent(id: openId) {
+                    // The binding instance asks again: the same accepted result.
                     return .replay(stored: original.storedResponse)
                 }
-            case .heldByAnother, .missing:
-                return .rejected(Resolution.unavailableHandoff, abuse: true)
+                match = .handoff(HandoffView(h), matchedBy: matchedBy)
             }
+            stored = OpenResponseBody.render(openId: c.openId, firstOpen: r.firstOpen, match: match)
         }
-        // The handoff's snapshot, else the app link, else none: rendered on the loop.
-        var match = c.expectedMatch
-        var stored = c.expectedStored
 
         // 5. Probabilistic.
         var consumedClick: String?

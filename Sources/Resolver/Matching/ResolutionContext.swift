@@ -12,7 +12,7 @@ final class ResolutionContext: Sendable {
     let idempotencyKey: String
     let idempotencyKeyHash: [UInt8]
     let requestHash: [UInt8]
-    /// The handoff token's state as far as it cannot change (see `HandoffInput`).
+    /// The request's handoff token (see `HandoffInput`).
     let handoff: HandoffInput
     /// The exact app-link match of the request's deep link, from the loop's
     /// (cached) reader: it does not depend on anything the writer changes.
@@ -22,10 +22,9 @@ final class ResolutionContext: Sendable {
     let now: Int64
     /// Generated up front so that a retried write keeps the same identifiers.
     let openId: String
-    /// The exact match the writer will answer unless idempotency, first-open
-    /// immutability or the handoff's claim decide otherwise, and its stored
-    /// response, rendered here so that the writer does not.
-    let expectedMatch: Match?
+    /// Without a handoff token: the answer unless idempotency, first-open
+    /// immutability or probabilistic matching decide otherwise (the app link or
+    /// none), its stored response rendered here so that the writer does not.
     let expectedStored: [UInt8]
 
     init(
@@ -43,23 +42,24 @@ final class ResolutionContext: Sendable {
         self.probabilistic = probabilistic
         self.now = now
         self.openId = openId
-        if case .available(_, let match) = handoff { expectedMatch = match } else { expectedMatch = appLink }
-        expectedStored = OpenResponseBody.render(openId: openId, firstOpen: request.firstOpen, match: expectedMatch)
+        if case .none = handoff {
+            expectedStored = OpenResponseBody.render(openId: openId, firstOpen: request.firstOpen, match: appLink)
+        } else {
+            expectedStored = []
+        }
     }
 }
 
-/// A request's handoff token, judged on the event loop from the handoff's
-/// immutable part (the loop's reader): app, platform, expiry at receipt time and
-/// the click-time snapshot. Only the claim is left to the writer, which also
-/// decides whether the token matters at all (idempotency and first-open
-/// immutability come first).
+/// A request's handoff token. The writer reads and claims the handoff itself
+/// (inside its transaction a read takes no file lock, which a loop's read
+/// does), after idempotency and first-open immutability.
 enum HandoffInput: Sendable {
     /// The request has no token.
     case none
-    /// Malformed, unknown, of another app or platform, or expired at receipt time.
-    case unavailable
-    /// Usable if unclaimed or claimed by this instance; `match` is its snapshot.
-    case available(tokenHash: [UInt8], match: Match)
+    /// Not `bqmh_` + 43 base64url characters: never looked up.
+    case malformed
+    /// Its storage key (`HandoffToken.hash`).
+    case token([UInt8])
 }
 
 /// A probabilistic evaluation that the request qualifies for.

@@ -8,6 +8,13 @@ import Synchronization
 /// past is equivalent to an absent key, so it can be forgotten at any moment:
 /// that is what bounds memory. Keys are spread over shards, each behind its own
 /// lock held for a dictionary lookup, so loops rarely meet and never wait long.
+///
+/// A key is a 64-bit keyed hash of its text (`key(_:)`, Swift's `Hasher`, seeded
+/// per process): one pass over the bytes per request instead of hashing a
+/// string twice (shard, then dictionary) and building strings for composite
+/// keys. Two texts with the same hash would share a bucket; with a per-process
+/// random seed an attacker cannot aim for that, and by chance it is about one
+/// in 2^64 per pair.
 final class RateLimiter: Sendable {
     static let windowMicros: Int64 = 60_000_000
     private static let shardCount = 32
@@ -19,7 +26,7 @@ final class RateLimiter: Sendable {
     private let shards: [Shard]
 
     private final class Shard: Sendable {
-        let entries = Mutex<[String: Int64]>([:])
+        let entries = Mutex<[UInt64: Int64]>([:])
     }
 
     /// `limit` per minute; 0 disables the limiter.
@@ -33,9 +40,35 @@ final class RateLimiter: Sendable {
 
     var isEnabled: Bool { limit > 0 }
 
+    /// The bucket key of a text.
+    static func key(_ text: String) -> UInt64 {
+        var h = Hasher()
+        h.combine(text)
+        return UInt64(UInt(bitPattern: h.finalize()))
+    }
+
+    /// The bucket key of two texts together (each is length-delimited by `Hasher`).
+    static func key(_ a: String, _ b: String) -> UInt64 {
+        var h = Hasher()
+        h.combine(a)
+        h.combine(b)
+        return UInt64(UInt(bitPattern: h.finalize()))
+    }
+
+    /// The bucket key of bytes (a token's hash).
+    static func key(bytes: [UInt8]) -> UInt64 {
+        var h = Hasher()
+        bytes.withUnsafeBytes { h.combine(bytes: $0) }
+        return UInt64(UInt(bitPattern: h.finalize()))
+    }
+
+    func acquire(_ key: String, nowMillis: Int64) -> Int64? { acquire(Self.key(key), nowMillis: nowMillis) }
+    func check(_ key: String, nowMillis: Int64) -> Int64? { check(Self.key(key), nowMillis: nowMillis) }
+    func record(_ key: String, nowMillis: Int64) { record(Self.key(key), nowMillis: nowMillis) }
+
     /// Takes one request for `key` at `nowMillis`: nil when allowed, else the
     /// microseconds until one would be.
-    func acquire(_ key: String, nowMillis: Int64) -> Int64? {
+    func acquire(_ key: UInt64, nowMillis: Int64) -> Int64? {
         guard isEnabled else { return nil }
         let now = nowMillis * 1000
         return shard(key).entries.withLock { map -> Int64? in
@@ -47,7 +80,7 @@ final class RateLimiter: Sendable {
     }
 
     /// Whether `key` is spent, without taking anything.
-    func check(_ key: String, nowMillis: Int64) -> Int64? {
+    func check(_ key: UInt64, nowMillis: Int64) -> Int64? {
         guard isEnabled else { return nil }
         let now = nowMillis * 1000
         return shard(key).entries.withLock { map -> Int64? in
@@ -57,7 +90,7 @@ final class RateLimiter: Sendable {
     }
 
     /// Counts one event for `key` even when spent (failures are recorded after the fact).
-    func record(_ key: String, nowMillis: Int64) {
+    func record(_ key: UInt64, nowMillis: Int64) {
         guard isEnabled else { return }
         let now = nowMillis * 1000
         shard(key).entries.withLock { map in
@@ -70,11 +103,11 @@ final class RateLimiter: Sendable {
     /// Keys currently remembered (tests).
     var trackedKeys: Int { shards.reduce(0) { $0 + $1.entries.withLock { $0.count } } }
 
-    private func shard(_ key: String) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(RateLimiter.shardCount))]
+    private func shard(_ key: UInt64) -> Shard {
+        shards[Int(key % UInt64(RateLimiter.shardCount))]
     }
 
-    private func store(_ map: inout [String: Int64], _ key: String, _ tat: Int64, now: Int64) {
+    private func store(_ map: inout [UInt64: Int64], _ key: UInt64, _ tat: Int64, now: Int64) {
         if map[key] == nil, map.count >= maxKeysPerShard {
             map = map.filter { $0.value > now }  // forget keys that are back to full
             if map.count >= maxKeysPerShard {

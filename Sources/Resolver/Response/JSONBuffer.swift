@@ -26,15 +26,45 @@ struct JSONBuffer {
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
+    /// `withUTF8` rather than the generic `withContiguousStorageIfAvailable`, whose
+    /// metadata look-ups cost more than the copy itself.
     mutating func string(_ s: String) {
-        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { buf in
-            for c in buf where c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return false }
+        var s = s
+        let done = s.withUTF8 { buf in
+            guard JSONBuffer.needsNoEscape(buf) else { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: buf)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
-        if done != true { JSONWriter.writeString(s, into: &bytes) }
+        if !done { JSONWriter.writeString(s, into: &bytes) }
+    }
+
+    /// No control character, quote, backslash or DEL: eight bytes per step (a receipt
+    /// is about 700 of them). Each test is the exact "some byte is zero / below n"
+    /// word trick, so a false answer only means the careful path.
+    static func needsNoEscape(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = buf.count
+        guard n > 0, let base = buf.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        var i = 0
+        while i + 8 <= n {
+            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if (x &- ones &* 0x20) & ~x & highs != 0 || hasZero(x ^ (ones &* 0x22)) || hasZero(x ^ (ones &* 0x5C))
+                || hasZero(x ^ (ones &* 0x7F))
+            {
+                return false
+            }
+            i += 8
+        }
+        while i < n {
+            let c = base[i]
+            if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return false }
+            i += 1
+        }
+        return true
     }
 
     mutating func string(orNull s: String?) {

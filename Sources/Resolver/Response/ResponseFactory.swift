@@ -29,19 +29,14 @@ enum ResponseFactory {
     /// A 200 from a stored response (`{"open":..,"click":..,"link":..,"attribution":..}`)
     /// plus the two keys that are never stored: the receipt and the caller's request ID.
     static func success(stored: [UInt8], receipt: String?, requestId: String) -> ResolveOutput {
-        var body: [UInt8] = []
-        body.reserveCapacity(stored.count + (receipt?.utf8.count ?? 4) + 80)
-        body.append(contentsOf: stored.dropLast())  // the closing brace
-        body.append(contentsOf: #","attributionReceipt":"#.utf8)
-        if let receipt {
-            JSONWriter.writeString(receipt, into: &body)
-        } else {
-            body.append(contentsOf: "null".utf8)
-        }
-        body.append(contentsOf: #","requestId":"#.utf8)
-        JSONWriter.writeString(requestId, into: &body)
-        body.append(UInt8(ascii: "}"))
-        return ResolveOutput(status: 200, headers: baseHeaders(requestId), body: body)
+        var j = JSONBuffer(capacity: stored.count + (receipt?.utf8.count ?? 4) + 160)
+        j.bytes.append(contentsOf: stored[..<(stored.count - 1)])  // without the closing brace
+        j.raw(#","attributionReceipt":"#)
+        j.string(orNull: receipt)
+        j.raw(#","requestId":"#)
+        j.string(requestId)
+        j.raw("}")
+        return ResolveOutput(status: 200, headers: baseHeaders(requestId), body: j.bytes)
     }
 
     private static func baseHeaders(_ requestId: String) -> [(String, String)] {

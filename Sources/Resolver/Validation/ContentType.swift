@@ -6,6 +6,7 @@
 enum ContentType {
     static func isJSON(_ lookup: HeaderLookup) -> Bool {
         guard let value = lookup.value else { return false }
+        if value == "application/json" { return true }  // what both SDKs send
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let media = parts.next(), media.trimmingOptionalWhitespace().lowercased() == "application/json"
         else { return false }

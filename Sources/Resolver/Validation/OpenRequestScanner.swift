@@ -13,14 +13,16 @@ enum OpenRequestScanner {
     typealias Fields = OpenRequestValidator.Fields
 
     static func scan(_ body: [UInt8]) -> Fields? {
-        body.withUnsafeBufferPointer { scan($0) }
+        body.withUnsafeBufferPointer { b in plain.withUnsafeBufferPointer { scan(b, plain: $0) } }
     }
 
     /// 1 for bytes a string may hold as they are: printable ASCII and DEL, but
     /// not the quote and the backslash.
     private static let plain: [Bool] = (0..<256).map { c in c >= 0x20 && c < 0x80 && c != 0x22 && c != 0x5C }
 
-    static func scan(_ b: UnsafeBufferPointer<UInt8>) -> Fields? {
+    /// `plain` is the table above, fetched once per body (each access to a global
+    /// table is a call to check its lazy initialisation).
+    static func scan(_ b: UnsafeBufferPointer<UInt8>, plain: UnsafeBufferPointer<Bool>) -> Fields? {
         let n = b.count
         var i = 0
         @inline(__always) func skipWhitespace() {
@@ -54,7 +56,7 @@ enum OpenRequestScanner {
                 let value: OpenRequestValidator.FieldValue
                 switch b[i] {
                 case UInt8(ascii: "\""):
-                    guard let s = string(b, &i) else { return nil }
+                    guard let s = string(b, &i, plain) else { return nil }
                     value = .string(s)
                 case UInt8(ascii: "t"):
                     guard literal(b, &i, "true") else { return nil }
@@ -86,7 +88,9 @@ enum OpenRequestScanner {
     }
 
     /// The string whose opening quote is at `i`; `i` ends after its closing quote.
-    private static func string(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> String? {
+    private static func string(
+        _ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ plain: UnsafeBufferPointer<Bool>
+    ) -> String? {
         let n = b.count
         let start = i + 1
         var j = start

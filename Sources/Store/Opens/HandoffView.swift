@@ -1,10 +1,9 @@
 import Core
 
-/// A handoff as the resolver reads it on its event loop: the immutable part of
-/// the row, with the click-time metadata as the stored JSON text rather than a
-/// parsed `JSONValue`, because the resolver only copies it into a response.
-/// The claim, the only part that changes, is judged on the writer
-/// (`StoreTransaction.bindHandoff`).
+/// A handoff as the resolver's claim returns it (`StoreTransaction.claimHandoff`):
+/// the row without its claim, the click-time metadata as the stored JSON text
+/// rather than a parsed `JSONValue`, because the resolver only copies it into a
+/// response.
 public struct HandoffView: Sendable {
     public var clickId: String
     public var appId: String

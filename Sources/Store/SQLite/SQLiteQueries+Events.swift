@@ -80,24 +80,6 @@ extension SQLiteQueries {
         }
     }
 
-    static let selectHandoffView = """
-        SELECT click_id, app_id, platform, link_id, short_url, route, referral_code, metadata, dynamic, created_at,
-               expires_at
-        FROM handoffs WHERE token_hash = ?1
-        """
-
-    func handoffView(tokenHash: [UInt8]) throws(StoreError) -> HandoffView? {
-        try db.queryFirst(Self.selectHandoffView, { $0.bind(1, tokenHash) }) { s throws(StoreError) in
-            guard let platform = Platform(rawValue: s.text(2)) else { throw ModelCodec.corrupt("handoffs.platform") }
-            let dynamic =
-                s.isNull(8) ? [] : try s.withBytes(8) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
-            return HandoffView(
-                clickId: s.text(0), appId: s.text(1), platform: platform, linkId: s.text(3), shortUrl: s.text(4),
-                route: s.text(5), referralCode: s.optionalText(6), metadataJSON: s.blob(7), dynamic: dynamic,
-                createdAt: s.int64(9), expiresAt: s.int64(10))
-        }
-    }
-
     // MARK: open events and instances
 
     static let openColumns = """
@@ -154,25 +136,6 @@ extension SQLiteQueries {
                 s.bind(1, app)
                 s.bind(2, idempotencyKeyHash)
             }, row: Self.decodeOpen)
-    }
-
-    func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
-        -> OpenEvent?
-    {
-        if let byEvent = try openEvent(app: app, eventId: eventId) { return byEvent }
-        // The key is someone's eventId: that event, if it was its own key. (When the key
-        // is this request's eventId, the lookup above already said there is none.)
-        if idempotencyKey != eventId,
-            let byOwnKey = try db.queryFirst(
-                Self.selectOpenByOwnKey,
-                { s in
-                    s.bind(1, app)
-                    s.bind(2, idempotencyKey)
-                }, row: Self.decodeOpen)
-        {
-            return byOwnKey
-        }
-        return try openEvent(app: app, idempotencyKeyHash: keyHash)
     }
 
     static let selectInstance = """

@@ -15,6 +15,26 @@ class SQLiteQueries: StoreReader {
     /// the counts its batch still holds in memory, so its reads see its writes.
     func willReadCounts() throws(StoreError) {}
 
+    /// In the class body so that the writer's transaction can remember a miss.
+    func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
+        -> OpenEvent?
+    {
+        if let byEvent = try openEvent(app: app, eventId: eventId) { return byEvent }
+        // The key is someone's eventId: that event, if it was its own key. (When the key
+        // is this request's eventId, the lookup above already said there is none.)
+        if idempotencyKey != eventId,
+            let byOwnKey = try db.queryFirst(
+                Self.selectOpenByOwnKey,
+                { s in
+                    s.bind(1, app)
+                    s.bind(2, idempotencyKey)
+                }, row: Self.decodeOpen)
+        {
+            return byOwnKey
+        }
+        return try openEvent(app: app, idempotencyKeyHash: keyHash)
+    }
+
     // MARK: domains
 
     static let domainColumns = "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at"

@@ -13,9 +13,14 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     var catalogChanged = false
     /// Click counts of this batch not yet in `click_counts` (written by `flushCounts`).
     var counts = ClickCounter()
+    /// The last eventId and Idempotency-Key (per app) that the idempotency lookup found
+    /// free, until the next open event is written: the insert that usually follows
+    /// in the same body need not look again.
+    private var unusedKey: (app: String, eventId: String, key: String)?
 
     func beginBatch(now: Int64) {
         self.now = now
+        unusedKey = nil
         invalidations.removeAll(keepingCapacity: true)
         catalogChanged = false
         counts.removeAll()
@@ -151,22 +156,40 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         return holder == .some(instance)
     }
 
-    static let selectHandoffHolder = "SELECT claimed_instance, claimed_open FROM handoffs WHERE token_hash = ?1"
+    /// The resolver's claim: the snapshot and its claim in one read, then the
+    /// plain claiming UPDATE when it is valid and unclaimed. (One
+    /// `UPDATE ... RETURNING` costs SQLite an ephemeral table per run, about three
+    /// times the instructions; an UPDATE with the validity terms in its WHERE
+    /// reads the record twice.)
+    static let selectHandoffForClaim = """
+        SELECT click_id, app_id, platform, link_id, short_url, route, referral_code, metadata, dynamic, created_at,
+               expires_at, claimed_instance
+        FROM handoffs WHERE token_hash = ?1
+        """
 
-    /// The claiming UPDATE first: in the resolver's usual case (an unclaimed handoff)
-    /// that is the only statement.
-    func bindHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> HandoffClaim {
-        let changed = try db.executeStatic(Self.claimHandoffSQL, arena: arena) { b in
+    func claimHandoff(
+        tokenHash: [UInt8], app: String, platform: Platform, now: Int64, linkId: String?, instance: String,
+        openId: String
+    ) throws(StoreError) -> HandoffView? {
+        let found = try db.queryFirst(Self.selectHandoffForClaim, { $0.bind(1, tokenHash) }) {
+            s throws(StoreError) -> HandoffView? in
+            guard s.isNull(11), s.int64(10) > now, s.text(1) == app, s.text(2) == platform.rawValue,
+                linkId.map({ s.text(3) == $0 }) ?? true
+            else { return nil }
+            let dynamic =
+                s.isNull(8) ? [] : try s.withBytes(8) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
+            return HandoffView(
+                clickId: s.text(0), appId: app, platform: platform, linkId: s.text(3), shortUrl: s.text(4),
+                route: s.text(5), referralCode: s.optionalText(6), metadataJSON: s.blob(7), dynamic: dynamic,
+                createdAt: s.int64(9), expiresAt: s.int64(10))
+        }
+        guard let view = found ?? nil else { return nil }
+        let claimed = try db.executeStatic(Self.claimHandoffSQL, arena: arena) { b in
             b.blob(1, tokenHash)
             b.text(2, instance)
             b.text(3, openId)
         }
-        if changed == 1 { return .claimed }
-        let holder = try db.queryFirst(Self.selectHandoffHolder, { $0.bind(1, tokenHash) }) { s in
-            (instance: s.optionalText(0), open: s.optionalText(1))
-        }
-        guard let holder, let holderInstance = holder.instance else { return .missing }
-        return holderInstance == instance ? .heldBySameInstance(openId: holder.open) : .heldByAnother
+        return claimed == 1 ? view : nil
     }
 
     static let consumeClickSQL =
@@ -192,10 +215,25 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         try insertOpen(event, keyColumn: hash)
     }
 
+    override func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8])
+        throws(StoreError) -> OpenEvent?
+    {
+        let found = try super.openEvent(app: app, eventId: eventId, idempotencyKey: idempotencyKey, keyHash: keyHash)
+        unusedKey = found == nil ? (app, eventId, idempotencyKey) : nil
+        return found
+    }
+
     /// Keeps the hash only when the key is not the eventId (an empty blob marks
     /// that case), after checking that no other event of the app holds the key in
-    /// the other form; the unique indexes check the rest.
+    /// the other form (unless the idempotency lookup just said so); the unique
+    /// indexes check the rest.
     func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError) {
+        if let free = unusedKey, free.app == event.appId, free.eventId == event.eventId, free.key == idempotencyKey {
+            unusedKey = nil
+            let hash = event.idempotencyKeyHash.flatMap { $0.isEmpty ? nil : $0 }
+            try insertOpen(event, keyColumn: idempotencyKey == event.eventId ? [] : hash)
+            return
+        }
         if idempotencyKey == event.eventId {
             if let hash = event.idempotencyKeyHash, !hash.isEmpty,
                 try openEvent(app: event.appId, idempotencyKeyHash: hash) != nil
@@ -216,6 +254,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     }
 
     private func insertOpen(_ event: OpenEvent, keyColumn: [UInt8]?) throws(StoreError) {
+        unusedKey = nil
         try db.executeStatic(Self.insertOpenSQL, arena: arena) { b in
             b.text(1, event.id)
             b.text(2, event.appId)
