@@ -58,15 +58,38 @@ play = headers["Location"]
 status, _, page = fetch(UA["ios"])
 assert status == 200, status
 static_dir = tempfile.mkdtemp(prefix="bench-static-")
+# nginx's workers run as an unprivileged user: mkdtemp's 0700 would make every request a 403.
+os.chmod(static_dir, 0o755)
 with open(f"{static_dir}/deepview.html", "wb") as f:
     f.write(page)
+os.chmod(f"{static_dir}/deepview.html", 0o644)
 nginx = Nginx(args.loops, f"""
         location = /invite {{ return 302 https://www.example.com/invite; }}
         location = /android {{ return 302 '{play}'; }}
         location = /deepview {{ root {static_dir}; try_files /deepview.html =404; default_type text/html;
                                 add_header Cache-Control no-store; }}""")
+
+def check_reference(path, want_status, want_len=None):
+    """The reference must answer what it stands for, or its figure means nothing."""
+    req = urllib.request.Request(f"http://127.0.0.1:{nginx.http_port}{path}")
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *a, **k):
+            return None
+    try:
+        r = urllib.request.build_opener(NoRedirect).open(req)
+        status, body = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, body = e.code, e.read()
+    assert status == want_status, f"nginx {path}: {status}, wanted {want_status}"
+    assert want_len is None or len(body) == want_len, f"nginx {path}: {len(body)} bytes, wanted {want_len}"
+
+
 rows = []
 try:
+    check_reference("/invite", 302)
+    check_reference("/android", 302)
+    check_reference("/deepview", 200, len(page))
     for name, nginx_path, ua, target in (
         ("desktop visit", "/invite", UA["desktop"], 0.8),
         ("android visit (durable)", "/android", UA["android"], 0.7),
