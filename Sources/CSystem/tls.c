@@ -24,6 +24,11 @@ long csys_ssl_ctx_set_groups(SSL_CTX *ctx, const char *list) {
     return SSL_CTX_set1_groups_list(ctx, list);
 }
 long csys_ssl_ctx_set_mode_defaults(SSL_CTX *ctx) {
+    // Read-ahead: one recv takes a whole record (and whatever follows) instead of a
+    // 5-byte header read and then the body, one syscall fewer per request. The event
+    // loop wakes itself for bytes OpenSSL then holds (SSL_has_pending), which epoll
+    // cannot see.
+    SSL_CTX_set_read_ahead(ctx, 1);
     // Partial writes and moving buffers let the event loop retry SSL_write with a
     // buffer that has since grown; releasing buffers saves ~34 KB per idle connection.
     return SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |

@@ -35,6 +35,12 @@ final class Connection {
     var interest: UInt32 = 0
     /// TLS needs the socket writable to make progress on a read (or the reverse).
     var tlsWantsWrite = false
+    /// The last TLS read stopped at the input cap rather than at `WANT_READ`: OpenSSL
+    /// may still hold input (read-ahead, or a record larger than the room left) that
+    /// no epoll event will announce once the socket is empty.
+    var tlsStoppedAtCap = false
+    /// Queued in the loop's `tlsBuffered` list.
+    var tlsBufferedQueued = false
 
     struct PendingRequest {
         var method: HTTPMethod

@@ -67,6 +67,7 @@ extension EventLoop {
     /// would sit unseen under level-triggered epoll) or the input cap is reached.
     private func readAvailable(_ conn: Connection) -> ReadStatus {
         let cap = inputCap
+        conn.tlsStoppedAtCap = false
         while conn.input.readableCount < cap {
             conn.input.reserve(16 * 1024)
             let room = min(conn.input.writableCount, cap - conn.input.readableCount + 1)
@@ -102,6 +103,7 @@ extension EventLoop {
                 }
             }
         }
+        conn.tlsStoppedAtCap = conn.ssl != nil
         return .open
     }
 
@@ -143,6 +145,24 @@ extension EventLoop {
         if reading || conn.lingering { events |= CSYS_EPOLLIN | CSYS_EPOLLRDHUP }
         if !conn.output.isEmpty || conn.tlsWantsWrite { events |= CSYS_EPOLLOUT }
         setInterest(conn, events)
+        if reading, conn.tlsStoppedAtCap, !conn.tlsBufferedQueued, let ssl = conn.ssl, SSL_has_pending(ssl) == 1 {
+            // Reading stopped at the input cap with bytes left inside OpenSSL: the socket
+            // may be empty, so no epoll event would come. (A read that stopped at
+            // WANT_READ needs socket bytes, which epoll does announce.)
+            conn.tlsBufferedQueued = true
+            tlsBuffered.append(conn)
+        }
+    }
+
+    /// Reads the connections whose input waits inside OpenSSL; see `updateReadInterest`.
+    func readTLSBuffered() {
+        let queued = tlsBuffered
+        tlsBuffered.removeAll(keepingCapacity: true)
+        for conn in queued {
+            conn.tlsBufferedQueued = false
+            guard isOpen(conn), !conn.lingering, conn.interest & CSYS_EPOLLIN != 0 else { continue }
+            onReadable(conn)
+        }
     }
 
     // MARK: Requests

@@ -38,6 +38,9 @@ final class EventLoop: @unchecked Sendable {
     }
     private let mailbox = Mutex(Mailbox())
     private var wheel: TimerWheel
+    /// TLS connections with decrypted or read-ahead input inside OpenSSL that no epoll
+    /// event will announce; read after this pass's events.
+    var tlsBuffered: [Connection] = []
     /// Monotonic milliseconds at the start of the current iteration.
     private(set) var now: UInt64
     private var dateCache = HTTPDateCache()
@@ -120,8 +123,10 @@ final class EventLoop: @unchecked Sendable {
                 for item in posted { item() }
                 timeout = 0  // more may have arrived meanwhile: look again before sleeping
             }
+            let announcedSleep = timeout != 0
+            if !tlsBuffered.isEmpty { timeout = 0 }  // input waits inside OpenSSL
             let n = csys_epoll_wait(epollFD, &events, &data, 256, timeout)
-            if timeout != 0 { mailbox.withLock { $0.sleeping = false } }
+            if announcedSleep { mailbox.withLock { $0.sleeping = false } }
             now = Clock.monotonicNanoseconds() / 1_000_000
             if n < 0 && errno != EINTR { break }
             var i = 0
@@ -141,6 +146,7 @@ final class EventLoop: @unchecked Sendable {
                     handleEvents(conn, ev)
                 }
             }
+            if !tlsBuffered.isEmpty { readTLSBuffered() }
             expireDeadlines()
             configuration.afterEachPass?(index)
             if listenersPaused && !shuttingDown && connectionCount < maxConnections && now >= acceptRetryAt {
