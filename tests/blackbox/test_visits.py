@@ -560,10 +560,16 @@ def test_an_absolute_form_request_keeps_its_path_and_query_in_the_308(demo):
         assert (status, headers.get("location")) == (308, f"https://{DEMO_HOST}:{demo.https_port}{expected}"), target
 
 
-def test_the_308_keeps_an_ipv6_literal_host_in_brackets(demo):
-    for host in ("[::1]", f"[::1]:{demo.http_port}"):
-        status, headers, _ = request(demo.http_port, "/invite?x=1", headers={"User-Agent": UA_DESKTOP}, host=host)
-        assert (status, headers.get("location")) == (308, f"https://[::1]:{demo.https_port}/invite?x=1"), host
+def test_a_host_that_is_not_a_domain_gets_its_404_over_plain_http_not_a_redirect(demo):
+    # edge-behaviour.md: unknown host -> 404; a 308 would send the visitor to a
+    # certificate the edge does not have for that name.
+    for host in ("unknown.example", "[::1]", f"[::1]:{demo.http_port}", "127.0.0.1"):
+        for path in ("/invite?x=1", "/", "/m/handoff?biqli_token=abc"):
+            status, headers, _ = request(demo.http_port, path, headers={"User-Agent": UA_DESKTOP}, host=host)
+            assert status == 404 and "location" not in headers, (host, path, status)
+    # The same request for the configured domain is redirected.
+    status, headers, _ = request(demo.http_port, "/invite?x=1", headers={"User-Agent": UA_DESKTOP}, host=DEMO_HOST)
+    assert (status, headers.get("location")) == (308, f"https://{DEMO_HOST}:{demo.https_port}/invite?x=1")
 
 
 def test_with_https_redirect_off_visits_are_served_over_http(edge_factory):

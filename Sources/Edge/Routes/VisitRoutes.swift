@@ -7,26 +7,28 @@ import Templates
 /// else (the domain's not-found URL or the 404 page).
 ///
 /// Plain-HTTP requests to these get a 308 to HTTPS unless `BIQLI_EDGE_HTTPS_REDIRECT=off`
-/// (or a trusted proxy says the original request was HTTPS).
+/// (or a trusted proxy says the original request was HTTPS). A host that is not a
+/// configured domain gets its 404 over plain HTTP too: redirecting it would only send
+/// the visitor to a certificate this edge may not have.
 enum VisitRoutes {
     static func install(on router: Router, services: EdgeServices) {
         let flow = VisitFlow(services: services)
 
         router.add([.get], "/", name: "root") { request, context, _ in
-            if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             guard let domain = domain(request, context, services) else {
                 return .response(flow.notFound(nil, request))
             }
+            if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             if let url = domain.rootUrl { return .response(flow.redirect(url)) }
             return .response(
                 HTTPResponse(services.pages.domainRoot(acceptLanguage: request.headers["accept-language"])))
         }
 
         router.add([.get], "/m/handoff", name: "handoff_landing") { request, context, _ in
-            if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             guard let domain = domain(request, context, services) else {
                 return .response(flow.notFound(nil, request))
             }
+            if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             // The app to point at: the only iOS app attached to this domain, if there is one.
             let iosApps = ((try? services.reader(context).apps(attachedTo: domain.hostname)) ?? []).filter {
                 $0.ios != nil && $0.enabled
@@ -38,10 +40,10 @@ enum VisitRoutes {
         }
 
         router.add([.get], "/:key", name: "visit") { request, context, params in
-            if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             guard let domain = domain(request, context, services), let key = params["key"] else {
                 return .response(flow.notFound(nil, request))
             }
+            if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             return flow.visit(request, &context, domain: domain, key: Substring(key))
         }
 
@@ -77,9 +79,8 @@ enum VisitRoutes {
         else { return nil }
         let port = services.server.boundAddresses.first { $0.0 == .https }?.1.port
         guard let port else { return nil }  // no HTTPS listener: nothing to redirect to
-        // `request.host` is bare; an IPv6 literal needs its brackets back in a URL.
-        let name = host.contains(":") ? "[" + host + "]" : host
-        let authority = port == 443 ? name : name + ":" + String(port)
+        // Only configured domains get here, and they are DNS names (never IP literals).
+        let authority = port == 443 ? host : host + ":" + String(port)
         var r = HTTPResponse.redirect(308, to: "https://" + authority + originForm(request.target))
         r.headers.add("Referrer-Policy", "no-referrer")
         return r
