@@ -2,39 +2,36 @@ import Core
 
 /// The OpenAPI 3.1 document of the workspace API, served at `GET /api/v1/openapi.json`.
 ///
-/// Hand-written JSON in the `OpenAPIDocument+*.swift` parts, assembled and parsed once.
-/// Two tests keep it true: `ManagementOpenAPITests` (every route of
+/// Built once from the `OpenAPIDocument+*.swift` parts, which write each fact once: the
+/// operations come from `operation(...)` (shared headers, parameters and
+/// `OpenAPIErrorResponse` lists), and each resource's answer and body schemas from one
+/// `OpenAPIField` table. Two tests keep it true: `ManagementOpenAPITests` (every route of
 /// `ManagementRoutesTable` is documented with its method and operation id, and
 /// nothing else is) and `tests/blackbox/test_management_openapi.py` (every documented
 /// operation is called on the real binary and each answer is validated against the
 /// documented schema).
 enum OpenAPIDocument {
-    static let head = #"""
-        {
-          "openapi": "3.1.0",
-          "info": {
+    static let head: JSONValue = [
+        "openapi": "3.1.0",
+        "info": [
             "title": "biqli-edge workspace API",
             "version": "1.0.0",
-            "description": "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and Cache-Control: no-store. Writes accept an optional Idempotency-Key. The mobile resolver (POST /api/v1/track/open) is documented separately, in the resolver contract."
-          },
-          "security": [{"workspaceSecretKey": []}],
-          "tags": [
-            {"name": "Domains"}, {"name": "Mobile Apps"}, {"name": "Links"}, {"name": "Meta"}
-          ]
-        }
-        """#
+            "description":
+                "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and Cache-Control: no-store. Writes accept an optional Idempotency-Key. The mobile resolver (POST /api/v1/track/open) is documented separately, in the resolver contract.",
+        ],
+        "security": [["workspaceSecretKey": []]],
+        "tags": [["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Meta"]],
+    ]
 
     /// The document without `servers` (they come from the configuration).
     static let base: JSONValue = assemble()
 
     static func assemble() -> JSONValue {
-        func parse(_ text: String) -> [(String, JSONValue)] { (try? JSONParser.parse(text))?.objectValue ?? [] }
-        var paths: [(String, JSONValue)] = []
-        for part in [domainPaths, mobileAppPaths, linkPaths] { paths += parse(part) }
-        var schemas: [(String, JSONValue)] = []
-        for part in [domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas] { schemas += parse(part) }
-        let components = parse(commonComponents) + [("schemas", .object(schemas))]
-        return .object(parse(head) + [("paths", .object(paths)), ("components", .object(components))])
+        func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
+        let paths = [domainPaths, mobileAppPaths, linkPaths].flatMap(members)
+        let schemas = [domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas].flatMap(members)
+        let components = members(commonComponents) + [("schemas", .object(schemas))]
+        return .object(members(head) + [("paths", .object(paths)), ("components", .object(components))])
     }
 
     /// The document with `publicURL` (`BIQLI_EDGE_PUBLIC_URL`) as its server.

@@ -1,0 +1,65 @@
+import Core
+
+/// The operation builder and the references the parts share.
+///
+/// Every answer of the workspace API carries X-Biq-Request-Id and Cache-Control, takes an
+/// X-Biq-Request-Id, and every write goes through the idempotency layer; `operation`
+/// adds these so that no operation has to repeat them.
+extension OpenAPIDocument {
+    static func ref(_ section: String, _ name: String) -> JSONValue {
+        ["$ref": .string("#/components/\(section)/\(name)")]
+    }
+
+    static func schemaRef(_ name: String) -> JSONValue { ref("schemas", name) }
+
+    static func parameterRef(_ name: String) -> JSONValue { ref("parameters", name) }
+
+    static func jsonContent(_ schema: JSONValue) -> JSONValue { ["application/json": ["schema": schema]] }
+
+    static let pageParameters = [parameterRef("Limit"), parameterRef("Cursor")]
+
+    /// The headers of every answer.
+    static let standardHeaders: [(String, JSONValue)] = [
+        ("X-Biq-Request-Id", ref("headers", "RequestId")),
+        ("Cache-Control", ref("headers", "CacheControl")),
+    ]
+
+    static let replayedHeader: (String, JSONValue) = (
+        "Idempotent-Replayed",
+        [
+            "description": "true when this is a stored answer replayed for the same Idempotency-Key.",
+            "schema": ["type": "string", "const": "true"],
+        ]
+    )
+
+    /// One operation.
+    ///
+    /// - Parameters:
+    ///   - parameters: those before the shared X-Biq-Request-Id (and Idempotency-Key on writes).
+    ///   - writes: the route stores its answer under an Idempotency-Key.
+    ///   - isPublic: the route needs no key.
+    ///   - status, answerDescription, schema: the success answer.
+    ///   - body: the request body's schema name.
+    static func operation(
+        _ id: String, tag: String, summary: String, description: String = "", parameters: [JSONValue] = [],
+        writes: Bool = false, isPublic: Bool = false,
+        answer status: Int, _ answerDescription: String, schema: JSONValue,
+        body: String? = nil, errors: [OpenAPIErrorResponse]
+    ) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("operationId", .string(id)), ("tags", [.string(tag)]), ("summary", .string(summary)),
+            ("description", .string(description)),
+        ]
+        if isPublic { members.append(("security", [])) }
+        let shared = writes ? [parameterRef("RequestId"), parameterRef("IdempotencyKey")] : [parameterRef("RequestId")]
+        members.append(("parameters", .array(parameters + shared)))
+        let success: JSONValue = [
+            "description": .string(answerDescription),
+            "headers": .object(writes ? standardHeaders + [replayedHeader] : standardHeaders),
+            "content": jsonContent(schema),
+        ]
+        members.append(("responses", .object([(String(status), success)] + errors.map { ($0.status, $0.reference) })))
+        if let body { members.append(("requestBody", ["required": true, "content": jsonContent(schemaRef(body))])) }
+        return .object(members)
+    }
+}
