@@ -80,12 +80,6 @@ public protocol StoreReader: AnyObject {
         -> OpenEvent?
     func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance?
 
-    /// iOS clicks of `app` on `domain` at or after `since`, from `sourceHash`, not yet
-    /// consumed by a probabilistic match, with `osVersion` equal when given. At most `limit`.
-    func probabilisticCandidates(
-        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
-    ) throws(StoreError) -> [Click]
-
     func signingKeys() throws(StoreError) -> [SigningKeyRecord]
 
     /// A stored management-API idempotent answer.
@@ -119,6 +113,13 @@ public protocol StoreTransaction: StoreReader {
     ) throws(StoreError) -> HandoffView?
     /// Marks an iOS click as used by a probabilistic match; false if it already was.
     func consumeClick(id: String, openId: String) throws(StoreError) -> Bool
+    /// iOS clicks of `app` on `domain` at or after `since` (at most an hour back),
+    /// from `sourceHash`, not yet consumed by a probabilistic match, with `osVersion`
+    /// equal when given; newest first, at most `limit`. A transaction's question: the
+    /// SQLite store answers it from the writer's memory (decision 0009).
+    func probabilisticCandidates(
+        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
+    ) throws(StoreError) -> [Click]
 
     /// Fails with `.conflict` when the app already has this eventId or idempotency-key hash.
     func insertOpenEvent(_ event: OpenEvent) throws(StoreError)

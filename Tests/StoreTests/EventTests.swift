@@ -87,26 +87,35 @@ final class EventTests: StoreTestCase {
         XCTAssertFalse(try write { tx in try tx.consumeClick(id: "biq_clk_none", openId: "biq_open_2") })
     }
 
+    /// Ten minutes before the test clock (`StoreTestCase.makeOptions`): within the
+    /// candidate index's horizon.
+    static let t0: Int64 = 1_700_000_000_000 - 600_000
+
     func testProbabilisticCandidatesApplyEveryFilter() throws {
         let hash: [UInt8] = [1, 2, 3]
+        let t0 = Self.t0
         try write { tx in
-            try tx.insertClick(Fixture.click(id: "c_match_old", at: 1_000))
-            try tx.insertClick(Fixture.click(id: "c_match_new", at: 1_500, osVersion: "17.4"))
-            try tx.insertClick(Fixture.click(id: "c_other_os", at: 1_600, osVersion: "16.0"))
-            try tx.insertClick(Fixture.click(id: "c_no_os", at: 1_700, osVersion: nil))
-            try tx.insertClick(Fixture.click(id: "c_too_old", at: 999))
-            try tx.insertClick(Fixture.click(id: "c_other_app", at: 1_100, app: "biq_mapp_other"))
-            try tx.insertClick(Fixture.click(id: "c_other_domain", at: 1_100, host: "b.example.com"))
-            try tx.insertClick(Fixture.click(id: "c_other_hash", at: 1_100, sourceHash: [9]))
-            try tx.insertClick(Fixture.click(id: "c_no_hash", at: 1_100, sourceHash: nil))
-            try tx.insertClick(Fixture.click(id: "c_android", at: 1_100, platform: .android, kind: .androidRedirect))
-            try tx.insertClick(Fixture.click(id: "c_consumed", at: 1_200))
+            try tx.insertClick(Fixture.click(id: "c_match_old", at: t0 + 1_000))
+            try tx.insertClick(Fixture.click(id: "c_match_new", at: t0 + 1_500, osVersion: "17.4"))
+            try tx.insertClick(Fixture.click(id: "c_other_os", at: t0 + 1_600, osVersion: "16.0"))
+            try tx.insertClick(Fixture.click(id: "c_no_os", at: t0 + 1_700, osVersion: nil))
+            try tx.insertClick(Fixture.click(id: "c_too_old", at: t0 + 999))
+            try tx.insertClick(Fixture.click(id: "c_other_app", at: t0 + 1_100, app: "biq_mapp_other"))
+            try tx.insertClick(Fixture.click(id: "c_other_domain", at: t0 + 1_100, host: "b.example.com"))
+            try tx.insertClick(Fixture.click(id: "c_other_hash", at: t0 + 1_100, sourceHash: [9]))
+            try tx.insertClick(Fixture.click(id: "c_no_hash", at: t0 + 1_100, sourceHash: nil))
+            try tx.insertClick(
+                Fixture.click(id: "c_android", at: t0 + 1_100, platform: .android, kind: .androidRedirect))
+            try tx.insertClick(Fixture.click(id: "c_consumed", at: t0 + 1_200))
             _ = try tx.consumeClick(id: "c_consumed", openId: "biq_open_1")
         }
         func ids(_ os: String?, limit: Int = 10) throws -> [String] {
-            try reader.probabilisticCandidates(
-                app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: os, since: 1_000, limit: limit
-            ).map(\.id)
+            try write { tx in
+                try tx.probabilisticCandidates(
+                    app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: os, since: t0 + 1_000,
+                    limit: limit
+                ).map(\.id)
+            }
         }
         XCTAssertEqual(try ids(nil), ["c_no_os", "c_other_os", "c_match_new", "c_match_old"])
         XCTAssertEqual(try ids("17.4"), ["c_match_new", "c_match_old"])
@@ -117,13 +126,62 @@ final class EventTests: StoreTestCase {
                 app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: "16.0", since: 0, limit: 5)
         }
         XCTAssertEqual(inTransaction.map(\.id), ["c_other_os"])
-        XCTAssertEqual(inTransaction.first, Fixture.click(id: "c_other_os", at: 1_600, osVersion: "16.0"))
+        XCTAssertEqual(inTransaction.first, Fixture.click(id: "c_other_os", at: t0 + 1_600, osVersion: "16.0"))
+    }
+
+    func testACandidateIsSeenByTheJobsAfterItInTheSameBatchAndNotAfterARollback() throws {
+        let hash: [UInt8] = [1, 2, 3]
+        let t0 = Self.t0
+        @Sendable func candidates(_ tx: any StoreTransaction) throws -> [String] {
+            try tx.probabilisticCandidates(
+                app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: nil, since: t0, limit: 5
+            ).map(\.id)
+        }
+        // Same transaction: written, then found.
+        XCTAssertEqual(
+            try write { tx in
+                try tx.insertClick(Fixture.click(id: "c_kept", at: t0 + 10))
+                return try candidates(tx)
+            }, ["c_kept"])
+        // A job that fails after writing a click leaves no candidate behind.
+        XCTAssertNotNil(
+            writeError { tx in
+                try tx.insertClick(Fixture.click(id: "c_rolled_back", at: t0 + 20))
+                throw StoreError.conflict("test")
+            })
+        XCTAssertEqual(try write { tx in try candidates(tx) }, ["c_kept"])
+        // Consumed: gone for the next question.
+        XCTAssertTrue(try write { tx in try tx.consumeClick(id: "c_kept", openId: "biq_open_1") })
+        XCTAssertEqual(try write { tx in try candidates(tx) }, [])
+    }
+
+    func testCandidatesOfTheLastHourSurviveAReopenAndOlderOnesAreNotLoaded() throws {
+        let hash: [UInt8] = [1, 2, 3]
+        let now: Int64 = 1_700_000_000_000
+        try write { tx in
+            // Time-ordered ids as the visit path makes them: the reload reads an id range.
+            try tx.insertClick(
+                Fixture.click(
+                    id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(now - 30 * 60_000)),
+                    at: now - 30 * 60_000))
+            try tx.insertClick(
+                Fixture.click(
+                    id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(now - 62 * 60_000)),
+                    at: now - 62 * 60_000))
+        }
+        store.close()
+        store = try SQLiteStore.open(dataDirectory: directory.path, readers: 1, options: makeOptions())
+        let found = try write { tx in
+            try tx.probabilisticCandidates(
+                app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: nil, since: 0, limit: 5)
+        }
+        XCTAssertEqual(found.map(\.at), [now - 30 * 60_000])
     }
 
     func testHotQueriesUseTheirIndexes() throws {
         let cases: [(String, String)] = [
-            (SQLiteQueries.selectCandidatesWithOS, "clicks_probabilistic"),
-            (SQLiteQueries.selectCandidates, "clicks_probabilistic"),
+            (SQLiteTransaction.selectCandidate, "PRIMARY KEY (id=?)"),
+            (SQLiteTransaction.selectRecentCandidates, "PRIMARY KEY (id>?)"),
             (SQLiteQueries.selectClick, "PRIMARY KEY (id=?)"),
             (SQLiteQueries.countClicks, "PRIMARY KEY (app_id=? AND hour>?)"),
             (SQLiteQueries.countOpens, "open_events_app_at"),

@@ -4,19 +4,6 @@ extension SQLiteQueries {
     static let clickColumns =
         "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version"
     static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = ?1"
-    /// Uses the partial index `clicks_probabilistic` (source_hash = ? implies NOT NULL).
-    static let selectCandidates = """
-        SELECT \(clickColumns) FROM clicks
-        WHERE app_id = ?1 AND domain = ?2 AND source_hash = ?3 AND at >= ?4
-          AND consumed_by_open IS NULL AND platform = 'ios'
-        ORDER BY at DESC LIMIT ?5
-        """
-    static let selectCandidatesWithOS = """
-        SELECT \(clickColumns) FROM clicks
-        WHERE app_id = ?1 AND domain = ?2 AND source_hash = ?3 AND at >= ?4
-          AND consumed_by_open IS NULL AND platform = 'ios' AND os_version = ?6
-        ORDER BY at DESC LIMIT ?5
-        """
 
     static func decodeClick(_ s: SQLiteStatement) throws(StoreError) -> Click {
         guard let kind = ClickKind(rawValue: s.text(5)) else { throw ModelCodec.corrupt("clicks.kind") }
@@ -33,22 +20,6 @@ extension SQLiteQueries {
 
     func click(id: String) throws(StoreError) -> Click? {
         try db.queryFirst(Self.selectClick, { $0.bind(1, id) }, row: Self.decodeClick)
-    }
-
-    func probabilisticCandidates(
-        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
-    ) throws(StoreError) -> [Click] {
-        guard limit > 0 else { return [] }
-        return try db.queryAll(
-            osVersion == nil ? Self.selectCandidates : Self.selectCandidatesWithOS,
-            { s in
-                s.bind(1, app)
-                s.bind(2, domain)
-                s.bind(3, sourceHash)
-                s.bind(4, since)
-                s.bind(5, limit)
-                if let osVersion { s.bind(6, osVersion) }
-            }, row: Self.decodeClick)
     }
 
     /// The open that consumed a click for a probabilistic match, if any.

@@ -81,7 +81,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             try db.exec("PRAGMA wal_autocheckpoint = \(max(options.walCheckpointPages, 0))")
         }
 
-        let writerTransaction = SQLiteTransaction(db: db)
+        // Only to read the first catalog; the writer makes its own transaction.
+        let writerTransaction = SQLiteTransaction(db: db, candidateCapacity: 0)
         let log = InvalidationLog(
             catalog: try writerTransaction.loadCatalog(), capacity: options.invalidationLogCapacity)
         var loopReaders: [SQLiteReader] = []

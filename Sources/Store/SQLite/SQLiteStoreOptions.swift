@@ -35,6 +35,12 @@ extension SQLiteStore {
         /// SQLite page cache of each reader connection, KiB. Default 8 MiB (links
         /// are served from the reader's link cache first).
         public var readerCacheKiB: Int = 8_192
+        /// iOS clicks the writer keeps in memory as probabilistic candidates
+        /// (`CandidateIndex`, decision 0009): those of the last hour, at most this
+        /// many (about 300 bytes each); past it the oldest can no longer match.
+        /// Default 250,000 (70 iOS clicks per second of apps with probabilistic
+        /// matching on, for a whole hour). 0: no probabilistic match ever.
+        public var probabilisticCandidateCapacity: Int = 250_000
         /// Links each reader keeps per cache generation (two generations). Default 20,000.
         public var linkCacheCapacity: Int = 20_000
         /// Invalidation entries kept for readers that have not caught up. Default 65,536.

@@ -17,9 +17,17 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     /// free, until the next open event is written: the insert that usually follows
     /// in the same body need not look again.
     private var unusedKey: (app: String, eventId: String, key: String)?
+    /// The probabilistic candidates of the last hour (decision 0009).
+    var candidates: CandidateIndex
+
+    init(db: SQLiteConnection, candidateCapacity: Int) {
+        candidates = CandidateIndex(capacity: candidateCapacity)
+        super.init(db: db)
+    }
 
     func beginBatch(now: Int64) {
         self.now = now
+        candidates.age(now: now)
         unusedKey = nil
         invalidations.removeAll(keepingCapacity: true)
         catalogChanged = false
@@ -70,6 +78,10 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         }
         if let appId = click.appId {
             counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
+            if click.platform == .ios, let hash = click.sourceHash {
+                candidates.insert(
+                    .init(appId: appId, domain: click.domain, sourceHash: hash), .init(clickId: click.id, at: click.at))
+            }
         }
     }
 

@@ -17,7 +17,8 @@ struct Migration: Sendable {
 /// (`Tests/StoreTests/Fixtures`): the migration tests open every fixture.
 enum Migrations {
     static let all: [Migration] = [
-        Migration(version: 1, sql: SchemaV1.sql)
+        Migration(version: 1, sql: SchemaV1.sql),
+        Migration(version: 2, sql: SchemaV2.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -39,7 +39,7 @@ final class SQLiteWriter: @unchecked Sendable {
 
     init(db: SQLiteConnection, queue: WriteQueue, log: InvalidationLog, options: SQLiteStore.Options) {
         self.db = db
-        self.transaction = SQLiteTransaction(db: db)
+        self.transaction = SQLiteTransaction(db: db, candidateCapacity: options.probabilisticCandidateCapacity)
         self.queue = queue
         self.log = log
         self.clock = options.clock
@@ -48,6 +48,7 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     func start() throws(StoreError) {
+        try transaction.loadCandidates(now: clock())
         dataVersion = try db.integer("PRAGMA data_version")
         lastPoll = Clock.monotonicNanoseconds()
         thread = StoreThread(name: "store-writer") { [self] in run() }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Frozen databases of every released schema version: the exact DDL of that
 /// version plus a few rows, ending with its `PRAGMA user_version`.
 ///
@@ -7,7 +9,8 @@
 /// upgrade keeps the rows and ends at the same schema as a fresh file.
 enum SchemaFixtures {
     static let all: [(version: Int, sql: String)] = [
-        (1, v1)
+        (1, v1),
+        (2, v2),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -198,4 +201,15 @@ enum SchemaFixtures {
             'evt_fixture', NULL, X'01', 'ios', 'none', 1, '1.0.0', NULL, NULL, 2000, X'7B7D');
         PRAGMA user_version = 1;
         """
+
+    /// Version 2: version 1 without `clicks_probabilistic`.
+    static let v2 =
+        v1
+        .replacingOccurrences(
+            of: """
+                CREATE INDEX clicks_probabilistic ON clicks(app_id, domain, source_hash, at)
+                    WHERE source_hash IS NOT NULL AND consumed_by_open IS NULL;
+                """, with: ""
+        )
+        .replacingOccurrences(of: "PRAGMA user_version = 1;", with: "PRAGMA user_version = 2;")
 }
