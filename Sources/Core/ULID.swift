@@ -11,7 +11,12 @@ public enum ULID {
     /// previous time and random part plus one, so ids sort in creation order (cursor
     /// pagination, time-ordered inserts).
     public static func make(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
-        let (time, random) = last.withLock { state -> (UInt64, (UInt64, UInt64)) in
+        let (time, random) = next(milliseconds)
+        return make(milliseconds: time, random: random)
+    }
+
+    private static func next(_ milliseconds: UInt64) -> (UInt64, (UInt64, UInt64)) {
+        last.withLock { state -> (UInt64, (UInt64, UInt64)) in
             if milliseconds > state.milliseconds {
                 state.milliseconds = milliseconds
                 // Leave headroom so that increments within one millisecond never overflow 80 bits.
@@ -22,7 +27,12 @@ public enum ULID {
             }
             return (state.milliseconds, state.random)
         }
-        return make(milliseconds: time, random: random)
+    }
+
+    /// `prefix` + a new ULID, built in one allocation (a click id per visit).
+    static func make(prefix: String, milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
+        let (time, random) = next(milliseconds)
+        return make(prefix: prefix, milliseconds: time, random: random)
     }
 
     private struct State {
@@ -34,21 +44,32 @@ public enum ULID {
 
     /// Deterministic form for tests: `random.0` holds the top 16 of the 80 random bits.
     public static func make(milliseconds: UInt64, random: (UInt64, UInt64)) -> String {
-        var out = [UInt8](repeating: 0, count: 26)
-        var t = milliseconds & 0xFFFF_FFFF_FFFF
-        for i in stride(from: 9, through: 0, by: -1) {
-            out[i] = alphabet[Int(t & 31)]
-            t >>= 5
+        make(prefix: "", milliseconds: milliseconds, random: random)
+    }
+
+    /// `prefix` and the 26 characters written straight into the string's storage.
+    static func make(prefix: String, milliseconds: UInt64, random: (UInt64, UInt64)) -> String {
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 26) { out in
+                _ = out.initialize(fromContentsOf: head)
+                let base = head.count
+                var t = milliseconds & 0xFFFF_FFFF_FFFF
+                for i in stride(from: 9, through: 0, by: -1) {
+                    out[base + i] = alphabet[Int(t & 31)]
+                    t >>= 5
+                }
+                // 80 random bits -> 16 characters.
+                var hi = random.0 & 0xFFFF
+                var lo = random.1
+                for i in stride(from: 25, through: 10, by: -1) {
+                    out[base + i] = alphabet[Int(lo & 31)]
+                    lo = lo >> 5 | (hi & 31) << 59
+                    hi >>= 5
+                }
+                return base + 26
+            }
         }
-        // 80 random bits -> 16 characters.
-        var hi = random.0 & 0xFFFF
-        var lo = random.1
-        for i in stride(from: 25, through: 10, by: -1) {
-            out[i] = alphabet[Int(lo & 31)]
-            lo = lo >> 5 | (hi & 31) << 59
-            hi >>= 5
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// True for 26 upper-case Crockford characters whose first one keeps the value in 128 bits.
@@ -77,7 +98,7 @@ public enum Identifier {
     public static let openPrefix = "biq_open_"
     public static let clickPrefix = "biq_clk_"
 
-    public static func make(_ prefix: String) -> String { prefix + ULID.make() }
+    public static func make(_ prefix: String) -> String { ULID.make(prefix: prefix) }
 
     /// True when `text` is `prefix` followed by a valid ULID.
     public static func isValid(_ text: String, prefix: String) -> Bool {

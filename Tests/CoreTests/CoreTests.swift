@@ -73,6 +73,17 @@ final class ULIDTests: XCTestCase {
         XCTAssertEqual(ULID.milliseconds(id[...]), 1_469_918_176_385)
     }
 
+    func testThePrefixedFormIsThePrefixThenTheSameULID() {
+        let random: (UInt64, UInt64) = (0xBEEF, 0x0123_4567_89AB_CDEF)
+        let bare = ULID.make(milliseconds: 1_469_918_176_385, random: random)
+        XCTAssertEqual(bare, "01ARYZ6S41QVQG28T5CY4TQKFF")  // Python: base32 of (t << 80) | r
+        XCTAssertEqual(
+            ULID.make(prefix: "biq_clk_", milliseconds: 1_469_918_176_385, random: random), "biq_clk_" + bare)
+        let made = Identifier.make(Identifier.clickPrefix)
+        XCTAssertTrue(Identifier.isValid(made, prefix: Identifier.clickPrefix), made)
+        XCTAssertEqual(made.utf8.count, 8 + 26)
+    }
+
     func testIdsMadeInOneMillisecondSortInCreationOrder() {
         let ids = (0..<1000).map { _ in ULID.make(milliseconds: 1_790_000_000_000) }
         XCTAssertEqual(ids, ids.sorted())
