@@ -125,7 +125,8 @@ struct VisitFlow: Sendable {
             dynamic ?? link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) } ?? []
         var sourceHash: [UInt8]?
         // The address hash exists only for consented probabilistic matching: collect it only
-        // for apps that allow that (data minimisation; it also spares a random index write).
+        // for apps that allow that (data minimisation; it also keeps the store's candidate
+        // index to the clicks that can be matched).
         if case .ios = visitor.kind, app?.ios?.probabilisticFallback == true {
             let address = services.clients.clientAddress(peer: context.peerAddress, headers: request.headers)
             sourceHash = services.sourceHasher.hash(address)
