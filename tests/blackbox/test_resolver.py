@@ -15,7 +15,7 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from edge import request
+from edge import Conn, request
 from fixtures_data import (
     DEMO_APP_ID, DEMO_HOST, HANDOFF_URL_RE, LINK_IDS, TOKEN_RE, UA_ANDROID, UA_IPHONE, _rows, api, create_app,
     demo_android, demo_ios, handoff, put_domain, start_demo, update_app, update_link, visit)
@@ -180,6 +180,9 @@ def refused(answer, status, code):
     b = answer.json
     assert "request_id" not in b and isinstance(b["error"]["message"], str) and b["error"]["message"], b
     assert b["requestId"] == answer.headers["x-biq-request-id"], answer
+    sent = answer.sent_request_id
+    if sent and re.fullmatch(r"[A-Za-z0-9._~-]{8,100}", sent):
+        assert b["requestId"] == sent, (sent, b)
     assert answer.headers["cache-control"] == "no-store"
     return b
 
@@ -387,6 +390,18 @@ def test_twenty_instances_racing_for_one_handoff_give_one_match(demo):
         ok(a, "exact_install_referrer") if a.status == 200 else refused(a, 404, "resource_not_found")
 
 
+def test_another_apps_handoff_is_404(demo):
+    other = api(demo, "POST", "/mobile-apps", {"name": "Other", "android": demo_android(packageName="com.example.other"),
+                                               "domains": [DEMO_HOST]})
+    api(demo, "POST", "/links", {"domain": DEMO_HOST, "key": "other", "url": "https://www.example.com/other",
+                                 "mobile": {"appId": other["id"], "route": "/other"}})
+    token = play_token(demo, "/other")
+    refused(Device(demo, "android").open(handoff=token), 404, "resource_not_found")
+    b = ok(Device(demo, "android", key=other["publishableKey"], app_id=other["id"]).open(handoff=token),
+           "exact_install_referrer")
+    assert b["link"]["route"] == "/other"
+
+
 def test_unknown_and_malformed_tokens_are_404(demo):
     refused(Device(demo, "android").open(handoff="bqmh_" + "A" * 43), 404, "resource_not_found")
     refused(Device(demo, "ios").open(handoff="bqmh_short"), 404, "resource_not_found")
@@ -476,6 +491,9 @@ def test_probabilistic_one_candidate_matches_and_is_consumed(demo):
     assert b["attributionReceipt"]
     _, claims = verify_receipt(b["attributionReceipt"], jwks(demo))
     assert (claims["matchedBy"], claims["confidence"]) == ("probabilistic", "probabilistic")
+    assert claims["clickId"] == b["click"]["id"]
+    [consumed] = _rows(demo, "SELECT id FROM clicks WHERE consumed_by_open = ?", (b["open"]["id"],))
+    assert consumed["id"] == b["click"]["id"]
     # Consumed: the next installation gets nothing.
     ok(Device(demo, "ios").open(probabilistic=True, domain=DEMO_HOST), "none")
 
@@ -508,6 +526,17 @@ def test_invalid_probabilistic_domain_only_when_evaluation_would_run(demo):
     ok(Device(demo, "ios").open(probabilistic=True, deep_link="https://www.example.com/x"), "none")
 
 
+def test_exact_inputs_win_over_a_probabilistic_candidate(demo):
+    enable_probabilistic(demo)
+    ios_click(demo, "/promo")
+    b = ok(Device(demo, "ios").open(probabilistic=True, deep_link="https://go.example.test/invite"), "exact_app_link")
+    assert b["link"]["id"] == LINK_IDS["invite"]
+    token = pasted_token(demo, "/invite")  # a second candidate, and an exact handoff
+    ok(Device(demo, "ios").open(probabilistic=True, handoff=token, domain=DEMO_HOST), "exact_handoff")
+    # Neither exact answer consumed a candidate.
+    assert _rows(demo, "SELECT count(*) AS n FROM clicks WHERE consumed_by_open IS NOT NULL")[0]["n"] == 0
+
+
 # ---------------------------------------------------------------- 7. publishable keys
 
 
@@ -518,12 +547,33 @@ def test_key_rotation_overlap_and_revocation(demo):
     assert re.fullmatch(r"biqli_mobile_pk_[A-Za-z0-9_-]{64}", k2) and k2 != k1
     for key in (k1, k2):
         ok(Device(demo, "android", key=key).open(), "none")
-    # A rotation without overlap ends k2 at once; k1 keeps its own end.
+    # A rotation without overlap ends k2 (k1 keeps its own end). Waiting out the resolver's one-second key
+    # cache here; that it should not be needed is pinned by the xfail test below.
     update_app(demo, DEMO_APP_ID, keyOverlapSeconds=0)
     k3 = api(demo, "POST", f"/mobile-apps/{DEMO_APP_ID}/keys/rotate")["publishableKey"]
+    time.sleep(1.1)
     refused(Device(demo, "android", key=k2).open(), 401, "invalid_mobile_key")
     ok(Device(demo, "ios", key=k1).open(), "none")
     ok(Device(demo, "ios", key=k3).open(), "none")
+    # The key is not part of the canonical request: a retry after an app update with the new key replays.
+    phone = Device(demo, "android", key=k1)
+    first = ok(phone.open(deep_link="https://go.example.test/invite"), "exact_app_link")
+    h, body = phone.prepare(event=phone.last[2], **phone.last[1])
+    again = ok(post(demo, {**h, "Authorization": "Bearer " + k3}, body), "exact_app_link")
+    assert again["open"]["id"] == first["open"]["id"] and again["attributionReceipt"] is None
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: a publishable key used within the last second keeps working for up to "
+                   "1 s after a rotation with keyOverlapSeconds=0 (or a revocation): Sources/Resolver/Auth/KeyCache.swift "
+                   "caches key records per loop for 1 s; docs/management.md says the previous key ends 'at once for 0'")
+def test_a_key_rotated_out_without_overlap_is_refused_at_once_even_if_just_used(demo):
+    update_app(demo, DEMO_APP_ID, keyOverlapSeconds=0)
+    old = demo.publishable_key
+    for _ in range(6):  # fresh connections: every event loop has just seen the key
+        ok(Device(demo, "android", key=old).open(), "none")
+    api(demo, "POST", f"/mobile-apps/{DEMO_APP_ID}/keys/rotate")
+    statuses = [Device(demo, "android", key=old).open().status for _ in range(6)]
+    assert statuses == [401] * 6, statuses
 
 
 @pytest.mark.parametrize("authorization", [
@@ -623,6 +673,10 @@ HEADER_CASES = {
     "no_idempotency_key": mutate_headers(Idempotency_Key=None),
     "short_idempotency_key": mutate_headers(Idempotency_Key="open_1"),
     "bad_idempotency_key": mutate_headers(Idempotency_Key="open/12345678"),
+    "long_idempotency_key": mutate_headers(Idempotency_Key="k" * 101),
+    "upper_case_sdk": mutate_headers(X_Biq_SDK="IOS"),
+    "empty_sdk_version": mutate_headers(X_Biq_SDK_Version=""),
+    "long_request_id": mutate_headers(X_Biq_Request_Id="r" * 101),
 }
 
 
@@ -673,6 +727,34 @@ def test_unreadable_bodies_are_400_invalid_request(demo, raw):
     refused(post(demo, h, raw), 400, "invalid_request")
 
 
+def test_identifiers_at_their_longest_are_accepted(demo):
+    phone = Device(demo, "android", instance="i" * 128)
+    event = "e" * 100
+    h, body = phone.prepare(event=event, request_id="r" * 100, app_version="a" * 32, os_version="o" * 32,
+                            deep_link="https://go.example.test/" + "k" * (2048 - len("https://go.example.test/")))
+    assert len(json.loads(body)["deepLink"]) == 2048
+    b = ok(post(demo, h, body), "none")
+    assert b["requestId"] == "r" * 100
+    assert [r["event_id"] for r in open_events(demo)] == [event]
+
+
+def test_an_sdk_reuses_one_kept_alive_connection(demo):
+    conn = Conn(demo.https_port, tls=True, sni=DEMO_HOST)
+    try:
+        phone = Device(demo, "ios")
+        seen = []
+        for deep_link in ("https://go.example.test/invite", "https://go.example.test/promo", None):
+            h, body = phone.prepare(deep_link=deep_link, first_open=False)
+            head = f"POST {PATH} HTTP/1.1\r\nHost: {DEMO_HOST}\r\nContent-Length: {len(body)}\r\n"
+            conn.send(head + "".join(f"{k}: {v}\r\n" for k, v in h.items()) + "\r\n")
+            conn.send(body)
+            status, headers, raw = conn.response()
+            seen.append(ok(Answer(status, headers, raw, h["X-Biq-Request-Id"]))["open"]["matchedBy"])
+        assert seen == ["exact_app_link", "exact_app_link", "none"]
+    finally:
+        conn.close()
+
+
 def test_a_non_json_content_type_is_400_invalid_request(demo):
     h, body = Device(demo, "android").prepare()
     refused(post(demo, {**h, "Content-Type": "text/plain"}, body), 400, "invalid_request")
@@ -696,6 +778,11 @@ VALIDATION_CASES = {
     "no_sdk_version": {"sdkVersion": None},
     "no_app_id": {"appId": None},
     "attestation_string": {"attestation": "x"},
+    "long_event": {"eventId": "e" * 101},
+    "long_app_id": {"appId": "biq_mapp_" + "0" * 32},
+    "long_instance": {"appInstanceId": "i" * 129},
+    "long_sdk_version": {"sdkVersion": "1" * 33},
+    "deep_link_number": {"deepLink": 1},
 }
 
 
@@ -878,3 +965,4 @@ def test_tokens_and_keys_never_reach_the_log(demo):
     for secret in (android_token, ios_token, android_token[5:], ios_token[5:], demo.publishable_key,
                    demo.publishable_key[len("biqli_mobile_pk_"):], "Z" * 64):
         assert secret not in text
+
