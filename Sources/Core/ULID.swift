@@ -48,7 +48,7 @@ public enum ULID {
     }
 
     /// `prefix` and the 26 characters written straight into the string's storage.
-    static func make(prefix: String, milliseconds: UInt64, random: (UInt64, UInt64)) -> String {
+    public static func make(prefix: String, milliseconds: UInt64, random: (UInt64, UInt64)) -> String {
         var prefix = prefix
         return prefix.withUTF8 { head in
             String(unsafeUninitializedCapacity: head.count + 26) { out in
@@ -71,6 +71,32 @@ public enum ULID {
             }
         }
     }
+
+    /// The time and random parts of a valid ULID, as `make(milliseconds:random:)` takes
+    /// them: 16 bytes instead of a 26-character string where many are kept.
+    public static func parts(_ text: Substring) -> (milliseconds: UInt64, random: (UInt64, UInt64))? {
+        guard isValid(text) else { return nil }
+        var time: UInt64 = 0
+        var hi: UInt64 = 0
+        var lo: UInt64 = 0
+        for (i, c) in text.utf8.enumerated() {
+            let v = UInt64(decodeTable[Int(c)])
+            if i < 10 {
+                time = time << 5 | v
+            } else {
+                hi = (hi << 5 | lo >> 59) & 0xFFFF
+                lo = lo << 5 | v
+            }
+        }
+        return (time, (hi, lo))
+    }
+
+    /// Crockford value of each upper-case alphabet byte (others are never looked up: `isValid` first).
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for (value, c) in alphabet.enumerated() { table[Int(c)] = UInt8(value) }
+        return table
+    }()
 
     /// True for 26 upper-case Crockford characters whose first one keeps the value in 128 bits.
     public static func isValid(_ text: Substring) -> Bool {

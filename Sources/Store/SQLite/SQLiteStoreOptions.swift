@@ -37,7 +37,7 @@ extension SQLiteStore {
         public var readerCacheKiB: Int = 8_192
         /// iOS clicks the writer keeps in memory as probabilistic candidates
         /// (`CandidateIndex`, decision 0009): those of the last hour, at most this
-        /// many (about 300 bytes each); past it the oldest can no longer match.
+        /// many (about 200 bytes each); past it the oldest can no longer match.
         /// Default 250,000 (70 iOS clicks per second of apps with probabilistic
         /// matching on, for a whole hour). 0: no probabilistic match ever.
         public var probabilisticCandidateCapacity: Int = 250_000

@@ -18,7 +18,7 @@ extension SQLiteTransaction {
         var seen = Set<String>()
         // Newest first in the order the clicks were written; an id can be there twice
         // when an optimistic pass ran its job again.
-        for id in candidates.candidates(.init(appId: app, domain: domain, sourceHash: sourceHash), since: since)
+        for id in candidates.candidates(app: app, domain: domain, sourceHash: sourceHash, since: since)
         where seen.insert(id).inserted {
             let click = try db.queryFirst(
                 Self.selectCandidate,
@@ -53,12 +53,7 @@ extension SQLiteTransaction {
                 s.bind(1, Self.clickIdFloor(milliseconds: cutoff))
                 s.bind(2, cutoff)
             },
-            row: { s in
-                (
-                    CandidateIndex.Key(appId: s.text(1), domain: s.text(2), sourceHash: s.blob(3)),
-                    CandidateIndex.Entry(clickId: s.text(0), at: s.int64(4))
-                )
-            })
-        for (key, entry) in rows { candidates.insert(key, entry) }
+            row: { s in (id: s.text(0), app: s.text(1), domain: s.text(2), hash: s.blob(3), at: s.int64(4)) })
+        for r in rows { candidates.insert(app: r.app, domain: r.domain, sourceHash: r.hash, clickId: r.id, at: r.at) }
     }
 }

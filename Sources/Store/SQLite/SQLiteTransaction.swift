@@ -79,8 +79,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         if let appId = click.appId {
             counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
             if click.platform == .ios, let hash = click.sourceHash {
-                candidates.insert(
-                    .init(appId: appId, domain: click.domain, sourceHash: hash), .init(clickId: click.id, at: click.at))
+                candidates.insert(app: appId, domain: click.domain, sourceHash: hash, clickId: click.id, at: click.at)
             }
         }
     }

@@ -1,5 +1,7 @@
+import Core
+
 /// The writer's in-memory index of the iOS clicks that probabilistic matching may
-/// pick: (app, domain, source hash) -> click ids, newest last (decision 0009).
+/// pick: (app, domain, source hash) -> click ids, newest first (decision 0009).
 ///
 /// It replaces an on-disk index whose random keys cost a dirtied page per iOS click
 /// and commit. It may hold more than the candidates, never fewer: ids of clicks in a
@@ -10,49 +12,67 @@
 /// the last `horizonMilliseconds` are loaded when the store opens, and an entry
 /// leaves only when older than the horizon or when `capacity` is exceeded (oldest
 /// first: past the cap a click can no longer match probabilistically).
+///
+/// Layout, for memory (about 170 bytes per entry): entries live in one array in
+/// insertion order, each linking to the previous entry of its key; a dictionary
+/// holds each key's newest entry. Apps and domains are interned to small numbers,
+/// hashes and ULID click ids are kept as fixed-size integers.
 struct CandidateIndex {
-    struct Key: Hashable {
-        var appId: String
-        var domain: String
-        var sourceHash: [UInt8]
-    }
-
-    struct Entry: Equatable {
-        var clickId: String
-        var at: Int64
-    }
-
     /// Longest candidate window (60 minutes: `probabilisticWindowMinutes` is 1...60)
     /// plus a minute for batches whose time trails the clock.
     static let defaultHorizonMilliseconds: Int64 = 61 * 60_000
 
     let horizonMilliseconds: Int64
     let capacity: Int
-    private var byKey: [Key: [Entry]] = [:]
-    /// Insertion order, for ageing out. `head` is the first live slot.
-    private var order: [(key: Key, entry: Entry)] = []
-    private var head = 0
-    private(set) var count = 0
+
+    private struct Key: Hashable {
+        var app: Int32
+        var domain: Int32
+        var hash: PackedHash
+    }
+
+    private struct Slot {
+        var key: Key
+        var click: ClickRef
+        var at: Int64
+        /// Sequence number of the previous entry of the same key, or -1.
+        var previous: Int
+    }
+
+    /// Sequence number of the first slot in `slots`; entries below it are gone.
+    private var base = 0
+    private var head = 0  // index in `slots` of the oldest live entry
+    private var slots: [Slot] = []
+    private var newest: [Key: Int] = [:]
+    private var interned: [String: Int32] = [:]
+
+    var count: Int { slots.count - head }
 
     init(capacity: Int, horizonMilliseconds: Int64 = CandidateIndex.defaultHorizonMilliseconds) {
         self.capacity = max(capacity, 0)
         self.horizonMilliseconds = horizonMilliseconds
     }
 
-    mutating func insert(_ key: Key, _ entry: Entry) {
+    mutating func insert(app: String, domain: String, sourceHash: [UInt8], clickId: String, at: Int64) {
         guard capacity > 0 else { return }
-        byKey[key, default: []].append(entry)
-        order.append((key, entry))
-        count += 1
+        let key = Key(app: intern(app), domain: intern(domain), hash: PackedHash(sourceHash))
+        let sequence = base + slots.count
+        slots.append(Slot(key: key, click: ClickRef(clickId), at: at, previous: newest[key] ?? -1))
+        newest[key] = sequence
         while count > capacity { dropOldest() }
     }
 
-    /// The ids under `key` at or after `since`, newest first.
-    func candidates(_ key: Key, since: Int64) -> [String] {
-        guard let entries = byKey[key] else { return [] }
+    /// The ids under the key at or after `since`, newest first (in insertion order).
+    func candidates(app: String, domain: String, sourceHash: [UInt8], since: Int64) -> [String] {
+        guard let app = interned[app], let domain = interned[domain],
+            var sequence = newest[Key(app: app, domain: domain, hash: PackedHash(sourceHash))]
+        else { return [] }
         var ids: [String] = []
-        for entry in entries.reversed() where entry.at >= since {
-            ids.append(entry.clickId)
+        let oldest = base + head
+        while sequence >= oldest {
+            let slot = slots[sequence - base]
+            if slot.at >= since { ids.append(slot.click.id) }
+            sequence = slot.previous
         }
         return ids
     }
@@ -60,25 +80,85 @@ struct CandidateIndex {
     /// Forgets entries older than the horizon before `now`.
     mutating func age(now: Int64) {
         let cutoff = now - horizonMilliseconds
-        while head < order.count, order[head].entry.at < cutoff {
+        while head < slots.count, slots[head].at < cutoff {
             dropOldest()
         }
     }
 
     private mutating func dropOldest() {
-        guard head < order.count else { return }
-        let (key, entry) = order[head]
+        guard head < slots.count else { return }
+        let key = slots[head].key
+        // The key's chain ends here; when this was also its newest entry, the key goes.
+        if newest[key] == base + head { newest[key] = nil }
         head += 1
-        // In place (a copied-out array would be copied again on write).
-        if let i = byKey[key]?.firstIndex(of: entry) {
-            byKey[key]!.remove(at: i)
-            if byKey[key]!.isEmpty { byKey[key] = nil }
-            count -= 1
-        }
-        // Compact the queue once its dead prefix is as long as the live part.
-        if head > 1024 && head * 2 > order.count {
-            order.removeFirst(head)
+        // Compact once the dead prefix is as long as the live part.
+        if head > 1024 && head * 2 > slots.count {
+            slots.removeFirst(head)
+            base += head
             head = 0
+        }
+    }
+
+    private mutating func intern(_ text: String) -> Int32 {
+        if let id = interned[text] { return id }
+        let id = Int32(interned.count)
+        interned[text] = id
+        return id
+    }
+}
+
+/// A source-address hash in 32 bytes inline (the hasher's output size); a longer one
+/// is reduced to its SHA-256, which only narrows the lookup: rows are checked anyway.
+private struct PackedHash: Hashable {
+    var words: (UInt64, UInt64, UInt64, UInt64)
+    var count: UInt8
+
+    init(_ bytes: [UInt8]) {
+        let packed = bytes.count <= 32 ? bytes : SHA256.hash(bytes)
+        func word(_ n: Int) -> UInt64 {
+            var w: UInt64 = 0
+            for i in stride(from: min(packed.count, n * 8 + 8) - 1, through: n * 8, by: -1) {
+                w = w << 8 | UInt64(packed[i])
+            }
+            return w
+        }
+        words = (word(0), word(1), word(2), word(3))
+        count = bytes.count <= 32 ? UInt8(bytes.count) : 255
+    }
+
+    static func == (a: PackedHash, b: PackedHash) -> Bool {
+        a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2
+            && a.words.3 == b.words.3
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
+        hasher.combine(count)
+    }
+}
+
+/// A click id: `biq_clk_` + ULID as its 128 bits (48-bit time and the top 16 random
+/// bits in one word, the other 64 in the second), anything else as text.
+private enum ClickRef {
+    case ulid(UInt64, UInt64)
+    case text(String)
+
+    init(_ id: String) {
+        if id.hasPrefix(Identifier.clickPrefix), let parts = ULID.parts(id.dropFirst(Identifier.clickPrefix.count)) {
+            self = .ulid(parts.milliseconds << 16 | parts.random.0, parts.random.1)
+        } else {
+            self = .text(id)
+        }
+    }
+
+    var id: String {
+        switch self {
+        case .ulid(let high, let low):
+            ULID.make(prefix: Identifier.clickPrefix, milliseconds: high >> 16, random: (high & 0xFFFF, low))
+        case .text(let text): text
         }
     }
 }
