@@ -23,7 +23,8 @@ extension Resolver {
         let key: PublishableKeyRecord
         do {
             key = try MobileKey.authenticate(
-                h.authorization, loop: input.readerLoop, now: now, reader: reader, cache: keyCache)
+                h.authorization, loop: input.readerLoop, now: now, keysVersion: store.publishableKeysVersion,
+                reader: reader, cache: keyCache)
         } catch {
             if error == .invalidMobileKey { limiters.failures.record(addressKey, nowMillis: now) }
             throw error

@@ -42,6 +42,12 @@ public protocol Store: AnyObject, Sendable {
 
     /// Stops the writer after draining queued writes; further writes fail.
     func close()
+
+    /// Changes (after the commit, before the writer's completions run) whenever a
+    /// publishable key is added, rotated, revoked or deleted, also by another process
+    /// (noticed within `externalChangePollMilliseconds`). A cache of key records is
+    /// current while this is unchanged.
+    var publishableKeysVersion: UInt64 { get }
 }
 
 /// Reads. Implemented by per-loop readers and by transactions (which see their own writes).

@@ -557,11 +557,9 @@ def test_key_rotation_overlap_and_revocation(demo):
     assert re.fullmatch(r"biqli_mobile_pk_[A-Za-z0-9_-]{64}", k2) and k2 != k1
     for key in (k1, k2):
         ok(Device(demo, "android", key=key).open(), "none")
-    # A rotation without overlap ends k2 (k1 keeps its own end). Waiting out the resolver's one-second key
-    # cache here; that it should not be needed is pinned by the xfail test below.
+    # A rotation without overlap ends k2 at once (k1 keeps its own end).
     update_app(demo, DEMO_APP_ID, keyOverlapSeconds=0)
     k3 = api(demo, "POST", f"/mobile-apps/{DEMO_APP_ID}/keys/rotate")["publishableKey"]
-    time.sleep(1.1)
     refused(Device(demo, "android", key=k2).open(), 401, "invalid_mobile_key")
     ok(Device(demo, "ios", key=k1).open(), "none")
     ok(Device(demo, "ios", key=k3).open(), "none")
@@ -573,10 +571,9 @@ def test_key_rotation_overlap_and_revocation(demo):
     assert again["open"]["id"] == first["open"]["id"] and again["attributionReceipt"] is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a publishable key used within the last second keeps working for up to "
-                   "1 s after a rotation with keyOverlapSeconds=0 (or a revocation): Sources/Resolver/Auth/KeyCache.swift "
-                   "caches key records per loop for 1 s; docs/management.md says the previous key ends 'at once for 0'")
 def test_a_key_rotated_out_without_overlap_is_refused_at_once_even_if_just_used(demo):
+    # The resolver caches key records per event loop; a key change must empty those caches before the
+    # API answers (docs/management.md: the previous key ends "at once for 0").
     update_app(demo, DEMO_APP_ID, keyOverlapSeconds=0)
     old = demo.publishable_key
     for _ in range(6):  # fresh connections: every event loop has just seen the key

@@ -6,10 +6,12 @@ import Store
 /// hashes the key only to read it (a publishable key ships in every app binary;
 /// keeping its text here for a second is no new exposure).
 ///
-/// Entries live `ttlMilliseconds` (default one second): a revoked or rotated-out key
-/// is refused at most that long after the change. Unknown keys are cached too, and
-/// each loop's cache is emptied when it holds `capacity` entries, so a stream of
-/// random keys cannot grow it.
+/// A loop's entries are dropped as soon as the store's `publishableKeysVersion`
+/// moves (a key was added, rotated, revoked or deleted): a key revoked through the
+/// API is refused by the very next request. Entries also live at most
+/// `ttlMilliseconds` (default one second), a backstop for changes the version does
+/// not see. Unknown keys are cached too, and each loop's cache is emptied when it
+/// holds `capacity` entries, so a stream of random keys cannot grow it.
 final class KeyCache: @unchecked Sendable {
     private struct Entry {
         var record: PublishableKeyRecord?
@@ -17,21 +19,28 @@ final class KeyCache: @unchecked Sendable {
     }
 
     private var loops: [[String: Entry]]
+    private var versions: [UInt64]
     let ttlMilliseconds: Int64
     let capacity: Int
 
     init(loops: Int, ttlMilliseconds: Int64 = 1_000, capacity: Int = 10_000) {
         self.loops = Array(repeating: [:], count: max(1, loops))
+        self.versions = Array(repeating: 0, count: max(1, loops))
         self.ttlMilliseconds = ttlMilliseconds
         self.capacity = capacity
     }
 
-    /// The record for `key` as of at most `ttlMilliseconds` ago, reading through
-    /// `fetch` when needed. Call only on loop `loop`'s thread.
+    /// The record for `key` as of at most `ttlMilliseconds` ago and of key version
+    /// `version` (`Store.publishableKeysVersion`), reading through `fetch` when
+    /// needed. Call only on loop `loop`'s thread.
     func record(
-        key: String, loop: Int, now: Int64, fetch: () throws(StoreError) -> PublishableKeyRecord?
+        key: String, loop: Int, now: Int64, version: UInt64, fetch: () throws(StoreError) -> PublishableKeyRecord?
     ) throws(StoreError) -> PublishableKeyRecord? {
         let index = loop % loops.count
+        if versions[index] != version {
+            loops[index].removeAll(keepingCapacity: true)
+            versions[index] = version
+        }
         if let hit = loops[index][key], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
             return hit.record
         }

@@ -32,21 +32,16 @@ enum MobileKey {
     static func hash(_ key: String) -> [UInt8] { Digest.sha256(key) }
 
     /// The usable key record for the request's `Authorization`, or `invalid_mobile_key`.
-    static func authenticate(_ input: ResolveInput, reader: any StoreReader, cache: KeyCache) throws(ResolverError)
-        -> PublishableKeyRecord
-    {
-        try authenticate(
-            HeaderValues(input.headers).authorization, loop: input.readerLoop, now: input.now, reader: reader,
-            cache: cache)
-    }
-
+    /// `keysVersion` is the store's `publishableKeysVersion`, read before the lookup.
     static func authenticate(
-        _ authorization: HeaderLookup, loop: Int, now: Int64, reader: any StoreReader, cache: KeyCache
+        _ authorization: HeaderLookup, loop: Int, now: Int64, keysVersion: UInt64, reader: any StoreReader,
+        cache: KeyCache
     ) throws(ResolverError) -> PublishableKeyRecord {
         guard let key = bearer(authorization), isWellFormed(key) else { throw .invalidMobileKey }
         let record: PublishableKeyRecord?
         do {
-            record = try cache.record(key: key, loop: loop, now: now) { () throws(StoreError) in
+            record = try cache.record(key: key, loop: loop, now: now, version: keysVersion) {
+                () throws(StoreError) in
                 try reader.publishableKey(hash: hash(key))
             }
         } catch {

@@ -37,6 +37,8 @@ final class InvalidationLog: @unchecked Sendable {
 
     /// The number of the newest entry (0: none yet).
     let sequence = Atomic<UInt64>(0)
+    /// `Store.publishableKeysVersion`.
+    let keysVersion = Atomic<UInt64>(0)
     private let lock = Mutex<Void>(())
     private let capacity: Int
     // Guarded by `lock`:

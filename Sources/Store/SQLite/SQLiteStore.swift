@@ -106,6 +106,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     // MARK: Store
 
+    public var publishableKeysVersion: UInt64 { log.keysVersion.load(ordering: .acquiring) }
+
     public var readerCount: Int { readers.count }
 
     public func reader(loop: Int) -> any StoreReader {

@@ -88,6 +88,7 @@ extension SQLiteTransaction {
             try db.queryFirst("SELECT 1 FROM mobile_apps WHERE id = ?1", { $0.bind(1, id) }, row: { _ in true })
                 != nil
         else { return false }
+        keysChanged = true
         try db.execute("UPDATE publishable_keys SET revoked_at = ?2 WHERE app_id = ?1 AND revoked_at IS NULL") { s in
             s.bind(1, id)
             s.bind(2, now)
@@ -207,6 +208,7 @@ extension SQLiteTransaction {
         {
             throw .missingReference("app")
         }
+        keysChanged = true
         try db.execute(Self.upsertPublishableKeySQL) { s in
             s.bind(1, key.id)
             s.bind(2, key.appId)

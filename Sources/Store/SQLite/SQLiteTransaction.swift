@@ -11,6 +11,8 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     var invalidations: [InvalidationLog.Entry] = []
     /// Domains or apps changed: rebuild the catalog snapshot.
     var catalogChanged = false
+    /// Publishable keys changed: bump `publishableKeysVersion` after the commit.
+    var keysChanged = false
     /// Click counts of this batch not yet in `click_counts` (written by `flushCounts`).
     var counts = ClickCounter()
     /// The last eventId and Idempotency-Key (per app) that the idempotency lookup found
@@ -31,12 +33,14 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         unusedKey = nil
         invalidations.removeAll(keepingCapacity: true)
         catalogChanged = false
+        keysChanged = false
         counts.removeAll()
     }
 
     func invalidateAll() {
         invalidations.append(.all)
         catalogChanged = true
+        keysChanged = true
     }
 
     // MARK: clicks and handoffs (the visit path)

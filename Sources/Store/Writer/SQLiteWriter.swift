@@ -222,6 +222,7 @@ final class SQLiteWriter: @unchecked Sendable {
     // MARK: cache publication
 
     private func publish() {
+        if transaction.keysChanged { log.keysVersion.add(1, ordering: .releasing) }
         var entries = transaction.invalidations
         var catalog: CatalogSnapshot?
         if transaction.catalogChanged || catalogStale {
@@ -250,6 +251,7 @@ final class SQLiteWriter: @unchecked Sendable {
         guard let version = try? db.integer("PRAGMA data_version") else { return }
         if version != dataVersion {
             dataVersion = version
+            log.keysVersion.add(1, ordering: .releasing)
             log.publish([.all], catalog: reloadCatalog())
         } else if catalogStale, let catalog = reloadCatalog() {
             log.publish([], catalog: catalog)

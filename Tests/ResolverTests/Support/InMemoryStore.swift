@@ -42,6 +42,8 @@ final class InMemoryStore: Store, @unchecked Sendable {
 
     var committed: MemoryState { lock.withLock { state } }
 
+    var publishableKeysVersion: UInt64 { lock.withLock { state.publishableKeysVersion } }
+
     func reader(loop: Int) -> any StoreReader { readers[loop % readers.count] }
     var readerCount: Int { readers.count }
 

@@ -8,7 +8,11 @@ struct MemoryState: Sendable {
     var apps: [String: MobileApp] = [:]
     var links: [String: Link] = [:]
     var secretKeys: [String: SecretKeyRecord] = [:]
-    var publishableKeys: [String: PublishableKeyRecord] = [:]
+    var publishableKeys: [String: PublishableKeyRecord] = [:] {
+        didSet { publishableKeysVersion &+= 1 }
+    }
+    /// `Store.publishableKeysVersion`: moves with every change of `publishableKeys`.
+    var publishableKeysVersion: UInt64 = 0
     var clicks: [String: Click] = [:]
     /// click id -> the open that consumed it for a probabilistic match.
     var consumedClicks: [String: String] = [:]
