@@ -75,25 +75,30 @@ public enum ULID {
     /// The time and random parts of a valid ULID, as `make(milliseconds:random:)` takes
     /// them: 16 bytes instead of a 26-character string where many are kept.
     public static func parts(_ text: Substring) -> (milliseconds: UInt64, random: (UInt64, UInt64))? {
-        guard isValid(text) else { return nil }
+        let u = text.utf8
+        // The first character holds 3 bits: more would overflow 128 bits (what `isValid` checks).
+        guard u.count == 26, let first = u.first, first <= UInt8(ascii: "7") else { return nil }
         var time: UInt64 = 0
         var hi: UInt64 = 0
         var lo: UInt64 = 0
-        for (i, c) in text.utf8.enumerated() {
-            let v = UInt64(decodeTable[Int(c)])
+        var i = 0
+        for c in u {
+            let v = decodeTable[Int(c)]
+            guard v != 0xFF else { return nil }
             if i < 10 {
-                time = time << 5 | v
+                time = time << 5 | UInt64(v)
             } else {
                 hi = (hi << 5 | lo >> 59) & 0xFFFF
-                lo = lo << 5 | v
+                lo = lo << 5 | UInt64(v)
             }
+            i += 1
         }
         return (time, (hi, lo))
     }
 
-    /// Crockford value of each upper-case alphabet byte (others are never looked up: `isValid` first).
+    /// Crockford value of each upper-case alphabet byte, 0xFF for every other byte.
     private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
+        var table = [UInt8](repeating: 0xFF, count: 256)
         for (value, c) in alphabet.enumerated() { table[Int(c)] = UInt8(value) }
         return table
     }()

@@ -45,6 +45,8 @@ struct CandidateIndex {
     private var slots: [Slot] = []
     private var newest: [Key: Int] = [:]
     private var interned: [String: Int32] = [:]
+    /// The last app and domain interned: clicks come in runs of the same link.
+    private var lastInterned: (app: String, appId: Int32, domain: String, domainId: Int32)?
 
     var count: Int { slots.count - head }
 
@@ -55,10 +57,17 @@ struct CandidateIndex {
 
     mutating func insert(app: String, domain: String, sourceHash: [UInt8], clickId: String, at: Int64) {
         guard capacity > 0 else { return }
-        let key = Key(app: intern(app), domain: intern(domain), hash: PackedHash(sourceHash))
+        let ids: (Int32, Int32)
+        if let last = lastInterned, last.app == app, last.domain == domain {
+            ids = (last.appId, last.domainId)
+        } else {
+            ids = (intern(app), intern(domain))
+            lastInterned = (app, ids.0, domain, ids.1)
+        }
+        let key = Key(app: ids.0, domain: ids.1, hash: PackedHash(sourceHash))
         let sequence = base + slots.count
-        slots.append(Slot(key: key, click: ClickRef(clickId), at: at, previous: newest[key] ?? -1))
-        newest[key] = sequence
+        let previous = newest.updateValue(sequence, forKey: key) ?? -1  // one hash lookup for both
+        slots.append(Slot(key: key, click: ClickRef(clickId), at: at, previous: previous))
         while count > capacity { dropOldest() }
     }
 
@@ -89,7 +98,7 @@ struct CandidateIndex {
         guard head < slots.count else { return }
         let key = slots[head].key
         // The key's chain ends here; when this was also its newest entry, the key goes.
-        if newest[key] == base + head { newest[key] = nil }
+        if let i = newest.index(forKey: key), newest.values[i] == base + head { newest.remove(at: i) }
         head += 1
         // Compact once the dead prefix is as long as the live part.
         if head > 1024 && head * 2 > slots.count {
