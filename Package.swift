@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(name: "StoreBench", dependencies: ["Store", "Core"]),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CSystem", "COpenSSL"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core"]),
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core"]),
