@@ -110,8 +110,8 @@ class Answer:
 
 
 def with_log(edge, call):
-    """`call()`; a connection closed without an answer fails with the edge's last log lines (a rare close
-    of a fresh HTTPS connection before any response was seen twice in ~15 runs and is being reported)."""
+    """`call()`; a connection closed without an answer fails with the edge's last log lines, so that such a
+    failure says why (the two seen while this file was written came from another process killing test edges)."""
     try:
         return call()
     except EOFError as e:
