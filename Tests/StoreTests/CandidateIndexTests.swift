@@ -28,8 +28,8 @@ final class CandidateIndexTests: XCTestCase {
         XCTAssertEqual(index.count, 3)
     }
 
-    func testHashesAreComparedWhole() {
-        // Packed into words: a shorter hash, a trailing zero, one bit apart, longer than 32 bytes.
+    func testEveryHashHasItsOwnCandidates() {
+        // Folded into a fingerprint: a shorter hash, a trailing zero, one bit apart, longer than 32 bytes.
         var index = CandidateIndex(capacity: 10)
         let full = [UInt8](repeating: 0xAB, count: 32)
         var oneBit = full

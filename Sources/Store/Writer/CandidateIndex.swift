@@ -13,10 +13,12 @@ import Core
 /// leaves only when older than the horizon or when `capacity` is exceeded (oldest
 /// first: past the cap a click can no longer match probabilistically).
 ///
-/// Layout, for memory (about 170 bytes per entry): entries live in one array in
-/// insertion order, each linking to the previous entry of its key; a dictionary
-/// holds each key's newest entry. Apps and domains are interned to small numbers,
-/// hashes and ULID click ids are kept as fixed-size integers.
+/// Layout, for memory and the writer's time: entries live in one array in insertion
+/// order, each linking to the previous entry of its key; a dictionary holds each
+/// key's newest entry. A key is a 64-bit fingerprint of (app, domain, hash), apps and
+/// domains interned to small numbers first; ULID click ids are kept as integers.
+/// Two keys may share a fingerprint: their chains then mix, which only adds ids that
+/// the row check refuses (the index may over-hold, never miss).
 struct CandidateIndex {
     /// Longest candidate window (60 minutes: `probabilisticWindowMinutes` is 1...60)
     /// plus a minute for batches whose time trails the clock.
@@ -25,11 +27,7 @@ struct CandidateIndex {
     let horizonMilliseconds: Int64
     let capacity: Int
 
-    private struct Key: Hashable {
-        var app: Int32
-        var domain: Int32
-        var hash: PackedHash
-    }
+    private typealias Key = UInt64
 
     private struct Slot {
         var key: Key
@@ -64,7 +62,7 @@ struct CandidateIndex {
             ids = (intern(app), intern(domain))
             lastInterned = (app, ids.0, domain, ids.1)
         }
-        let key = Key(app: ids.0, domain: ids.1, hash: PackedHash(sourceHash))
+        let key = Self.fingerprint(app: ids.0, domain: ids.1, hash: sourceHash)
         let sequence = base + slots.count
         let previous = newest.updateValue(sequence, forKey: key) ?? -1  // one hash lookup for both
         slots.append(Slot(key: key, click: ClickRef(clickId), at: at, previous: previous))
@@ -74,7 +72,7 @@ struct CandidateIndex {
     /// The ids under the key at or after `since`, newest first (in insertion order).
     func candidates(app: String, domain: String, sourceHash: [UInt8], since: Int64) -> [String] {
         guard let app = interned[app], let domain = interned[domain],
-            var sequence = newest[Key(app: app, domain: domain, hash: PackedHash(sourceHash))]
+            var sequence = newest[Self.fingerprint(app: app, domain: domain, hash: sourceHash)]
         else { return [] }
         var ids: [String] = []
         let oldest = base + head
@@ -108,44 +106,33 @@ struct CandidateIndex {
         }
     }
 
+    /// Hash bytes folded 8 at a time through a 64-bit mixer (splitmix64's finalizer),
+    /// after the app, the domain and the length.
+    private static func fingerprint(app: Int32, domain: Int32, hash: [UInt8]) -> UInt64 {
+        var h = mix(UInt64(UInt32(bitPattern: app)) << 32 | UInt64(UInt32(bitPattern: domain)))
+        h = mix(h ^ UInt64(hash.count))
+        var word: UInt64 = 0
+        for (i, byte) in hash.enumerated() {
+            word = word << 8 | UInt64(byte)
+            if i & 7 == 7 {
+                h = mix(h ^ word)
+                word = 0
+            }
+        }
+        return hash.count & 7 == 0 ? h : mix(h ^ word)
+    }
+
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
     private mutating func intern(_ text: String) -> Int32 {
         if let id = interned[text] { return id }
         let id = Int32(interned.count)
         interned[text] = id
         return id
-    }
-}
-
-/// A source-address hash in 32 bytes inline (the hasher's output size); a longer one
-/// is reduced to its SHA-256, which only narrows the lookup: rows are checked anyway.
-private struct PackedHash: Hashable {
-    var words: (UInt64, UInt64, UInt64, UInt64)
-    var count: UInt8
-
-    init(_ bytes: [UInt8]) {
-        let packed = bytes.count <= 32 ? bytes : SHA256.hash(bytes)
-        func word(_ n: Int) -> UInt64 {
-            var w: UInt64 = 0
-            for i in stride(from: min(packed.count, n * 8 + 8) - 1, through: n * 8, by: -1) {
-                w = w << 8 | UInt64(packed[i])
-            }
-            return w
-        }
-        words = (word(0), word(1), word(2), word(3))
-        count = bytes.count <= 32 ? UInt8(bytes.count) : 255
-    }
-
-    static func == (a: PackedHash, b: PackedHash) -> Bool {
-        a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2
-            && a.words.3 == b.words.3
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(words.0)
-        hasher.combine(words.1)
-        hasher.combine(words.2)
-        hasher.combine(words.3)
-        hasher.combine(count)
     }
 }
 
