@@ -67,12 +67,14 @@ final class CandidateIndexTests: XCTestCase {
         index.age(now: 10_000)
         XCTAssertEqual(ids(index, [1]), [])
         XCTAssertEqual(index.count, 0)
+        XCTAssertEqual(index.droppedAtCapacity, 0, "ageing out is no drop at capacity")
     }
 
     func testPastTheCapacityTheOldestGoFirst() {
         var index = CandidateIndex(capacity: 3)
         for i in 0..<5 { insert(&index, i % 2 == 0 ? [1] : [2], "c\(i)", Int64(i)) }
         XCTAssertEqual(index.count, 3)
+        XCTAssertEqual(index.droppedAtCapacity, 2)
         XCTAssertEqual(ids(index, [1]), ["c4", "c2"])
         XCTAssertEqual(ids(index, [2]), ["c3"])
     }

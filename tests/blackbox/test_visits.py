@@ -650,3 +650,28 @@ def test_without_trusted_proxies_forwarded_headers_are_ignored(demo):
     assert _ios_hash(demo, "203.0.113.7") == direct
     assert _ios_hash(demo, "203.0.113.8") == direct
     assert visit(demo, "/invite", ua=UA_ANDROID, tls=False, headers={"X-Forwarded-Proto": "https"})[0] == 308
+
+
+# ---------------------------------------------------------------- store metrics
+
+
+def metric(edge, name):
+    status, _, body = request(edge.http_port, "/metrics")
+    assert status == 200
+    values = re.findall(rf"^{name} (\S+)$", body.decode(), re.M)
+    assert len(values) == 1, (name, values)
+    return float(values[0])
+
+
+def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
+    # The demo app has probabilistic matching on: an iOS visit's click is a candidate.
+    jobs, candidates = metric(demo, "biqli_store_jobs_total"), metric(demo, "biqli_probabilistic_candidates")
+    assert visit(demo, "/invite", ua=UA_IPHONE)[0] == 200  # answered after its write committed
+    assert metric(demo, "biqli_probabilistic_candidates") == candidates + 1
+    assert metric(demo, "biqli_store_jobs_total") > jobs
+    assert visit(demo, "/invite", ua=UA_ANDROID)[0] == 302  # no iOS click: no candidate
+    assert metric(demo, "biqli_probabilistic_candidates") == candidates + 1
+    for name in ("biqli_store_batches_total", "biqli_store_failed_jobs_total", "biqli_store_failed_commits_total",
+                 "biqli_probabilistic_candidates_dropped_total", "biqli_store_writer_cpu_seconds_total"):
+        assert metric(demo, name) >= 0
+    assert metric(demo, "biqli_store_failed_jobs_total") == 0

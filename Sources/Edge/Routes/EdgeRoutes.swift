@@ -10,7 +10,8 @@ enum EdgeRoutes {
     ]
 
     static func install(on router: Router, services: EdgeServices) {
-        OperationsRoutes.install(on: router, server: services.server, configuration: services.configuration)
+        OperationsRoutes.install(
+            on: router, server: services.server, store: services.store, configuration: services.configuration)
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)
         ResolverRoutes.install(on: router, services: services)

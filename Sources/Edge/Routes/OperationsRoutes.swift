@@ -1,4 +1,5 @@
 import HTTP
+import Store
 
 /// `/healthz` and `/metrics`.
 ///
@@ -6,7 +7,7 @@ import HTTP
 /// without one, only to loopback peers on the main listeners, so that counters do
 /// not leak to the internet by default.
 enum OperationsRoutes {
-    static func install(on router: Router, server: HTTPServer, configuration: EdgeConfiguration) {
+    static func install(on router: Router, server: HTTPServer, store: SQLiteStore, configuration: EdgeConfiguration) {
         let healthy: HTTPResponse = {
             var r = HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#)
             r.headers.add("Cache-Control", "no-store")
@@ -23,12 +24,49 @@ enum OperationsRoutes {
             server.metrics { snapshot in
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: snapshot.prometheusText())
+                    body: snapshot.prometheusText() + storeText(store.statistics))
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }
             return .deferred
         }
+    }
+
+    /// The store's counters in Prometheus text format.
+    static func storeText(_ s: SQLiteStore.Statistics) -> String {
+        let rows: [(name: String, type: String, help: String, value: String)] = [
+            ("biqli_store_batches_total", "counter", "Group-commit transactions run by the writer.", "\(s.batches)"),
+            ("biqli_store_jobs_total", "counter", "Writes handed to the writer.", "\(s.jobs)"),
+            (
+                "biqli_store_failed_jobs_total", "counter", "Writes that failed (their requests got an error).",
+                "\(s.failedJobs)"
+            ),
+            ("biqli_store_failed_commits_total", "counter", "Batches whose COMMIT failed.", "\(s.failedCommits)"),
+            ("biqli_store_largest_batch", "gauge", "Most writes in one batch so far.", "\(s.largestBatch)"),
+            ("biqli_store_checkpoints_total", "counter", "Background WAL checkpoints.", "\(s.checkpoints)"),
+            (
+                "biqli_store_wal_resets_total", "counter", "Checkpoints after which the WAL started over.",
+                "\(s.walResets)"
+            ),
+            (
+                "biqli_store_writer_cpu_seconds_total", "counter", "CPU time of the writer thread.",
+                "\(Double(s.writerCPUNanoseconds) / 1e9)"
+            ),
+            (
+                "biqli_probabilistic_candidates", "gauge", "iOS clicks held as probabilistic candidates (last hour).",
+                "\(s.probabilisticCandidates)"
+            ),
+            (
+                "biqli_probabilistic_candidates_dropped_total", "counter",
+                "Candidates forgotten early because the index was full (raise its capacity when this grows).",
+                "\(s.candidatesDroppedAtCapacity)"
+            ),
+        ]
+        var out = ""
+        for row in rows {
+            out += "# HELP \(row.name) \(row.help)\n# TYPE \(row.name) \(row.type)\n\(row.name) \(row.value)\n"
+        }
+        return out
     }
 
     static func isLoopback(_ address: String) -> Bool {

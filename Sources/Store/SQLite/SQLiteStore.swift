@@ -208,6 +208,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             largestBatch: writer.largestBatch.load(ordering: .relaxed),
             checkpoints: checkpointer?.checkpoints.load(ordering: .relaxed) ?? 0,
             walResets: checkpointer?.resets.load(ordering: .relaxed) ?? 0,
-            writerCPUNanoseconds: writer.cpuNanoseconds.load(ordering: .relaxed))
+            writerCPUNanoseconds: writer.cpuNanoseconds.load(ordering: .relaxed),
+            probabilisticCandidates: writer.candidateCount.load(ordering: .relaxed),
+            candidatesDroppedAtCapacity: writer.candidatesDropped.load(ordering: .relaxed))
     }
 }

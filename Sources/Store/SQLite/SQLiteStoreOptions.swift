@@ -82,5 +82,10 @@ extension SQLiteStore {
         public var walResets: Int
         /// CPU time the writer thread has used, nanoseconds.
         public var writerCPUNanoseconds: Int
+        /// Entries in the writer's probabilistic candidate index (decision 0009).
+        public var probabilisticCandidates: Int = 0
+        /// Candidates forgotten before their hour was over because the index was full:
+        /// when this grows, raise `probabilisticCandidateCapacity`.
+        public var candidatesDroppedAtCapacity: Int = 0
     }
 }

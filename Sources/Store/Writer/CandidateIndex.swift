@@ -47,6 +47,8 @@ struct CandidateIndex {
     private var lastInterned: (app: String, appId: Int32, domain: String, domainId: Int32)?
 
     var count: Int { slots.count - head }
+    /// Entries dropped before they aged out because the index was full.
+    private(set) var droppedAtCapacity = 0
 
     init(capacity: Int, horizonMilliseconds: Int64 = CandidateIndex.defaultHorizonMilliseconds) {
         self.capacity = max(capacity, 0)
@@ -66,7 +68,10 @@ struct CandidateIndex {
         let sequence = base + slots.count
         let previous = newest.updateValue(sequence, forKey: key) ?? -1  // one hash lookup for both
         slots.append(Slot(key: key, click: ClickRef(clickId), at: at, previous: previous))
-        while count > capacity { dropOldest() }
+        while count > capacity {
+            dropOldest()
+            droppedAtCapacity += 1
+        }
     }
 
     /// The ids under the key at or after `since`, newest first (in insertion order).

@@ -36,6 +36,9 @@ final class SQLiteWriter: @unchecked Sendable {
     let largestBatch = Atomic<Int>(0)
     /// CPU time of the writer thread (nanoseconds), updated after each batch.
     let cpuNanoseconds = Atomic<Int>(0)
+    /// The candidate index's size and its drops at capacity, updated after each batch.
+    let candidateCount = Atomic<Int>(0)
+    let candidatesDropped = Atomic<Int>(0)
 
     init(db: SQLiteConnection, queue: WriteQueue, log: InvalidationLog, options: SQLiteStore.Options) {
         self.db = db
@@ -111,6 +114,9 @@ final class SQLiteWriter: @unchecked Sendable {
         }
 
         publish()
+        // Before the completions: an answer that waited for this batch sees its counts.
+        candidateCount.store(transaction.candidates.count, ordering: .relaxed)
+        candidatesDropped.store(transaction.candidates.droppedAtCapacity, ordering: .relaxed)
         var failed = 0
         for job in batch {
             if !job.succeeded { failed += 1 }
