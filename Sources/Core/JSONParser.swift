@@ -165,6 +165,24 @@ public struct JSONParser {
         }
     }
 
+    /// The byte a single-character escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`,
+    /// `\t`) stands for, given the character after the backslash; nil for `u` and
+    /// anything that is no escape.
+    @inlinable
+    public static func simpleEscape(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw .syntax(offset: index) }
         var v: UInt32 = 0
@@ -217,33 +235,26 @@ public struct JSONParser {
             guard index < bytes.count else { throw .syntax(offset: index) }
             let e = bytes[index]
             index += 1
-            switch e {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try parseHex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    // A high surrogate must be followed by an escaped low surrogate.
-                    guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                        bytes[index + 1] == UInt8(ascii: "u")
-                    else { throw .syntax(offset: index) }
-                    index += 2
-                    let low = try parseHex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw .syntax(offset: index) }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw .syntax(offset: index)
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw .syntax(offset: index) }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
-            default: throw .syntax(offset: index - 1)
+            if let simple = JSONParser.simpleEscape(e) {
+                out.append(simple)
+                continue
             }
+            guard e == UInt8(ascii: "u") else { throw .syntax(offset: index - 1) }
+            var scalar = try parseHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                else { throw .syntax(offset: index) }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw .syntax(offset: index) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw .syntax(offset: index)
+            }
+            guard let u = Unicode.Scalar(scalar) else { throw .syntax(offset: index) }
+            out.append(contentsOf: Array(String(Character(u)).utf8))
         }
         throw .syntax(offset: index)
     }

@@ -1,3 +1,5 @@
+import Core
+
 /// The usual shape of an SDK body, read straight from its bytes into
 /// `OpenRequestValidator.Fields`: one flat object whose members are known field
 /// names without escapes and whose values are ASCII strings, booleans or
@@ -43,9 +45,8 @@ enum OpenRequestScanner {
                 let keyStart = i
                 while i < n, plain[Int(b[i])] { i += 1 }
                 guard i < n, b[i] == UInt8(ascii: "\"") else { return nil }
-                guard let field = Field(UnsafeBufferPointer(rebasing: b[keyStart..<i])) else { return nil }
+                guard let (field, bit) = Field.named(UnsafeBufferPointer(rebasing: b[keyStart..<i])) else { return nil }
                 i += 1
-                let bit: UInt32 = 1 << field.rawValue
                 guard seen & bit == 0 else { return nil }
                 seen |= bit
                 skipWhitespace()
@@ -114,18 +115,10 @@ enum OpenRequestScanner {
                 j += 1
                 continue
             }
-            guard c == UInt8(ascii: "\\"), j + 1 < n else { return nil }
-            switch b[j + 1] {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            default: return nil
+            guard c == UInt8(ascii: "\\"), j + 1 < n, let unescaped = JSONParser.simpleEscape(b[j + 1]) else {
+                return nil
             }
+            out.append(unescaped)
             j += 2
         }
         return nil
@@ -140,26 +133,20 @@ enum OpenRequestScanner {
     }
 
     /// The members the scanner knows (`attestation` is left to the general path).
-    private enum Field: UInt32 {
+    private enum Field: String, CaseIterable {
         case eventId, appId, appInstanceId, platform, firstOpen, probabilisticAllowed, handoffToken, deepLink
         case domain, appVersion, osVersion, sdkVersion, occurredAt
 
-        private static let names: [(Field, [UInt8])] = [
-            (.eventId, Array("eventId".utf8)), (.appId, Array("appId".utf8)),
-            (.appInstanceId, Array("appInstanceId".utf8)), (.platform, Array("platform".utf8)),
-            (.firstOpen, Array("firstOpen".utf8)), (.probabilisticAllowed, Array("probabilisticAllowed".utf8)),
-            (.handoffToken, Array("handoffToken".utf8)), (.deepLink, Array("deepLink".utf8)),
-            (.domain, Array("domain".utf8)), (.appVersion, Array("appVersion".utf8)),
-            (.osVersion, Array("osVersion".utf8)), (.sdkVersion, Array("sdkVersion".utf8)),
-            (.occurredAt, Array("occurredAt".utf8)),
-        ]
+        /// Each member's name as bytes and its bit in the scanner's set of members seen,
+        /// from the cases.
+        private static let table: [(field: Field, name: [UInt8], bit: UInt32)] = allCases.enumerated().map {
+            ($1, Array($1.rawValue.utf8), UInt32(1) << UInt32($0))
+        }
 
-        init?(_ key: UnsafeBufferPointer<UInt8>) {
-            for (field, name) in Field.names where name.count == key.count && name[0] == key[0] {
-                if name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) {
-                    self = field
-                    return
-                }
+        /// The member named `key`, with its bit.
+        static func named(_ key: UnsafeBufferPointer<UInt8>) -> (field: Field, bit: UInt32)? {
+            for entry in table where entry.name.count == key.count && entry.name[0] == key[0] {
+                if entry.name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return (entry.field, entry.bit) }
             }
             return nil
         }
