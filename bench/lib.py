@@ -129,3 +129,20 @@ def table(rows, headers):
     print("-" * len(line))
     for r in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+
+
+def prepare():
+    """The common start of every bench: `--seconds`, `--loops`, `--connections`; wrk
+    present; a release binary (built unless `BIQLI_EDGE_BINARY` names one)."""
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=int, default=5)
+    ap.add_argument("--loops", type=int, default=2)
+    ap.add_argument("--connections", type=int, default=64)
+    args = ap.parse_args()
+    need("wrk", "wrk")
+    if "BIQLI_EDGE_BINARY" not in os.environ:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "biqli-edge"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    return args
+

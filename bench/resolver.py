@@ -13,19 +13,11 @@ to run than the rates do.
 
 Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N]
 """
-import argparse, os, re, resource, subprocess, sys, tempfile, time
+import os, re, resource, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import ROOT, Edge, Nginx, need, table, wrk
+from lib import Edge, Nginx, prepare, table, wrk
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--seconds", type=int, default=5)
-ap.add_argument("--loops", type=int, default=2)
-ap.add_argument("--connections", type=int, default=64)
-args = ap.parse_args()
-need("wrk", "wrk")
-if "BIQLI_EDGE_BINARY" not in os.environ:
-    subprocess.run(["swift", "build", "-c", "release", "--product", "biqli-edge"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+args = prepare()
 here = os.path.dirname(os.path.abspath(__file__))
 HOST = "go.example.test"
 APP = "biq_mapp_01JDEM0APP00000000000000AA"

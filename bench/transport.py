@@ -5,20 +5,11 @@ keep-alive, and a new TLS handshake per request. Prints both sides and the ratio
 
 Usage: bench/transport.py [--seconds N] [--loops N]
 """
-import argparse, os, subprocess, sys
+import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import ROOT, Edge, Nginx, need, table, wrk
+from lib import Edge, Nginx, prepare, table, wrk
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--seconds", type=int, default=5)
-ap.add_argument("--loops", type=int, default=2)
-ap.add_argument("--connections", type=int, default=64)
-args = ap.parse_args()
-
-need("wrk", "wrk")
-if "BIQLI_EDGE_BINARY" not in os.environ:
-    subprocess.run(["swift", "build", "-c", "release", "--product", "biqli-edge"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+args = prepare()
 
 edge = Edge(args.loops)
 cert = f"{edge.dir}/certs/default.pem"

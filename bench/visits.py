@@ -10,20 +10,11 @@ Targets (issue 5): desktop >= 0.8x, Android >= 0.7x, Deep View >= 0.5x.
 
 Usage: bench/visits.py [--seconds N] [--loops N] [--connections N]
 """
-import argparse, os, subprocess, sys, tempfile, urllib.request, ssl
+import os, sys, tempfile, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import ROOT, Edge, Nginx, need, table, wrk
+from lib import Edge, Nginx, prepare, table, wrk
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--seconds", type=int, default=5)
-ap.add_argument("--loops", type=int, default=2)
-ap.add_argument("--connections", type=int, default=64)
-args = ap.parse_args()
-
-need("wrk", "wrk")
-if "BIQLI_EDGE_BINARY" not in os.environ:
-    subprocess.run(["swift", "build", "-c", "release", "--product", "biqli-edge"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+args = prepare()
 
 UA = {
     "desktop": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
@@ -39,18 +30,22 @@ edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"}, args=("s
             data_dir=f"{work}/demo-data")
 
 
-def fetch(ua):
-    req = urllib.request.Request(f"http://127.0.0.1:{edge.http_port}/invite", headers={"Host": HOST, "User-Agent": ua})
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *a, **k):
+        return None
 
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *a, **k):
-            return None
-    opener = urllib.request.build_opener(NoRedirect)
+
+def get(url, headers=None):
+    """(status, headers, body) of one GET, redirects not followed."""
     try:
-        r = opener.open(req)
+        r = urllib.request.build_opener(NoRedirect).open(urllib.request.Request(url, headers=headers or {}))
         return r.status, dict(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()
+
+
+def fetch(ua):
+    return get(f"http://127.0.0.1:{edge.http_port}/invite", {"Host": HOST, "User-Agent": ua})
 
 
 status, headers, _ = fetch(UA["android"])
@@ -69,18 +64,10 @@ nginx = Nginx(args.loops, f"""
         location = /deepview {{ root {static_dir}; try_files /deepview.html =404; default_type text/html;
                                 add_header Cache-Control no-store; }}""")
 
+
 def check_reference(path, want_status, want_len=None):
     """The reference must answer what it stands for, or its figure means nothing."""
-    req = urllib.request.Request(f"http://127.0.0.1:{nginx.http_port}{path}")
-
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *a, **k):
-            return None
-    try:
-        r = urllib.request.build_opener(NoRedirect).open(req)
-        status, body = r.status, r.read()
-    except urllib.error.HTTPError as e:
-        status, body = e.code, e.read()
+    status, _, body = get(f"http://127.0.0.1:{nginx.http_port}{path}")
     assert status == want_status, f"nginx {path}: {status}, wanted {want_status}"
     assert want_len is None or len(body) == want_len, f"nginx {path}: {len(body)} bytes, wanted {want_len}"
 
