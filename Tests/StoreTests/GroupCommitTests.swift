@@ -9,19 +9,6 @@ import Glibc
 
 /// The writer: batches, per-job savepoints, commit before completion, failures.
 final class GroupCommitTests: StoreTestCase {
-    /// Holds the writer inside a job until the returned latch is released, so
-    /// that whatever is written meanwhile lands in one later batch.
-    private func holdWriter() -> Latch {
-        let gate = Latch()
-        let entered = Latch()
-        store.write({ _ in
-            entered.countDown()
-            gate.block()
-        }) { _ in }
-        XCTAssertTrue(entered.wait(for: 1))
-        return gate
-    }
-
     func testManyThreadsWritingConcurrentlyAllCompleteAndPersist() throws {
         let threads = 8
         let perThread = 500
@@ -245,13 +232,7 @@ final class SavepointGroupCommitTests: StoreTestCase {
 
     func testEachBodyRunsOnceAndOnlyTheFailedOneIsRolledBack() throws {
         let runs = Box<String>()
-        let gate = Latch()
-        let entered = Latch()
-        store.write({ _ in
-            entered.countDown()
-            gate.block()
-        }) { _ in }
-        XCTAssertTrue(entered.wait(for: 1))
+        let gate = holdWriter()
         let done = Latch()
         for name in ["a", "b", "c"] {
             store.write({ tx in
@@ -272,13 +253,7 @@ final class SavepointGroupCommitTests: StoreTestCase {
 
 extension SavepointGroupCommitTests {
     func testAFailedJobThatReadTheCountsTakesOnlyItsOwnClickBack() throws {
-        let gate = Latch()
-        let entered = Latch()
-        store.write({ _ in
-            entered.countDown()
-            gate.block()
-        }) { _ in }
-        XCTAssertTrue(entered.wait(for: 1))
+        let gate = holdWriter()
         let done = Latch()
         for name in ["a", "b", "c"] {
             store.write({ tx in

@@ -67,6 +67,19 @@ class StoreTestCase: XCTestCase {
         }
     }
 
+    /// Occupies the writer with a job that waits for the returned latch's `release()`,
+    /// so that the writes queued meanwhile run as one batch.
+    func holdWriter() -> Latch {
+        let gate = Latch()
+        let entered = Latch()
+        store.write({ _ in
+            entered.countDown()
+            gate.block()
+        }) { _ in }
+        XCTAssertTrue(entered.wait(for: 1))
+        return gate
+    }
+
     /// Domain `go.example.com`, app `biq_mapp_A` attached to it, and a mobile link `invite`.
     func seedCatalog() throws {
         try write { tx in
