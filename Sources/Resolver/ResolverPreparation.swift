@@ -65,12 +65,12 @@ extension Resolver {
         try limit(limiters.instance.acquire(RateLimiter.key(app.id, request.appInstanceId), nowMillis: now))
         // Any token text, well-formed or not, has a bucket of its own and takes
         // part in the canonical request; only a well-formed one is looked up.
-        let anyTokenHash = request.handoffToken.map(TokenKey.hash)
+        let anyTokenHash = request.handoffToken.map(HandoffToken.hash)
         if let hash = anyTokenHash {
             try limit(limiters.token.acquire(RateLimiter.key(bytes: hash), nowMillis: now))
         }
         let handoff: HandoffInput =
-            anyTokenHash.map { hash in TokenKey.isWellFormed(request.handoffToken!) ? .token(hash) : .malformed }
+            anyTokenHash.map { hash in HandoffToken.isWellFormed(request.handoffToken!) ? .token(hash) : .malformed }
             ?? .none
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in

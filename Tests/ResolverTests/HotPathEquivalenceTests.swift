@@ -5,42 +5,8 @@ import XCTest
 @testable import Resolver
 
 /// The resolver's concrete hot-path versions of Store helpers must give the
-/// Store's answers: handoff keys are compared with rows the visit path wrote,
-/// and a handoff's stored metadata is copied into responses unparsed.
+/// Store's answers: a handoff's stored metadata is copied into responses unparsed.
 final class HotPathEquivalenceTests: XCTestCase {
-    private func tokens() -> [String] {
-        var out = [
-            "", "bqmh_", "bqmh_" + String(repeating: "A", count: 43), "bqmh_" + String(repeating: "_", count: 43),
-            "bqmh_" + String(repeating: "-", count: 42) + "B", "bqmh_" + String(repeating: "a", count: 42) + "\u{e9}",
-            "bqmh_" + String(repeating: "a", count: 44), "BQMH_" + String(repeating: "a", count: 43),
-            "xqmh_" + String(repeating: "a", count: 43), "bqmh_" + String(repeating: "a", count: 42) + "=",
-            "bqmh_" + String(repeating: "a", count: 42) + " ", String(repeating: "é", count: 48),
-        ]
-        for i in 0..<200 {
-            let body = (0..<32).map { UInt8(truncatingIfNeeded: ($0 + 1) &* (i + 7) &* 131) }
-            out.append(HandoffToken.make(randomBytes: body))
-            out.append(HandoffToken.generate(milliseconds: UInt64(1_700_000_000_000 + i)))
-            // Non-canonical last character (spare bits set): not a storage key any more.
-            var text = Array(HandoffToken.make(randomBytes: body).utf8)
-            text[47] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)[i % 64]
-            out.append(String(decoding: text, as: UTF8.self))
-        }
-        return out
-    }
-
-    func testTokenKeyIsHandoffTokenHash() {
-        for t in tokens() {
-            XCTAssertEqual(TokenKey.hash(t), HandoffToken.hash(t), t)
-            XCTAssertEqual(TokenKey.isWellFormed(t), HandoffToken.isWellFormed(t), t)
-        }
-    }
-
-    func testTimeOrderedTokensKeepTheirTimePrefix() {
-        let t = HandoffToken.generate(milliseconds: 1_790_000_000_123)
-        XCTAssertEqual(Array(TokenKey.hash(t).prefix(6)), HandoffKey.timePrefix(milliseconds: 1_790_000_000_123))
-        XCTAssertEqual(TokenKey.hash(t).count, 38)
-    }
-
     /// A handoff's metadata as the store writes it, copied as text, renders the same
     /// response as the parsed value.
     func testStoredMetadataTextRendersLikeTheValue() throws {

@@ -37,17 +37,67 @@ public enum HandoffToken {
         return prefix + Base64URL.encode(randomBytes)
     }
 
-    /// What the store keeps and the resolver looks up (see the type's comment).
+    /// What the store keeps and the resolver looks up (see the type's comment): for a
+    /// token whose 43 characters are the canonical encoding of 32 bytes (the last
+    /// character's two spare bits zero), its first 6 bytes (the click time) then the
+    /// SHA-256 of the token text (`HandoffKey.storageKey`); otherwise the SHA-256
+    /// alone. Straight from the UTF-8 bytes: it runs on every Android and Deep View
+    /// visit and every resolver request with a token.
     public static func hash(_ token: String) -> [UInt8] {
-        HandoffKey.storageKey(token: token) ?? HandoffKey.sha256(token)
+        var token = token
+        return token.withUTF8 { u in
+            let canonical = isWellFormed(u) && digits[Int(u[length - 1])] & 3 == 0
+            let count = canonical ? HandoffKey.timeBytes + 32 : 32
+            return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                var o = 0
+                if canonical {
+                    // 8 characters = 48 bits = the 6 time bytes.
+                    var bits: UInt64 = 0
+                    for i in prefixBytes.count..<(prefixBytes.count + 8) {
+                        bits = bits << 6 | UInt64(digits[Int(u[i])])
+                    }
+                    for i in 0..<HandoffKey.timeBytes {
+                        out[i] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * (HandoffKey.timeBytes - 1 - i)))
+                    }
+                    o = HandoffKey.timeBytes
+                }
+                if let text = u.baseAddress {
+                    _ = crypto_hash_sha256(out.baseAddress! + o, text, UInt64(u.count))
+                } else {
+                    var empty: UInt8 = 0  // an empty string has no storage to point at
+                    _ = crypto_hash_sha256(out.baseAddress! + o, &empty, 0)
+                }
+                initialized = count
+            }
+        }
     }
 
     /// `^bqmh_[A-Za-z0-9_-]{43}$`, the check both SDKs apply.
-    public static func isWellFormed<S: StringProtocol>(_ token: S) -> Bool {
-        let u = token.utf8
-        guard u.count == length, u.starts(with: prefix.utf8) else { return false }
-        return u.dropFirst(prefix.utf8.count).allSatisfy { c in
-            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
-        }
+    public static func isWellFormed(_ token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { isWellFormed($0) }
     }
+
+    /// `isWellFormed` for a token that is a part of a longer text.
+    public static func isWellFormed(_ token: Substring) -> Bool {
+        var token = token
+        return token.withUTF8 { isWellFormed($0) }
+    }
+
+    private static func isWellFormed(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard u.count == length, u.starts(with: prefixBytes) else { return false }
+        for i in prefixBytes.count..<length where digits[Int(u[i])] < 0 { return false }
+        return true
+    }
+
+    private static let prefixBytes: [UInt8] = Array(prefix.utf8)
+
+    /// base64url digit values, -1 outside the alphabet.
+    private static let digits: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(c)] = Int8(i)
+        }
+        return table
+    }()
 }

@@ -45,6 +45,9 @@ final class HandoffTokenTests: XCTestCase {
         let body = Base64URL.decode(String(early.dropFirst(5)))!
         XCTAssertEqual(Array(body.prefix(6)), [0x01, 0xA0, 0xC4, 0x50, 0x6C, 0x00])
         XCTAssertTrue(HandoffToken.isWellFormed(early))
+        let key = HandoffToken.hash(HandoffToken.generate(milliseconds: 1_790_000_000_123))
+        XCTAssertEqual(Array(key.prefix(6)), HandoffKey.timePrefix(milliseconds: 1_790_000_000_123))
+        XCTAssertEqual(key.count, 38)
     }
 
     func testWellFormedTable() {
@@ -68,5 +71,37 @@ final class HandoffTokenTests: XCTestCase {
             XCTAssertEqual(HandoffToken.isWellFormed(text), ok, text)
         }
         XCTAssertTrue(HandoffToken.isWellFormed(Substring(good)))
+    }
+    private func tokens() -> [String] {
+        var out = [
+            "", "bqmh_", "bqmh_" + String(repeating: "A", count: 43), "bqmh_" + String(repeating: "_", count: 43),
+            "bqmh_" + String(repeating: "-", count: 42) + "B", "bqmh_" + String(repeating: "a", count: 42) + "\u{e9}",
+            "bqmh_" + String(repeating: "a", count: 44), "BQMH_" + String(repeating: "a", count: 43),
+            "xqmh_" + String(repeating: "a", count: 43), "bqmh_" + String(repeating: "a", count: 42) + "=",
+            "bqmh_" + String(repeating: "a", count: 42) + " ", String(repeating: "é", count: 48),
+        ]
+        for i in 0..<200 {
+            let body = (0..<32).map { UInt8(truncatingIfNeeded: ($0 + 1) &* (i + 7) &* 131) }
+            out.append(HandoffToken.make(randomBytes: body))
+            out.append(HandoffToken.generate(milliseconds: UInt64(1_700_000_000_000 + i)))
+            // Non-canonical last character (spare bits set): not a storage key any more.
+            var text = Array(HandoffToken.make(randomBytes: body).utf8)
+            text[47] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)[i % 64]
+            out.append(String(decoding: text, as: UTF8.self))
+        }
+        return out
+    }
+
+    /// `hash` and `isWellFormed` read the token's bytes directly; they must agree with
+    /// the definitions: `HandoffKey.storageKey` else SHA-256, and the SDKs' pattern.
+    func testHashAndFormCheckAgreeWithTheirDefinitions() {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for t in tokens() {
+            XCTAssertEqual(HandoffToken.hash(t), HandoffKey.storageKey(token: t) ?? SHA256.hash(Array(t.utf8)), t)
+            let pattern =
+                t.utf8.count == 48 && t.hasPrefix("bqmh_") && t.utf8.dropFirst(5).allSatisfy(alphabet.contains)
+            XCTAssertEqual(HandoffToken.isWellFormed(t), pattern, t)
+            XCTAssertEqual(HandoffToken.isWellFormed(Substring("x" + t + "x").dropFirst().dropLast()), pattern, t)
+        }
     }
 }
