@@ -1,3 +1,5 @@
+import Store
+
 /// The canonical form of a validated request, whose SHA-256 decides whether a
 /// reused eventId or Idempotency-Key is a replay (equal) or a conflict.
 ///

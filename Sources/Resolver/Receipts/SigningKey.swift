@@ -1,5 +1,6 @@
 import CSodium
 import Core
+import Store
 
 /// One Ed25519 key in memory, ready to sign compact JWS.
 ///

@@ -1,4 +1,3 @@
-import CSodium
 import Core
 
 /// The storage key of a handoff (`Handoff.tokenHash`), chosen so that the
@@ -46,18 +45,6 @@ public enum HandoffKey {
         guard token.hasPrefix(prefix), let body = Base64URL.decode(String(token.dropFirst(prefix.count))),
             body.count == tokenBytes
         else { return nil }
-        return Array(body[0..<timeBytes]) + sha256(token)
-    }
-
-    /// SHA-256 through libsodium: the same bytes as `Core.SHA256`, several times faster,
-    /// and this runs on every Android and Deep View visit and every handoff lookup.
-    static func sha256(_ text: String) -> [UInt8] {
-        var copy = text
-        return copy.withUTF8 { bytes in
-            [UInt8](unsafeUninitializedCapacity: 32) { out, count in
-                _ = crypto_hash_sha256(out.baseAddress!, bytes.baseAddress, UInt64(bytes.count))
-                count = 32
-            }
-        }
+        return Array(body[0..<timeBytes]) + Digest.sha256(token)
     }
 }
