@@ -16,31 +16,18 @@ public enum ULID {
     }
 
     private static func next(_ milliseconds: UInt64) -> (UInt64, (UInt64, UInt64)) {
-        last.withLock { state -> (UInt64, (UInt64, UInt64)) in
-            if milliseconds > state.milliseconds {
-                state.milliseconds = milliseconds
-                // Leave headroom so that increments within one millisecond never overflow 80 bits.
-                state.random = (FastRandom.next() & 0x7FFF, FastRandom.next())
-            } else {
-                let (low, carry) = state.random.1.addingReportingOverflow(1)
-                state.random = (state.random.0 + (carry ? 1 : 0), low)
-            }
-            return (state.milliseconds, state.random)
-        }
+        shared.withLock { $0.next(milliseconds) }
     }
 
-    /// `prefix` + a new ULID, built in one allocation (a click id per visit).
+    /// `prefix` + a new ULID, built in one allocation.
     static func make(prefix: String, milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
         let (time, random) = next(milliseconds)
         return make(prefix: prefix, milliseconds: time, random: random)
     }
 
-    private struct State {
-        var milliseconds: UInt64 = 0
-        var random: (UInt64, UInt64) = (0, 0)
-    }
-
-    private static let last = Mutex(State())
+    /// The process-wide sequence (`make`): for ids made anywhere, such as the
+    /// management API's, that must sort in creation order across threads.
+    private static let shared = Mutex(ULIDGenerator())
 
     /// Deterministic form for tests: `random.0` holds the top 16 of the 80 random bits.
     public static func make(milliseconds: UInt64, random: (UInt64, UInt64)) -> String {
@@ -134,5 +121,35 @@ public enum Identifier {
     /// True when `text` is `prefix` followed by a valid ULID.
     public static func isValid(_ text: String, prefix: String) -> Bool {
         text.hasPrefix(prefix) && ULID.isValid(text.dropFirst(prefix.count))
+    }
+}
+
+/// A monotonic ULID sequence owned by one thread (an event loop): its ids sort in the
+/// order it made them, without a lock shared with other threads. `ULID.make` is the
+/// same sequence behind a process-wide lock.
+public struct ULIDGenerator: Sendable {
+    private var milliseconds: UInt64 = 0
+    private var random: (UInt64, UInt64) = (0, 0)
+
+    public init() {}
+
+    /// `prefix` + the next ULID at `milliseconds`, in one allocation.
+    public mutating func make(prefix: String, milliseconds: UInt64) -> String {
+        let (time, random) = next(milliseconds)
+        return ULID.make(prefix: prefix, milliseconds: time, random: random)
+    }
+
+    /// An id in the same millisecond as the previous one (or with a clock that stepped
+    /// back) takes the previous time and random part plus one.
+    mutating func next(_ now: UInt64) -> (UInt64, (UInt64, UInt64)) {
+        if now > milliseconds {
+            milliseconds = now
+            // Leave headroom so that increments within one millisecond never overflow 80 bits.
+            random = (FastRandom.next() & 0x7FFF, FastRandom.next())
+        } else {
+            let (low, carry) = random.1.addingReportingOverflow(1)
+            random = (random.0 + (carry ? 1 : 0), low)
+        }
+        return (milliseconds, random)
     }
 }

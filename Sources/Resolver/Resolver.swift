@@ -20,6 +20,8 @@ public final class Resolver: Sendable {
     let configuration: Configuration
     let limiters: ResolverLimiters
     let keyCache: KeyCache
+    /// Each loop's own open-id sequence (no lock shared between loops).
+    let openIds: PerLoop<ULIDGenerator>
     let httpsActive: @Sendable (String) -> Bool
     let resumeOnLoop: LoopHop?
 
@@ -39,6 +41,7 @@ public final class Resolver: Sendable {
         self.configuration = configuration
         self.limiters = ResolverLimiters(configuration.limits)
         self.keyCache = KeyCache(loops: store.readerCount, ttlMilliseconds: configuration.keyCacheMilliseconds)
+        self.openIds = PerLoop(count: store.readerCount) { ULIDGenerator() }
         self.httpsActive = httpsActive
         self.resumeOnLoop = resumeOnLoop
     }

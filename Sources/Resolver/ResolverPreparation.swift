@@ -83,7 +83,9 @@ extension Resolver {
             request: request, app: app, idempotencyKey: headers.idempotencyKey, idempotencyKeyHash: keyHash,
             requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: anyTokenHash),
             handoff: handoff, appLink: appLink, probabilistic: plan, now: now,
-            openId: Identifier.openPrefix + ULID.make(milliseconds: UInt64(max(0, now))))
+            openId: openIds.with(input.readerLoop) {
+                $0.make(prefix: Identifier.openPrefix, milliseconds: UInt64(max(0, now)))
+            })
     }
 
     /// Probabilistic evaluation would run only for an iOS first open without

@@ -109,6 +109,17 @@ final class ULIDTests: XCTestCase {
         XCTAssertGreaterThan(earlier, ids.last!)
     }
 
+    func testALoopsOwnSequenceSortsInCreationOrderToo() {
+        var generator = ULIDGenerator()
+        let ids = (0..<1000).map { _ in generator.make(prefix: "biq_clk_", milliseconds: 1_790_000_000_000) }
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(Set(ids).count, ids.count)
+        XCTAssertTrue(ids.allSatisfy { Identifier.isValid($0, prefix: Identifier.clickPrefix) })
+        XCTAssertEqual(ULID.milliseconds(ids[0].dropFirst(8)), 1_790_000_000_000)
+        let later = generator.make(prefix: "", milliseconds: 1_790_000_000_001)
+        XCTAssertEqual(ULID.milliseconds(later[...]), 1_790_000_000_001)
+    }
+
     func testGeneratedIdsAreValidAndDistinct() {
         let a = ULID.make()
         let b = ULID.make()

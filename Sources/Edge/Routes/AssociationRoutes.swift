@@ -1,4 +1,5 @@
 import Association
+import Core
 import HTTP
 import Store
 

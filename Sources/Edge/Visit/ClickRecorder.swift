@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// Clicks whose answer does not wait for them (desktop, iOS fallback, web-only links)
@@ -14,6 +15,8 @@ final class ClickRecorder: Sendable {
     private struct Pending {
         var clicks: [Click] = []
         var previews: [Preview] = []
+        /// The loop's own click-id sequence (no lock shared between loops).
+        var ids = ULIDGenerator()
     }
 
     private let store: any Store
@@ -24,6 +27,12 @@ final class ClickRecorder: Sendable {
         self.store = store
         self.log = log
         self.pending = PerLoop(count: loops) { Pending() }
+    }
+
+    /// A new click id (`biq_clk_` + ULID of `at`) from loop `loop`'s sequence. Call only
+    /// on that loop's thread.
+    func newId(at: Int64, loop: Int) -> String {
+        pending.with(loop) { $0.ids.make(prefix: Identifier.clickPrefix, milliseconds: UInt64(max(at, 0))) }
     }
 
     /// Queues `click` on loop `loop`'s list. Call only on that loop's thread.

@@ -132,7 +132,7 @@ struct VisitFlow: Sendable {
             sourceHash = services.sourceHasher.hash(address)
         }
         return Click(
-            id: Identifier.make(Identifier.clickPrefix), linkId: link.id,
+            id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
             appId: link.mobile?.appId, domain: link.domain, at: now, kind: kind,
             platform: visitor.platform ?? .desktop, inAppBrowser: visitor.inAppBrowser, dynamic: captured,
             sourceHash: sourceHash, osVersion: visitor.osVersion)
