@@ -28,6 +28,14 @@ public protocol Store: AnyObject, Sendable {
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     )
 
+    /// `write` for a body that returns nothing, such as the visit path's click and
+    /// handoff; the same contract. A store may run these without the generic job
+    /// (see `SQLiteStore`); the default forwards to the generic `write`.
+    func write(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    )
+
     /// Blocking form of `write` for the CLI, the management API's slow path and tests.
     func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws(StoreError)
         -> T
@@ -51,6 +59,24 @@ public protocol Store: AnyObject, Sendable {
 }
 
 /// Reads. Implemented by per-loop readers and by transactions (which see their own writes).
+extension Store {
+    public func write(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        genericWrite(body, completion: completion)
+    }
+
+    /// Inside a generic context `write` resolves to the generic requirement, not to
+    /// the Void one that calls this.
+    private func genericWrite<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        write(body, completion: completion)
+    }
+}
+
 public protocol StoreReader: AnyObject {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]

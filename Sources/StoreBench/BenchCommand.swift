@@ -106,9 +106,7 @@ enum VisitRows {
             try tx.putLink(
                 Link(
                     id: linkId, domain: host, key: "invite", url: "https://bench.test/",
-                    mobile: MobilePayload(
-                        appId: appId, route: "/invite", referralCode: "PARTNER_42", metadata: ["campaign": "spring"],
-                        dynamicKeys: ["ref"])))
+                    mobile: mobile))
         }
     }
 
@@ -117,6 +115,11 @@ enum VisitRows {
     nonisolated(unsafe) static var orderedKeys = false
     /// Share of visits that are iOS (click with a source hash for probabilistic matching).
     nonisolated(unsafe) static var iosPercent: UInt64 = 50
+
+    /// The link's payload, as the edge's link cache holds it (metadata encoded once).
+    static let mobile = MobilePayload(
+        appId: appId, route: "/invite", referralCode: "PARTNER_42", metadata: ["campaign": "spring"],
+        dynamicKeys: ["ref"])
 
     static func make(_ random: inout FastRandom, now: Int64) -> (Click, Handoff) {
         let ios = random.next() % 100 < iosPercent
@@ -129,7 +132,7 @@ enum VisitRows {
             tokenHash: tokenHash(&random, now: now), clickId: id, appId: appId, platform: ios ? .ios : .android,
             snapshot: HandoffSnapshot(
                 linkId: linkId, shortUrl: "https://go.bench.test/invite", route: "/invite",
-                referralCode: "PARTNER_42", metadata: ["campaign": "spring"], dynamic: [("ref", "BOB")]),
+                referralCode: "PARTNER_42", mobile: mobile, dynamic: [("ref", "BOB")]),
             createdAt: now, expiresAt: now + 86_400_000)
         return (click, handoff)
     }

@@ -32,6 +32,35 @@ final class EventTests: StoreTestCase {
         XCTAssertNil(try reader.handoff(tokenHash: [1]))
     }
 
+    func testEachRowKeepsItsOwnDynamicValuesAndASnapshotTheLinksEncodedMetadata() throws {
+        // The writer reuses the last dynamic values' JSON when the next row has the same
+        // values: rows that differ, in order, must each get their own.
+        var payload = MobilePayload(appId: Fixture.appId, route: "/r", metadata: ["old": "value"])
+        payload.metadata = ["campaign": .string("edited \"quoted\""), "n": .int(3)]
+        XCTAssertEqual(payload.metadataJSON, Array(#"{"campaign":"edited \"quoted\"","n":3}"#.utf8))
+        var first = Fixture.click(id: "biq_clk_a", at: 1)
+        first.dynamic = [("ref", "A")]
+        var second = Fixture.click(id: "biq_clk_b", at: 2)
+        second.dynamic = [("ref", "B")]
+        var handoffA = Fixture.handoff(token: 1, clickId: "biq_clk_a")
+        handoffA.snapshot = HandoffSnapshot(
+            linkId: Fixture.linkId, shortUrl: "https://go.example.com/a", route: payload.route, referralCode: nil,
+            mobile: payload, dynamic: [("ref", "A")])
+        var handoffB = Fixture.handoff(token: 2, clickId: "biq_clk_b")
+        handoffB.snapshot.dynamic = [("ref", "A"), ("utm_source", "mail")]
+        try write { [first, second, handoffA, handoffB] tx in
+            try tx.insertClick(first)
+            try tx.insertHandoff(handoffA)
+            try tx.insertClick(second)
+            try tx.insertHandoff(handoffB)
+        }
+        XCTAssertEqual(try reader.click(id: "biq_clk_a"), first)
+        XCTAssertEqual(try reader.click(id: "biq_clk_b"), second)
+        XCTAssertEqual(try reader.handoff(tokenHash: handoffA.tokenHash), handoffA)
+        XCTAssertEqual(try reader.handoff(tokenHash: handoffA.tokenHash)?.snapshot.metadata, payload.metadata)
+        XCTAssertEqual(try reader.handoff(tokenHash: handoffB.tokenHash), handoffB)
+    }
+
     func testEmptyAndLargeValuesSurviveTheWritersBindArena() throws {
         let big = String(repeating: "é", count: 20_000)  // 40,000 bytes: larger than an arena chunk
         let empty = Click(

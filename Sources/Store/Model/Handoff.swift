@@ -8,7 +8,11 @@ public struct HandoffSnapshot: Sendable, Equatable {
     public var route: String
     /// The static referral code, else an allowed dynamic `ref`, else nil.
     public var referralCode: String?
-    public var metadata: JSONValue
+    public var metadata: JSONValue {
+        didSet { metadataJSON = ModelCodec.encode(json: metadata) }
+    }
+    /// `metadata` as stored: the link's own encoding when made from its payload.
+    public private(set) var metadataJSON: [UInt8]
     public var dynamic: [(String, String)]
 
     public init(
@@ -20,6 +24,22 @@ public struct HandoffSnapshot: Sendable, Equatable {
         self.route = route
         self.referralCode = referralCode
         self.metadata = metadata
+        self.metadataJSON = ModelCodec.encode(json: metadata)
+        self.dynamic = dynamic
+    }
+
+    /// The snapshot of a link's mobile payload: its metadata and their encoding as
+    /// they are now (the visit path's snapshot, which the writer stores as is).
+    public init(
+        linkId: String, shortUrl: String, route: String, referralCode: String?, mobile: MobilePayload,
+        dynamic: [(String, String)]
+    ) {
+        self.linkId = linkId
+        self.shortUrl = shortUrl
+        self.route = route
+        self.referralCode = referralCode
+        self.metadata = mobile.metadata
+        self.metadataJSON = mobile.metadataJSON
         self.dynamic = dynamic
     }
 

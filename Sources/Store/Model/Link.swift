@@ -42,7 +42,12 @@ public struct MobilePayload: Sendable, Equatable {
     /// Static referral code (at most 128); wins over a dynamic `ref`.
     public var referralCode: String?
     /// Safe metadata: a JSON object (20 keys, 3 levels, 4 KB, no sensitive keys).
-    public var metadata: JSONValue
+    public var metadata: JSONValue {
+        didSet { metadataJSON = ModelCodec.encode(json: metadata) }
+    }
+    /// `metadata` as the store writes it, encoded once per link rather than by the
+    /// store's writer for every handoff snapshot of it.
+    public private(set) var metadataJSON: [UInt8]
     /// Query keys whose values a visit captures (at most 20, `^[a-z][a-z0-9_]{0,39}$`).
     public var dynamicKeys: [String]
     /// The link's Deep View switch; the domain has the other one.
@@ -56,6 +61,7 @@ public struct MobilePayload: Sendable, Equatable {
         self.route = route
         self.referralCode = referralCode
         self.metadata = metadata
+        self.metadataJSON = ModelCodec.encode(json: metadata)
         self.dynamicKeys = dynamicKeys
         self.deepView = deepView
     }

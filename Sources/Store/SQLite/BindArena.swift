@@ -16,28 +16,39 @@ import CSQLite
 final class BindArena {
     static let chunkBytes = 16 << 10
 
-    private var chunks: [UnsafeMutableRawPointer] = []
-    /// Chunks larger than `chunkBytes` (one oversized value each), freed at reset.
-    private var large: [UnsafeMutableRawPointer] = []
-    private var chunk = 0
-    private var used = 0
+    private struct State {
+        var chunks: [UnsafeMutableRawPointer] = []
+        /// Chunks larger than `chunkBytes` (one oversized value each), freed at reset.
+        var large: [UnsafeMutableRawPointer] = []
+        var chunk = 0
+        var used = 0
+    }
+
+    /// Behind a pointer rather than in stored `var`s: a class's stored properties get a
+    /// dynamic exclusivity check on every access, ten per insert here, and this object
+    /// never leaves the writer thread.
+    private let state: UnsafeMutablePointer<State>
 
     init() {
-        chunks.append(UnsafeMutableRawPointer.allocate(byteCount: Self.chunkBytes, alignment: 16))
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        state.pointee.chunks.append(UnsafeMutableRawPointer.allocate(byteCount: Self.chunkBytes, alignment: 16))
     }
 
     deinit {
-        for c in chunks { c.deallocate() }
-        for c in large { c.deallocate() }
+        for c in state.pointee.chunks { c.deallocate() }
+        for c in state.pointee.large { c.deallocate() }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Forgets every copy (the statements bound to them were cleared).
     func reset() {
-        chunk = 0
-        used = 0
-        if !large.isEmpty {
-            for c in large { c.deallocate() }
-            large.removeAll()
+        state.pointee.chunk = 0
+        state.pointee.used = 0
+        if !state.pointee.large.isEmpty {
+            for c in state.pointee.large { c.deallocate() }
+            state.pointee.large.removeAll()
         }
     }
 
@@ -47,19 +58,20 @@ final class BindArena {
         if n > Self.chunkBytes {
             let big = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
             big.copyMemory(from: bytes.baseAddress!, byteCount: n)
-            large.append(big)
+            state.pointee.large.append(big)
             return UnsafeRawPointer(big)
         }
-        if used + n > Self.chunkBytes {
-            chunk += 1
-            used = 0
-            if chunk == chunks.count {
-                chunks.append(UnsafeMutableRawPointer.allocate(byteCount: Self.chunkBytes, alignment: 16))
+        if state.pointee.used + n > Self.chunkBytes {
+            state.pointee.chunk += 1
+            state.pointee.used = 0
+            if state.pointee.chunk == state.pointee.chunks.count {
+                state.pointee.chunks.append(
+                    UnsafeMutableRawPointer.allocate(byteCount: Self.chunkBytes, alignment: 16))
             }
         }
-        let target = chunks[chunk] + used
+        let target = state.pointee.chunks[state.pointee.chunk] + state.pointee.used
         if n > 0 { target.copyMemory(from: bytes.baseAddress!, byteCount: n) }
-        used += n
+        state.pointee.used += n
         return UnsafeRawPointer(target)
     }
 }

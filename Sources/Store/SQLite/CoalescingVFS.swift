@@ -25,6 +25,7 @@ enum CoalescingVFS {
     nonisolated(unsafe) private static var methods: UnsafeMutablePointer<sqlite3_io_methods>!
 
     private static func register() -> Bool {
+        _ = SQLiteLibrary.configured
         guard let defaultVFS = sqlite3_vfs_find(nil) else { return false }
         base = defaultVFS
         methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)

@@ -25,6 +25,7 @@ final class SQLiteConnection {
         path: String, create: Bool, busyTimeoutMilliseconds: Int32, cacheKiB: Int, queryOnly: Bool,
         vfs: String? = nil
     ) throws(StoreError) -> SQLiteConnection {
+        _ = SQLiteLibrary.configured
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -117,8 +118,9 @@ final class SQLiteConnection {
     /// `SQLITE_STATIC` into `arena` (reset first); the bindings are cleared after
     /// the step, before anything can reuse the arena's bytes.
     @discardableResult
-    func executeStatic(_ sql: String, arena: BindArena, _ bind: (StaticInsert) -> Void) throws(StoreError) -> Int {
-        let statement = try statement(sql)
+    func executeStatic(_ statement: SQLiteStatement, arena: BindArena, _ bind: (StaticInsert) -> Void)
+        throws(StoreError) -> Int
+    {
         arena.reset()
         defer {
             sqlite3_reset(statement.handle)

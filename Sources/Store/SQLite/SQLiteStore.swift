@@ -124,6 +124,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    public func write(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        if !queue.enqueue(VoidWriteJob(body: body, completion: completion)) {
+            completion(.failure(.closed))
+        }
+    }
+
     public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
         throws(StoreError) -> T
     {

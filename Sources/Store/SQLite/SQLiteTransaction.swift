@@ -53,17 +53,48 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     /// Values of the visit path's inserts (bound without copies by SQLite).
     private let arena = BindArena()
-    /// Reused for the JSON of one value at a time.
-    private var json: [UInt8] = []
+
+    /// The statements of the hot writes (a visit's, a resolution's).
+    private enum Hot: Int, CaseIterable {
+        case insertClick, insertHandoff, claimHandoff, insertOpen, upsertInstance
+
+        var sql: String {
+            switch self {
+            case .insertClick: SQLiteTransaction.insertClickSQL
+            case .insertHandoff: SQLiteTransaction.insertHandoffSQL
+            case .claimHandoff: SQLiteTransaction.claimHandoffSQL
+            case .insertOpen: SQLiteTransaction.insertOpenSQL
+            case .upsertInstance: SQLiteTransaction.upsertInstanceSQL
+            }
+        }
+    }
+
+    /// Prepared on first use and kept here (the connection owns and finalizes them):
+    /// finding a statement by its SQL text costs a few hundred instructions per use.
+    private var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
+
+    private func hot(_ which: Hot) throws(StoreError) -> SQLiteStatement {
+        if let statement = hotStatements[which.rawValue] { return statement }
+        let statement = try db.statement(which.sql)
+        hotStatements[which.rawValue] = statement
+        return statement
+    }
+    /// The JSON of the last dynamic values encoded, and those values: a click and its
+    /// handoff carry the same ones, so the handoff reuses the click's encoding.
+    private var json: [UInt8] = Array("[]".utf8)
+    private var jsonPairs: [(String, String)] = []
 
     private func encoded(pairs: [(String, String)]) -> [UInt8] {
-        json.removeAll(keepingCapacity: true)
-        ModelCodec.encode(pairs: pairs, into: &json)
+        if !pairs.elementsEqual(jsonPairs, by: ==) {
+            json.removeAll(keepingCapacity: true)
+            ModelCodec.encode(pairs: pairs, into: &json)
+            jsonPairs = pairs
+        }
         return json
     }
 
     func insertClick(_ click: Click) throws(StoreError) {
-        try db.executeStatic(Self.insertClickSQL, arena: arena) { b in
+        try db.executeStatic(hot(.insertClick), arena: arena) { b in
             b.text(1, click.id)
             b.text(2, click.linkId)
             b.text(3, click.appId)
@@ -125,7 +156,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     func insertHandoff(_ handoff: Handoff) throws(StoreError) {
         let snapshot = handoff.snapshot
-        try db.executeStatic(Self.insertHandoffSQL, arena: arena) { b in
+        try db.executeStatic(hot(.insertHandoff), arena: arena) { b in
             b.blob(1, handoff.tokenHash)
             b.text(2, handoff.clickId)
             b.text(3, handoff.appId)
@@ -134,9 +165,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             b.text(6, snapshot.shortUrl)
             b.text(7, snapshot.route)
             b.text(8, snapshot.referralCode)
-            json.removeAll(keepingCapacity: true)
-            ModelCodec.encode(json: snapshot.metadata, into: &json)
-            b.text(9, bytes: json)
+            b.text(9, bytes: snapshot.metadataJSON)
             if snapshot.dynamic.isEmpty {
                 b.null(10)
             } else {
@@ -199,7 +228,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
                 createdAt: s.int64(9), expiresAt: s.int64(10))
         }
         guard let view = found ?? nil else { return nil }
-        let claimed = try db.executeStatic(Self.claimHandoffSQL, arena: arena) { b in
+        let claimed = try db.executeStatic(hot(.claimHandoff), arena: arena) { b in
             b.blob(1, tokenHash)
             b.text(2, instance)
             b.text(3, openId)
@@ -270,7 +299,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     private func insertOpen(_ event: OpenEvent, keyColumn: [UInt8]?) throws(StoreError) {
         unusedKey = nil
-        try db.executeStatic(Self.insertOpenSQL, arena: arena) { b in
+        try db.executeStatic(hot(.insertOpen), arena: arena) { b in
             b.text(1, event.id)
             b.text(2, event.appId)
             b.text(3, event.appInstanceId)
@@ -299,7 +328,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         """
 
     func upsertAppInstance(_ instance: AppInstance) throws(StoreError) {
-        try db.executeStatic(Self.upsertInstanceSQL, arena: arena) { b in
+        try db.executeStatic(hot(.upsertInstance), arena: arena) { b in
             b.text(1, instance.appId)
             b.text(2, instance.instanceId)
             b.text(3, instance.platform.rawValue)

@@ -20,7 +20,7 @@ public enum HandoffSnapshotBuilder {
         return HandoffSnapshot(
             linkId: link.id, shortUrl: link.shortUrl, route: mobile.route,
             referralCode: DynamicValues.referralCode(static: mobile.referralCode, dynamic: dynamic),
-            metadata: mobile.metadata, dynamic: dynamic)
+            mobile: mobile, dynamic: dynamic)
     }
 
     /// Convenience: capture the query's allowed values and snapshot in one step.
