@@ -65,25 +65,28 @@ public enum ULID {
         // Over the contiguous bytes: the store's writer parses a click id per iOS click,
         // and stepping a Substring's UTF8View index by index costs ten times as much.
         var text = text
-        return text.withUTF8 { u -> (milliseconds: UInt64, random: (UInt64, UInt64))? in
-            // The first character holds 3 bits: more would overflow 128 bits (what `isValid` checks).
-            guard u.count == 26, u[0] <= UInt8(ascii: "7") else { return nil }
-            return decodeTable.withUnsafeBufferPointer { table in
-                var time: UInt64 = 0
-                var hi: UInt64 = 0
-                var lo: UInt64 = 0
-                for i in 0..<26 {
-                    let v = table[Int(u[i])]
-                    guard v != 0xFF else { return nil }
-                    if i < 10 {
-                        time = time << 5 | UInt64(v)
-                    } else {
-                        hi = (hi << 5 | lo >> 59) & 0xFFFF
-                        lo = lo << 5 | UInt64(v)
-                    }
+        return text.withUTF8 { parts(utf8: $0) }
+    }
+
+    /// `parts` of a ULID's 26 UTF-8 bytes.
+    public static func parts(utf8 u: UnsafeBufferPointer<UInt8>) -> (milliseconds: UInt64, random: (UInt64, UInt64))? {
+        // The first character holds 3 bits: more would overflow 128 bits (what `isValid` checks).
+        guard u.count == 26, u[0] <= UInt8(ascii: "7") else { return nil }
+        return decodeTable.withUnsafeBufferPointer { table in
+            var time: UInt64 = 0
+            var hi: UInt64 = 0
+            var lo: UInt64 = 0
+            for i in 0..<26 {
+                let v = table[Int(u[i])]
+                guard v != 0xFF else { return nil }
+                if i < 10 {
+                    time = time << 5 | UInt64(v)
+                } else {
+                    hi = (hi << 5 | lo >> 59) & 0xFFFF
+                    lo = lo << 5 | UInt64(v)
                 }
-                return (time, (hi, lo))
             }
+            return (time, (hi, lo))
         }
     }
 

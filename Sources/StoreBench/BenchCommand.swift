@@ -137,14 +137,14 @@ enum VisitRows {
         return (click, handoff)
     }
 
-    /// What the visit path computes: SHA-256 of a random token today, or the
-    /// time-ordered `HandoffKey` of a time-prefixed token.
+    /// What the visit path computes (`HandoffToken.hash` of a fresh token): the
+    /// time-ordered key of a time-prefixed token, or with `--keys random` the key of
+    /// an all-random token (tokens made before decision 0006), which is random.
     static func tokenHash(_ random: inout FastRandom, now: Int64) -> [UInt8] {
-        if orderedKeys {
-            let body = HandoffKey.tokenBody(milliseconds: UInt64(now), random: random.bytes(26))
-            return HandoffKey.storageKey(token: "bqmh_" + Base64URL.encode(body))!
-        }
-        return SHA256.hash("bqmh_" + Base64URL.encode(random.bytes(32)))
+        let body =
+            orderedKeys
+            ? HandoffKey.tokenBody(milliseconds: UInt64(now), random: random.bytes(26)) : random.bytes(32)
+        return HandoffToken.hash(HandoffToken.make(randomBytes: body))
     }
 }
 

@@ -111,20 +111,26 @@ struct CandidateIndex {
         }
     }
 
-    /// Hash bytes folded 8 at a time through a 64-bit mixer (splitmix64's finalizer),
-    /// after the app, the domain and the length.
+    /// Hash bytes folded 8 at a time (native byte order: the index lives in memory
+    /// only) through a 64-bit mixer (splitmix64's finalizer), after the app, the
+    /// domain and the length.
     private static func fingerprint(app: Int32, domain: Int32, hash: [UInt8]) -> UInt64 {
         var h = mix(UInt64(UInt32(bitPattern: app)) << 32 | UInt64(UInt32(bitPattern: domain)))
         h = mix(h ^ UInt64(hash.count))
-        var word: UInt64 = 0
-        for (i, byte) in hash.enumerated() {
-            word = word << 8 | UInt64(byte)
-            if i & 7 == 7 {
-                h = mix(h ^ word)
-                word = 0
+        return hash.withUnsafeBytes { bytes in
+            var i = 0
+            while i + 8 <= bytes.count {
+                h = mix(h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                i += 8
             }
+            guard i < bytes.count else { return h }
+            var word: UInt64 = 0
+            while i < bytes.count {
+                word = word << 8 | UInt64(bytes[i])
+                i += 1
+            }
+            return mix(h ^ word)
         }
-        return hash.count & 7 == 0 ? h : mix(h ^ word)
     }
 
     private static func mix(_ x: UInt64) -> UInt64 {
@@ -147,8 +153,18 @@ private enum ClickRef {
     case ulid(UInt64, UInt64)
     case text(String)
 
+    private static let prefix = Array(Identifier.clickPrefix.utf8)
+
     init(_ id: String) {
-        if id.hasPrefix(Identifier.clickPrefix), let parts = ULID.parts(id.dropFirst(Identifier.clickPrefix.count)) {
+        // On the bytes: String's hasPrefix, count and dropFirst work in Characters, which
+        // cost the writer more than the rest of an insert into the index.
+        var text = id
+        let parts = text.withUTF8 { u -> (milliseconds: UInt64, random: (UInt64, UInt64))? in
+            let p = Self.prefix
+            guard u.count == p.count + 26, u.starts(with: p) else { return nil }
+            return ULID.parts(utf8: UnsafeBufferPointer(rebasing: u[p.count...]))
+        }
+        if let parts {
             self = .ulid(parts.milliseconds << 16 | parts.random.0, parts.random.1)
         } else {
             self = .text(id)
