@@ -136,9 +136,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
         throws(StoreError) -> T
     {
-        if writer.isWriterThread {
+        if writer.isStoreThread {
             // A completion (or a body) waiting for a later batch would wait for itself.
-            throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
+            throw .backend(code: -1, message: "writeAndWait called on a thread of the store's writer")
         }
         let waiter = ResultWaiter<T>()
         write(body) { result in waiter.deliver(result) }
@@ -183,7 +183,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         _ = queue.close()
         // Called from a completion (or the last reference dropped there): the
         // writer drains and stops by itself; it cannot wait for itself.
-        guard !writer.isWriterThread else { return }
+        guard !writer.isStoreThread else { return }
         writer.join()
     }
 
