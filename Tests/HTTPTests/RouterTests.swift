@@ -16,6 +16,16 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(match(r, "/:key", "/invite")?["key"], "invite")
     }
 
+    func testLiteralsMatchOnlyTheSameBytes() {
+        let r = Router()
+        XCTAssertNotNil(match(r, "/healthz", "/healthz"))
+        XCTAssertNil(match(r, "/healthz", "/healthy"))  // same length, other bytes
+        XCTAssertNil(match(r, "/healthz", "/health"))
+        XCTAssertNil(match(r, "/healthz", "/healthzz"))
+        XCTAssertNil(match(r, "/m/handoff", "/m/handof"))
+        XCTAssertNil(match(r, "/é", "/e"))
+    }
+
     func testAbsoluteFormTargetsRouteByTheirPath() {
         XCTAssertEqual(
             Router.pathStart(ofAbsoluteForm: "http://go.example.com/invite").map {
