@@ -33,8 +33,27 @@ public enum PlayReferrer {
         if let custom = app.playStoreUrl, let parsed = try? StoreURL.parse(custom, packageName: app.packageName) {
             return parsed.render(token: token, packageName: app.packageName)
         }
-        return storeBase + "?id=" + PercentCoding.encode(app.packageName.utf8) + "&referrer="
-            + PercentCoding.encode((tokenKey + "=" + token).utf8)
+        return defaultURL(packageName: app.packageName, token: token)
+    }
+
+    /// `storeBase?id=<package>&referrer=<biqli_token=token, encoded once>`, in one string.
+    /// Encoding is byte by byte, so encoding `biqli_token=<token>` is encoding the key
+    /// (all unreserved), `=` (`%3D`) and the token in turn; a well-formed token is all
+    /// unreserved too and comes out as it went in. This runs on every Android visit.
+    static func defaultURL(packageName: String, token: String) -> String {
+        let package = PercentCoding.encode(packageName)
+        let value = PercentCoding.encode(token)
+        var url = ""
+        url.reserveCapacity(
+            storeBase.utf8.count + 4 + package.utf8.count + 10 + tokenKey.utf8.count + 3 + value.utf8.count)
+        url += storeBase
+        url += "?id="
+        url += package
+        url += "&referrer="
+        url += tokenKey
+        url += "%3D"
+        url += value
+        return url
     }
 
     /// Save-time check of `android.playStoreUrl` for the app's package.
