@@ -14,6 +14,10 @@ final class RouterTests: XCTestCase {
         XCTAssertNil(match(r, "/", "/x"))
         XCTAssertNil(match(r, "/:key", "/"))
         XCTAssertEqual(match(r, "/:key", "/invite")?["key"], "invite")
+        XCTAssertEqual(match(r, "/a/*rest", "/a")?["rest"], "")
+        XCTAssertEqual(match(r, "/*rest", "/")?["rest"], "")
+        XCTAssertNil(match(r, "/a/b/*rest", "/a"))
+        XCTAssertNil(match(r, "/a/:b", "/a/b/c"))
     }
 
     func testLiteralsMatchOnlyTheSameBytes() {
