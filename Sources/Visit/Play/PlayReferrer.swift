@@ -41,20 +41,25 @@ public enum PlayReferrer {
     /// (all unreserved), `=` (`%3D`) and the token in turn; a well-formed token is all
     /// unreserved too and comes out as it went in. This runs on every Android visit.
     static func defaultURL(packageName: String, token: String) -> String {
-        let package = PercentCoding.encode(packageName)
-        let value = PercentCoding.encode(token)
-        var url = ""
-        url.reserveCapacity(
-            storeBase.utf8.count + 4 + package.utf8.count + 10 + tokenKey.utf8.count + 3 + value.utf8.count)
-        url += storeBase
-        url += "?id="
-        url += package
-        url += "&referrer="
-        url += tokenKey
-        url += "%3D"
-        url += value
-        return url
+        var package = packageName
+        var token = token
+        return package.withUTF8 { p in
+            token.withUTF8 { t in
+                let count =
+                    defaultHead.count + StringAssembly.percentEncodedCount(p) + referrerHead.count
+                    + StringAssembly.percentEncodedCount(t)
+                return String(unsafeUninitializedCapacity: count) { out in
+                    var o = defaultHead.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: 0) }
+                    o = StringAssembly.percentEncode(p, into: out, at: o)
+                    o = referrerHead.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: o) }
+                    return StringAssembly.percentEncode(t, into: out, at: o)
+                }
+            }
+        }
     }
+
+    private static let defaultHead: [UInt8] = Array((storeBase + "?id=").utf8)
+    private static let referrerHead: [UInt8] = Array(("&referrer=" + tokenKey + "%3D").utf8)
 
     /// Save-time check of `android.playStoreUrl` for the app's package.
     public static func validateStoreURL(_ url: String, packageName: String) throws(PlayStoreURLError) {
