@@ -116,7 +116,8 @@ struct VisitFlow: Sendable {
             else {
                 return .response(redirect(app.ios?.fallbackUrl ?? link.url))
             }
-            success = HTTPResponse(page)
+            // The page's fields in one allocation (`HTTPResponse(page)` appends them one by one).
+            success = HTTPResponse(status: page.status, headers: HTTPHeaders(page.headers), body: page.body)
             let url = link.url
             fallbackLocation = { ios.fallbackUrl ?? ios.storeUrl ?? url }
         }
