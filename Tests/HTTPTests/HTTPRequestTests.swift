@@ -13,6 +13,10 @@ final class HTTPRequestTests: XCTestCase {
             ("[2001:DB8::1]", "2001:db8::1"),
             ("127.0.0.1:80", "127.0.0.1"),
             ("", ""),
+            ("GO.example.com", "go.example.com"),
+            ("x", "x"),
+            (".", ""),
+            ("go.example.com:", "go.example.com"),
         ]
         for (header, host) in table {
             XCTAssertEqual(HTTPRequest.hostname(fromHostHeader: header), host, header)

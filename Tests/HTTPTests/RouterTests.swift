@@ -14,6 +14,20 @@ final class RouterTests: XCTestCase {
         XCTAssertNil(match(r, "/", "/x"))
         XCTAssertNil(match(r, "/:key", "/"))
         XCTAssertEqual(match(r, "/:key", "/invite")?["key"], "invite")
+        XCTAssertEqual(match(r, "/a/*rest", "/a")?["rest"], "")
+        XCTAssertEqual(match(r, "/*rest", "/")?["rest"], "")
+        XCTAssertNil(match(r, "/a/b/*rest", "/a"))
+        XCTAssertNil(match(r, "/a/:b", "/a/b/c"))
+    }
+
+    func testLiteralsMatchOnlyTheSameBytes() {
+        let r = Router()
+        XCTAssertNotNil(match(r, "/healthz", "/healthz"))
+        XCTAssertNil(match(r, "/healthz", "/healthy"))  // same length, other bytes
+        XCTAssertNil(match(r, "/healthz", "/health"))
+        XCTAssertNil(match(r, "/healthz", "/healthzz"))
+        XCTAssertNil(match(r, "/m/handoff", "/m/handof"))
+        XCTAssertNil(match(r, "/é", "/e"))
     }
 
     func testAbsoluteFormTargetsRouteByTheirPath() {

@@ -1,3 +1,4 @@
+import Core
 import Store
 import XCTest
 
@@ -21,6 +22,21 @@ final class DeepViewTemplateTests: XCTestCase {
                 XCTAssertEqual(filled.headers.map(\.1), direct.headers.map(\.1))
             }
         }
+    }
+
+    func testHeaderPartsAroundTheNonce() {
+        let cut = DeepViewTemplate.parts(of:around:)
+        XCTAssertEqual(
+            cut("script-src 'nonce-N'; style-src 'nonce-N'", "N"), ["script-src 'nonce-", "'; style-src 'nonce-", "'"])
+        XCTAssertEqual(cut("NN", "N"), ["", "", ""])
+        XCTAssertEqual(cut("default-src 'none'", "N"), ["default-src 'none'"])
+        XCTAssertEqual(cut("", "N"), [""])
+    }
+
+    func testANonceFromGivenBytesIsTheirBase64URL() {
+        let bytes = (0..<CSPNonce.byteCount).map { UInt8($0 * 13 & 0xFF) }
+        XCTAssertEqual(CSPNonce(randomBytes: bytes).value, Base64URL.encode(bytes))
+        XCTAssertEqual(CSPNonce(randomBytes: bytes).value.utf8.count, 24)
     }
 
     func testEachRenderGetsItsOwnTokenAndNonce() throws {

@@ -25,6 +25,15 @@ final class HandoffSnapshotBuilderTests: XCTestCase {
                 metadata: ["tier": "gold", "n": 3], dynamic: [("campaign", "spring"), ("ref", "bob")]))
     }
 
+    func testShortURLIsTheLinksOwn() {
+        for (domain, key) in [("go.example.com", "invite"), ("x.io", "A_b-9"), ("bücher.example", "k"), ("", "")] {
+            var l = link()
+            l.domain = domain
+            l.key = key
+            XCTAssertEqual(HandoffSnapshotBuilder.shortURL(domain: domain, key: key), l.shortUrl)
+        }
+    }
+
     func testStaticReferralCodeWinsInTheSnapshot() throws {
         let snap = try XCTUnwrap(HandoffSnapshotBuilder.snapshot(link: link(referral: "STATIC"), query: "ref=bob"))
         XCTAssertEqual(snap.referralCode, "STATIC")

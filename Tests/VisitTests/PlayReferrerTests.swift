@@ -26,6 +26,18 @@ final class PlayReferrerTests: XCTestCase {
         XCTAssertEqual(roundTrip(url), token)
     }
 
+    func testDefaultURLIsTheWholeReferrerEncodedOnce() {
+        // The one-string builder against its definition, for odd package names and tokens too.
+        for package in ["com.example.app", "a_b.c1", "weird pkg&=%#/ü"] {
+            for token in [token, HandoffToken.generate(), "bqmh_not&a=token#", ""] {
+                XCTAssertEqual(
+                    PlayReferrer.url(app: AndroidPlatform(packageName: package, playStoreUrl: nil), token: token),
+                    PlayReferrer.storeBase + "?id=" + PercentCoding.encode(package.utf8) + "&referrer="
+                        + PercentCoding.encode((PlayReferrer.tokenKey + "=" + token).utf8))
+            }
+        }
+    }
+
     func testRoundTripWithGeneratedTokens() {
         for _ in 0..<100 {
             let t = HandoffToken.generate()

@@ -26,14 +26,16 @@ final class DeepViewCache: Sendable {
 
     /// The Deep View of `link` for this visit, or nil when the page cannot be built (the
     /// caller then uses the iOS fallback). Call only on loop `loop`'s thread.
-    func page(app: MobileApp, link: Link, token: String, acceptLanguage: String?, loop: Int) -> RenderedPage? {
+    func page(app: MobileApp, link: Link, token: String, nonce: CSPNonce, acceptLanguage: String?, loop: Int)
+        -> RenderedPage?
+    {
         let language = pages.language(for: acceptLanguage)
         let key = link.id + "|" + language
         return entries.with(loop) { cache -> RenderedPage? in
             if let hit = cache[key], hit.linkUpdatedAt == link.updatedAt, hit.appId == app.id,
                 hit.appUpdatedAt == app.updatedAt
             {
-                return hit.template.render(token: token)
+                return hit.template.render(token: token, nonce: nonce)
             }
             guard let model = DeepViewModel(app: app, link: link, handoffToken: token),
                 let template = pages.deepViewTemplate(model, acceptLanguage: acceptLanguage)
@@ -41,7 +43,7 @@ final class DeepViewCache: Sendable {
             if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
             cache[key] = Entry(
                 linkUpdatedAt: link.updatedAt, appId: app.id, appUpdatedAt: app.updatedAt, template: template)
-            return template.render(token: token)
+            return template.render(token: token, nonce: nonce)
         }
     }
 }

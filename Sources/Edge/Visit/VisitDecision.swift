@@ -16,21 +16,18 @@ enum VisitDecision: Equatable {
     case redirect(location: String, kind: ClickKind)
 
     static func decide(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitDecision {
-        // A link whose app is disabled or gone behaves as a plain web link.
-        let mobileApp: MobileApp? = link.mobile != nil && app?.enabled == true ? app : nil
         switch visitor.kind {
         case .head:
             return .head(location: link.url)
         case .bot:
             return .preview
         case .android:
-            guard let app = mobileApp, let android = app.android else {
+            guard let app = mobileApp(link, app), case .some = app.android else {
                 return .redirect(location: link.url, kind: .desktop)
             }
-            _ = android
             return .playStore(app: app)
         case .ios:
-            guard let app = mobileApp, let ios = app.ios, let mobile = link.mobile else {
+            guard let app = mobileApp(link, app), let ios = app.ios, let mobile = link.mobile else {
                 return .redirect(location: link.url, kind: .desktop)
             }
             if domain.deepViewEnabled && mobile.deepView && ios.storeUrl != nil {
@@ -41,5 +38,14 @@ enum VisitDecision: Equatable {
         case .desktop:
             return .redirect(location: link.url, kind: .desktop)
         }
+    }
+
+    /// The app a mobile visitor may be sent to: a link whose app is disabled or gone
+    /// behaves as a plain web link. Asked only on the mobile branches, and with
+    /// `case .some` rather than `!= nil`, which copied the link's whole mobile payload
+    /// on every visit (a desktop visit included).
+    private static func mobileApp(_ link: Link, _ app: MobileApp?) -> MobileApp? {
+        guard case .some = link.mobile, let app, app.enabled else { return nil }
+        return app
     }
 }

@@ -11,13 +11,29 @@ import Visit
 /// after the click and handoff are durable; other redirects do not wait for their click.
 struct VisitFlow: Sendable {
     let services: EdgeServices
+    let loops: VisitLoops
 
-    static let keyCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".utf8)
+    init(services: EdgeServices) {
+        self.services = services
+        self.loops = VisitLoops(loops: services.configuration.loops)
+    }
 
-    /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`).
+    /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`). Range tests,
+    /// not a `Set` lookup: every visit checks its key, and hashing each byte cost more
+    /// than the link lookup that follows.
     static func isPossibleKey(_ key: Substring) -> Bool {
         let u = key.utf8
-        return !u.isEmpty && u.count <= 64 && u.allSatisfy { keyCharacters.contains($0) }
+        return !u.isEmpty && u.count <= 64 && u.allSatisfy(isKeyByte)
+    }
+
+    static func isKeyByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
     }
 
     func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
@@ -32,7 +48,8 @@ struct VisitFlow: Sendable {
             return .response(
                 HTTPResponse(services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"])))
         }
-        let visitor = VisitorClassifier.classify(method: request.method.name, userAgent: request.headers["user-agent"])
+        let visitor = loops.classify(
+            method: request.method.name, userAgent: request.headers["user-agent"], loop: context.loopIndex)
         // Desktop visitors and HEAD never need the app: skip the lookup on the busiest path.
         let app: MobileApp?
         switch visitor.kind {
@@ -71,7 +88,11 @@ struct VisitFlow: Sendable {
         let dynamic = DynamicValues.capture(query: request.query, allowed: mobile.dynamicKeys)
         let click = makeClick(
             link, app, visitor, isAndroid ? .androidRedirect : .deepView, request, context, now: now, dynamic: dynamic)
-        let token = HandoffToken.generate()
+        let token = HandoffToken.make(
+            randomBytes: HandoffKey.tokenBody(
+                milliseconds: UInt64(max(now, 0)),
+                random: loops.randomBytes(HandoffToken.randomByteCount - HandoffKey.timeBytes, loop: context.loopIndex))
+        )
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
             return .response(redirect(link.url))
         }
@@ -81,21 +102,24 @@ struct VisitFlow: Sendable {
 
         // Render before writing: a link whose page cannot be built falls back without a handoff.
         let success: HTTPResponse
-        let fallback: HTTPResponse
+        // Only used when the write fails: built then, not on every visit.
+        let fallbackLocation: @Sendable () -> String
         if isAndroid, let android = app.android {
             success = redirect(PlayReferrer.url(app: android, token: token))
-            fallback = redirect(
-                android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName)
+            fallbackLocation = { android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName }
         } else {
+            let nonce = CSPNonce(randomBytes: loops.randomBytes(CSPNonce.byteCount, loop: context.loopIndex))
             guard let ios = app.ios,
                 let page = services.deepViews.page(
-                    app: app, link: link, token: token, acceptLanguage: request.headers["accept-language"],
-                    loop: context.loopIndex)
+                    app: app, link: link, token: token, nonce: nonce,
+                    acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
             else {
                 return .response(redirect(app.ios?.fallbackUrl ?? link.url))
             }
-            success = HTTPResponse(page)
-            fallback = redirect(ios.fallbackUrl ?? ios.storeUrl ?? link.url)
+            // The page's fields in one allocation (`HTTPResponse(page)` appends them one by one).
+            success = HTTPResponse(status: page.status, headers: HTTPHeaders(page.headers), body: page.body)
+            let url = link.url
+            fallbackLocation = { ios.fallbackUrl ?? ios.storeUrl ?? url }
         }
         let responder = context.deferResponse()
         let log = services.log
@@ -111,7 +135,7 @@ struct VisitFlow: Sendable {
                 case .failure(let error):
                     // The visitor still reaches the store; only this install's attribution is lost.
                     log.error("visit write failed", [("detail", .string("\(error)"))])
-                    responder.respond(fallback)
+                    responder.respond(VisitFlow.redirect(fallbackLocation()))
                 }
             })
         return .deferred
@@ -143,9 +167,16 @@ struct VisitFlow: Sendable {
         return HTTPResponse(services.pages.notFound(acceptLanguage: request.headers["accept-language"]))
     }
 
-    func redirect(_ location: String) -> HTTPResponse {
-        var r = HTTPResponse.redirect(302, to: location)
-        r.headers.add("Referrer-Policy", "no-referrer")
-        return r
+    func redirect(_ location: String) -> HTTPResponse { VisitFlow.redirect(location) }
+
+    /// `HTTPResponse.redirect(302, to:)` plus `Referrer-Policy`, its three fields in one
+    /// allocation (appending them one by one grew the array twice on every visit).
+    static func redirect(_ location: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(3)
+        headers.add("Location", location)
+        headers.add("Cache-Control", "no-store")
+        headers.add("Referrer-Policy", "no-referrer")
+        return HTTPResponse(status: 302, headers: headers)
     }
 }

@@ -16,8 +16,10 @@ public struct DeepViewTemplate: Sendable {
 
     let status: Int
     let headers: [(String, String)]
-    /// Indexes of the headers whose values hold the nonce.
-    let headersWithNonce: [Int]
+    /// The headers whose values hold the nonce (the CSP), cut where it goes: the value
+    /// is `parts` joined with the nonce. Cut once here, because searching a long header
+    /// for the sentinel on every visit cost more than the rest of the visit together.
+    let headersWithNonce: [(index: Int, parts: [String])]
     /// The body between holes: `pieces.count == holes.count + 1`.
     let pieces: [[UInt8]]
     let holes: [Hole]
@@ -32,7 +34,10 @@ public struct DeepViewTemplate: Sendable {
             model, strings: strings, nonce: CSPNonce(value: DeepViewTemplate.nonceSentinel))
         status = page.status
         headers = page.headers
-        headersWithNonce = page.headers.indices.filter { page.headers[$0].1.contains(DeepViewTemplate.nonceSentinel) }
+        headersWithNonce = page.headers.indices.compactMap { index in
+            let parts = DeepViewTemplate.parts(of: page.headers[index].1, around: DeepViewTemplate.nonceSentinel)
+            return parts.count > 1 ? (index, parts) : nil
+        }
         var pieces: [[UInt8]] = []
         var holes: [Hole] = []
         var current: [UInt8] = []
@@ -75,21 +80,22 @@ public struct DeepViewTemplate: Sendable {
             }
         }
         var headers = self.headers
-        for index in headersWithNonce {
-            headers[index].1 = replacing(headers[index].1, DeepViewTemplate.nonceSentinel, with: nonce.value)
+        for (index, parts) in headersWithNonce {
+            headers[index].1 = parts.joined(separator: nonce.value)
         }
         return RenderedPage(status: status, headers: headers, body: body)
     }
 
-    private func replacing(_ text: String, _ target: String, with value: String) -> String {
-        var out = ""
+    /// `text` cut at every occurrence of `separator` (one part more than occurrences).
+    static func parts(of text: String, around separator: String) -> [String] {
+        var parts: [String] = []
         var rest = Substring(text)
-        while let range = rest.firstRange(of: target) {
-            out += rest[..<range.lowerBound]
-            out += value
+        while let range = rest.firstRange(of: separator) {
+            parts.append(String(rest[..<range.lowerBound]))
             rest = rest[range.upperBound...]
         }
-        return out + rest
+        parts.append(String(rest))
+        return parts
     }
 }
 

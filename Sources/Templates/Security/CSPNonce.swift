@@ -17,7 +17,18 @@ public struct CSPNonce: Sendable, Hashable, CustomStringConvertible {
         precondition(Sodium.ready, "sodium_init failed")
         var bytes = [UInt8](repeating: 0, count: byteCount)
         bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
-        return CSPNonce(value: Base64URL.encode(bytes))
+        return CSPNonce(randomBytes: bytes)
+    }
+
+    /// The nonce of `byteCount` bytes the caller took from a CSPRNG (the edge's loops
+    /// take them from a buffered page rather than a system call per nonce).
+    public init(randomBytes: [UInt8]) {
+        precondition(randomBytes.count == CSPNonce.byteCount, "a CSP nonce takes exactly \(CSPNonce.byteCount) bytes")
+        value = Base64URL.encode(randomBytes)
+    }
+
+    init(value: String) {
+        self.value = value
     }
 
     public var description: String { value }

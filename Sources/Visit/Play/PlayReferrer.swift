@@ -33,9 +33,33 @@ public enum PlayReferrer {
         if let custom = app.playStoreUrl, let parsed = try? StoreURL.parse(custom, packageName: app.packageName) {
             return parsed.render(token: token, packageName: app.packageName)
         }
-        return storeBase + "?id=" + PercentCoding.encode(app.packageName.utf8) + "&referrer="
-            + PercentCoding.encode((tokenKey + "=" + token).utf8)
+        return defaultURL(packageName: app.packageName, token: token)
     }
+
+    /// `storeBase?id=<package>&referrer=<biqli_token=token, encoded once>`, in one string.
+    /// Encoding is byte by byte, so encoding `biqli_token=<token>` is encoding the key
+    /// (all unreserved), `=` (`%3D`) and the token in turn; a well-formed token is all
+    /// unreserved too and comes out as it went in. This runs on every Android visit.
+    static func defaultURL(packageName: String, token: String) -> String {
+        var package = packageName
+        var token = token
+        return package.withUTF8 { p in
+            token.withUTF8 { t in
+                let count =
+                    defaultHead.count + StringAssembly.percentEncodedCount(p) + referrerHead.count
+                    + StringAssembly.percentEncodedCount(t)
+                return String(unsafeUninitializedCapacity: count) { out in
+                    var o = defaultHead.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: 0) }
+                    o = StringAssembly.percentEncode(p, into: out, at: o)
+                    o = referrerHead.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: o) }
+                    return StringAssembly.percentEncode(t, into: out, at: o)
+                }
+            }
+        }
+    }
+
+    private static let defaultHead: [UInt8] = Array((storeBase + "?id=").utf8)
+    private static let referrerHead: [UInt8] = Array(("&referrer=" + tokenKey + "%3D").utf8)
 
     /// Save-time check of `android.playStoreUrl` for the app's package.
     public static func validateStoreURL(_ url: String, packageName: String) throws(PlayStoreURLError) {
