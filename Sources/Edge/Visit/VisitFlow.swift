@@ -91,7 +91,7 @@ struct VisitFlow: Sendable {
         let token = HandoffToken.make(
             randomBytes: HandoffKey.tokenBody(
                 milliseconds: UInt64(max(now, 0)),
-                random: loops.randomBytes(HandoffToken.randomByteCount - HandoffKey.timeBytes, loop: context.loopIndex))
+                random: VisitLoops.randomBytes(HandoffToken.randomByteCount - HandoffKey.timeBytes))
         )
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
             return .response(redirect(link.url))
@@ -108,7 +108,7 @@ struct VisitFlow: Sendable {
             success = redirect(PlayReferrer.url(app: android, token: token))
             fallbackLocation = { android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName }
         } else {
-            let nonce = CSPNonce(randomBytes: loops.randomBytes(CSPNonce.byteCount, loop: context.loopIndex))
+            let nonce = CSPNonce(randomBytes: VisitLoops.randomBytes(CSPNonce.byteCount))
             guard let ios = app.ios,
                 let page = services.deepViews.page(
                     app: app, link: link, token: token, nonce: nonce,

@@ -1,12 +1,12 @@
+import CSodium
 import Core
 import Visit
 
 /// What each event loop keeps for its visits, touched only by its own thread: the
-/// user agents it classified last and its page of CSPRNG bytes.
+/// user agents it classified last.
 final class VisitLoops: Sendable {
     struct State {
         var visitors = VisitorCache()
-        var random = SecureRandomBuffer()
     }
 
     private let states: PerLoop<State>
@@ -20,8 +20,15 @@ final class VisitLoops: Sendable {
         states.with(loop) { $0.visitors.classify(method: method, userAgent: userAgent) }
     }
 
-    /// `count` CSPRNG bytes from loop `loop`'s page. Call only on that loop's thread.
-    func randomBytes(_ count: Int, loop: Int) -> [UInt8] {
-        states.with(loop) { $0.random.take(count) }
+    /// `count` bytes from libsodium's CSPRNG, for tokens and nonces. The executable
+    /// selects libsodium's per-thread ChaCha20 generator at start (`main.swift`), so
+    /// this is no system call; nothing random is kept for later.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        precondition(Self.sodiumReady, "libsodium failed to initialise")
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        return bytes
     }
+
+    private static let sodiumReady: Bool = sodium_init() >= 0
 }
