@@ -101,7 +101,7 @@ final class GroupCommitTests: StoreTestCase {
         let done = Latch()
         for i in 0..<20 {
             store.write({ tx in try tx.insertClick(Fixture.click(id: "biq_clk_\(i)", at: Int64(i))) }) { result in
-                // Completions run on one thread one after another; the outside connection is used only here.
+                // Completions run on the writer thread one after another; the outside connection is used only here.
                 let n =
                     (try? outside.value.integer("SELECT count(*) FROM clicks WHERE id = 'biq_clk_\(i)'")) ?? -1
                 seen.append(n)
@@ -110,37 +110,6 @@ final class GroupCommitTests: StoreTestCase {
         }
         XCTAssertTrue(done.wait(for: 20))
         XCTAssertEqual(seen.values, Array(repeating: 1, count: 20))
-    }
-
-    func testASlowCompletionHoldsUpLaterCompletionsButNotLaterCommits() throws {
-        let gate = Latch()
-        let order = Box<Int>()
-        let done = Latch()
-        store.write({ tx in try tx.insertClick(Fixture.click(id: "biq_clk_first", at: 1)) }) { _ in
-            gate.block()
-            order.append(1)
-            done.countDown()
-        }
-        XCTAssertTrue(waitUntil { (try? self.count("clicks")) == 1 })
-        store.write({ tx in try tx.insertClick(Fixture.click(id: "biq_clk_second", at: 2)) }) { _ in
-            order.append(2)
-            done.countDown()
-        }
-        // The writer commits the second batch while the first completion still waits.
-        XCTAssertTrue(waitUntil { (try? self.count("clicks")) == 2 })
-        XCTAssertEqual(order.values, [])
-        gate.release()
-        XCTAssertTrue(done.wait(for: 2))
-        XCTAssertEqual(order.values, [1, 2], "completions in commit order")
-    }
-
-    private func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Clock.monotonicNanoseconds() + UInt64(seconds * 1e9)
-        while Clock.monotonicNanoseconds() < deadline {
-            if condition() { return true }
-            usleep(2_000)
-        }
-        return condition()
     }
 
     func testAFailedCommitFailsEveryJobOfItsBatchAndKeepsNothing() throws {
@@ -208,7 +177,7 @@ final class GroupCommitTests: StoreTestCase {
         store.close()  // twice is harmless
     }
 
-    func testWriteAndWaitFromACompletionIsRefusedInsteadOfDeadlocking() throws {
+    func testWriteAndWaitFromTheWriterThreadIsRefusedInsteadOfDeadlocking() throws {
         let done = Latch()
         let outcome = Box<StoreError?>()
         let store = self.store!

@@ -182,7 +182,7 @@ extension StoreTestCase {
     }
 }
 
-/// A counter and a gate shared with completions (on the store's completion thread).
+/// A counter and a gate shared with completions on the writer thread.
 final class Latch: @unchecked Sendable {
     private let monitor = Monitor()
     private var count = 0

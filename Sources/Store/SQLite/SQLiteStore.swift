@@ -136,9 +136,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
         throws(StoreError) -> T
     {
-        if writer.isStoreThread {
+        if writer.isWriterThread {
             // A completion (or a body) waiting for a later batch would wait for itself.
-            throw .backend(code: -1, message: "writeAndWait called on a thread of the store's writer")
+            throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
         }
         let waiter = ResultWaiter<T>()
         write(body) { result in waiter.deliver(result) }
@@ -183,7 +183,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         _ = queue.close()
         // Called from a completion (or the last reference dropped there): the
         // writer drains and stops by itself; it cannot wait for itself.
-        guard !writer.isStoreThread else { return }
+        guard !writer.isWriterThread else { return }
         writer.join()
     }
 

@@ -28,8 +28,6 @@ final class SQLiteWriter: @unchecked Sendable {
     private let optimistic: Bool
     /// Set by the store when checkpoints run in the background.
     var checkpointer: Checkpointer?
-    /// Where committed batches' completions run.
-    private let completions = CompletionThread()
 
     let batches = Atomic<Int>(0)
     let jobs = Atomic<Int>(0)
@@ -56,17 +54,13 @@ final class SQLiteWriter: @unchecked Sendable {
         try transaction.loadCandidates(now: clock())
         dataVersion = try db.integer("PRAGMA data_version")
         lastPoll = Clock.monotonicNanoseconds()
-        completions.start()
         thread = StoreThread(name: "store-writer") { [self] in run() }
     }
 
-    /// Waits for the thread to drain and stop (the queue must be closed first),
-    /// every completion included.
+    /// Waits for the thread to drain and stop (the queue must be closed first).
     func join() { thread?.join() }
 
-    /// True on the writer thread and on the thread that runs completions: a
-    /// write that waits for a later batch there would wait for itself.
-    var isStoreThread: Bool { (thread?.isCurrent ?? false) || completions.isCurrent }
+    var isWriterThread: Bool { thread?.isCurrent ?? false }
 
     private func run() {
         var batch: [WriteJob] = []
@@ -77,18 +71,17 @@ final class SQLiteWriter: @unchecked Sendable {
             case .idle: pollExternalChanges(force: true)
             case .jobs:
                 pollExternalChanges(force: false)
-                execute(&batch)
+                execute(batch)
+                batch.removeAll(keepingCapacity: true)
             }
         }
-        completions.close()
         checkpointer?.stop()
         db.close()
     }
 
     // MARK: a batch
 
-    /// Runs and commits `batch`, then hands it to the completion thread (leaving it empty).
-    private func execute(_ batch: inout [WriteJob]) {
+    private func execute(_ batch: [WriteJob]) {
         batches.add(1, ordering: .relaxed)
         jobs.add(batch.count, ordering: .relaxed)
         if batch.count > largestBatch.load(ordering: .relaxed) { largestBatch.store(batch.count, ordering: .relaxed) }
@@ -125,9 +118,11 @@ final class SQLiteWriter: @unchecked Sendable {
         candidateCount.store(transaction.candidates.count, ordering: .relaxed)
         candidatesDropped.store(transaction.candidates.droppedAtCapacity, ordering: .relaxed)
         var failed = 0
-        for job in batch where !job.succeeded { failed += 1 }
+        for job in batch {
+            if !job.succeeded { failed += 1 }
+            job.complete()
+        }
         if failed > 0 { failedJobs.add(failed, ordering: .relaxed) }
-        completions.deliver(&batch)
         checkpointer?.finishResetIfNeeded(writer: db)
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
