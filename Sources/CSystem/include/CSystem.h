@@ -36,6 +36,10 @@ static const int CSYS_MSG_NOSIGNAL = MSG_NOSIGNAL;
 /// Sets the calling thread's name (shows in top -H and gdb).
 void csys_set_thread_name(const char *name);
 
+/// SHA-256 of `length` bytes into `out` (OpenSSL, SHA extensions where the CPU has them,
+/// a context per thread). 0 on success, -1 when OpenSSL fails.
+int csys_sha256(const void *data, size_t length, uint8_t out[32]);
+
 // MARK: relaxed atomics (single writer, many readers) for metrics
 
 static inline void csys_atomic_add_u64(uint64_t *p, uint64_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }

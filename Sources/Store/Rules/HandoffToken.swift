@@ -61,12 +61,7 @@ public enum HandoffToken {
                     }
                     o = HandoffKey.timeBytes
                 }
-                if let text = u.baseAddress {
-                    _ = crypto_hash_sha256(out.baseAddress! + o, text, UInt64(u.count))
-                } else {
-                    var empty: UInt8 = 0  // an empty string has no storage to point at
-                    _ = crypto_hash_sha256(out.baseAddress! + o, &empty, 0)
-                }
+                Digest.sha256(UnsafeRawBufferPointer(u), into: out.baseAddress! + o)
                 initialized = count
             }
         }
