@@ -88,11 +88,7 @@ struct VisitFlow: Sendable {
         let dynamic = DynamicValues.capture(query: request.query, allowed: mobile.dynamicKeys)
         let click = makeClick(
             link, app, visitor, isAndroid ? .androidRedirect : .deepView, request, context, now: now, dynamic: dynamic)
-        let token = HandoffToken.make(
-            randomBytes: HandoffKey.tokenBody(
-                milliseconds: UInt64(max(now, 0)),
-                random: VisitLoops.randomBytes(HandoffToken.randomByteCount - HandoffKey.timeBytes))
-        )
+        let token = HandoffToken.generate(milliseconds: UInt64(max(now, 0)))
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
             return .response(redirect(link.url))
         }
@@ -108,7 +104,7 @@ struct VisitFlow: Sendable {
             success = redirect(PlayReferrer.url(app: android, token: token))
             fallbackLocation = { android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName }
         } else {
-            let nonce = CSPNonce(randomBytes: VisitLoops.randomBytes(CSPNonce.byteCount))
+            let nonce = CSPNonce.fresh()
             guard let ios = app.ios,
                 let page = services.deepViews.page(
                     app: app, link: link, token: token, nonce: nonce,

@@ -1,4 +1,3 @@
-import CSodium
 import Core
 import Visit
 
@@ -19,16 +18,4 @@ final class VisitLoops: Sendable {
     func classify(method: String, userAgent: String?, loop: Int) -> Visitor {
         states.with(loop) { $0.visitors.classify(method: method, userAgent: userAgent) }
     }
-
-    /// `count` bytes from libsodium's CSPRNG, for tokens and nonces. The executable
-    /// selects libsodium's per-thread ChaCha20 generator at start (`main.swift`), so
-    /// this is no system call; nothing random is kept for later.
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        precondition(Self.sodiumReady, "libsodium failed to initialise")
-        var bytes = [UInt8](repeating: 0, count: count)
-        bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
-        return bytes
-    }
-
-    private static let sodiumReady: Bool = sodium_init() >= 0
 }

@@ -23,7 +23,8 @@ public enum HandoffToken {
     /// its initialiser exactly once, thread-safely.
     private static let sodiumReady: Bool = sodium_init() >= 0
 
-    /// A fresh token from libsodium's CSPRNG (`randombytes_buf`).
+    /// A fresh token from libsodium's CSPRNG (`randombytes_buf`; the edge selects its
+    /// per-thread generator, so this is no system call), its time the click's.
     public static func generate(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
         precondition(sodiumReady, "libsodium failed to initialise")
         var random = [UInt8](repeating: 0, count: randomByteCount - HandoffKey.timeBytes)

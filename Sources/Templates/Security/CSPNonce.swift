@@ -12,7 +12,8 @@ public struct CSPNonce: Sendable, Hashable, CustomStringConvertible {
     /// The base64url text (24 characters, within the CSP `base64-value` grammar).
     public let value: String
 
-    /// A new nonce from the operating system's CSPRNG (through `randombytes_buf`).
+    /// A new nonce from libsodium's CSPRNG (`randombytes_buf`; the edge selects its
+    /// per-thread generator, so this is no system call).
     public static func fresh() -> CSPNonce {
         precondition(Sodium.ready, "sodium_init failed")
         var bytes = [UInt8](repeating: 0, count: byteCount)
@@ -20,8 +21,7 @@ public struct CSPNonce: Sendable, Hashable, CustomStringConvertible {
         return CSPNonce(randomBytes: bytes)
     }
 
-    /// The nonce of `byteCount` bytes the caller took from a CSPRNG (the edge's loops
-    /// take them from a buffered page rather than a system call per nonce).
+    /// The nonce of `byteCount` bytes the caller took from a CSPRNG (tests).
     public init(randomBytes: [UInt8]) {
         precondition(randomBytes.count == CSPNonce.byteCount, "a CSP nonce takes exactly \(CSPNonce.byteCount) bytes")
         value = Base64URL.encode(randomBytes)
