@@ -19,13 +19,6 @@ struct JSONBuffer {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `"key":` (keys are ours: never need escaping).
-    mutating func key(_ name: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
-        raw(name)
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-    }
-
     /// `withUTF8` rather than the generic `withContiguousStorageIfAvailable`, whose
     /// metadata look-ups cost more than the copy itself.
     mutating func string(_ s: String) {
