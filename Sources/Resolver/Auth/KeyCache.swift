@@ -1,10 +1,12 @@
 import Store
 
-/// Publishable-key records by key text, one small cache per event loop (each used
-/// only from its loop's thread), so that the key check of every resolver request
-/// costs neither a SQLite read transaction nor a SHA-256 of the key: the caller
-/// hashes the key only to read it (a publishable key ships in every app binary;
-/// keeping its text here for a second is no new exposure).
+/// Publishable-key records by the `Authorization` value that carried the key (the
+/// resolver's caller; tests use bare keys), one small cache per event loop (each
+/// used only from its loop's thread), so that the key check of every resolver
+/// request costs neither a SQLite read transaction nor a SHA-256 of the key: the
+/// caller hashes the key only to read it (a publishable key ships in every app
+/// binary; keeping its text here for a second is no new exposure). Two spellings
+/// of one key (`Bearer` or `bearer`) are two entries with the same record.
 ///
 /// A loop's entries are dropped as soon as the store's `publishableKeysVersion`
 /// moves (a key was added, rotated, revoked or deleted): a key revoked through the
@@ -30,7 +32,7 @@ final class KeyCache: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// The record for `key` as of at most `ttlMilliseconds` ago and of key version
+    /// The record for `key` (any text that names one key) as of at most `ttlMilliseconds` ago and of key version
     /// `version` (`Store.publishableKeysVersion`), reading through `fetch` when
     /// needed. Call only on loop `loop`'s thread.
     func record(
