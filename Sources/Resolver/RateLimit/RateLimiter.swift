@@ -108,7 +108,8 @@ final class RateLimiter: Sendable {
     }
 
     private func store(_ map: inout [UInt64: Int64], _ key: UInt64, _ tat: Int64, now: Int64) {
-        if map[key] == nil, map.count >= maxKeysPerShard {
+        // The count first: a full shard is rare, and the look-up is not free.
+        if map.count >= maxKeysPerShard, map[key] == nil {
             map = map.filter { $0.value > now }  // forget keys that are back to full
             if map.count >= maxKeysPerShard {
                 // Still full of live keys: forget those closest to full (fail open).
