@@ -7,9 +7,9 @@ import Store
 /// the key belongs to; that the body's `appId` is that app is checked after
 /// validation (`resource_not_found` otherwise).
 enum MobileKey {
-    static let prefix = "biqli_mobile_pk_"
+    static let prefix: StaticString = "biqli_mobile_pk_"
     static let secretLength = 64
-    static let length = prefix.utf8.count + secretLength
+    static let length = prefix.utf8CodeUnitCount + secretLength
 
     /// True for `biqli_mobile_pk_` + 64 characters of `[A-Za-z0-9_-]`.
     static func isWellFormed(_ key: String) -> Bool {
@@ -19,8 +19,9 @@ enum MobileKey {
 
     static func isWellFormed(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard u.count == length else { return false }
-        for (c, expected) in zip(u, prefix.utf8) where c != expected { return false }
-        return u[prefix.utf8.count...].allSatisfy(SafeText.isBase64URLByte)
+        guard SafeText.hasPrefix(u, prefix) else { return false }
+        for c in u[prefix.utf8CodeUnitCount...] where !SafeText.isBase64URLByteByMask(c) { return false }
+        return true
     }
 
     /// Where the bearer token lies in an `Authorization` value (scheme
@@ -28,7 +29,7 @@ enum MobileKey {
     /// value is not `Bearer` and a non-empty token.
     static func bearerRange(_ u: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard u.count > 7 else { return nil }
-        for (c, expected) in zip(u, "bearer ".utf8) where c | 0x20 != expected { return nil }
+        guard SafeText.hasPrefix(u, "bearer ", ignoringCase: true) else { return nil }
         func isOWS(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
         var start = 7
         var end = u.count

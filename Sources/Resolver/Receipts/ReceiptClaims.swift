@@ -57,9 +57,9 @@ struct ReceiptClaims: Sendable {
         // `tokenId` without building it, when the open id is ours (prefix, then a ULID).
         var open = openId
         let wroteTokenId = open.withUTF8 { u -> Bool in
-            let prefix = Identifier.openPrefix.utf8
-            guard u.count > prefix.count, zip(u, prefix).allSatisfy({ $0 == $1 }) else { return false }
-            let ulid = UnsafeBufferPointer(rebasing: u[prefix.count...])
+            let prefix: StaticString = "biq_open_"  // `Identifier.openPrefix`, as a constant
+            guard u.count > prefix.utf8CodeUnitCount, SafeText.hasPrefix(u, prefix) else { return false }
+            let ulid = UnsafeBufferPointer(rebasing: u[prefix.utf8CodeUnitCount...])
             guard JSONBuffer.needsNoEscape(ulid) else { return false }
             j.raw(#","jti":"rcpt_"#)
             j.bytes.append(contentsOf: ulid)

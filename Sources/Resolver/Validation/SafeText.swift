@@ -18,9 +18,16 @@ enum SafeText {
 
     @inline(__always)
     static func isSafeByteByMask(_ c: UInt8) -> Bool {
-        if c < 64 { return safeLow >> c & 1 != 0 }
-        if c < 128 { return safeHigh >> (c - 64) & 1 != 0 }
-        return false
+        // A select rather than branches: the loops over identifiers stay branch-light.
+        let mask = c < 64 ? safeLow : safeHigh
+        return c < 128 && mask >> (c & 63) & 1 != 0
+    }
+
+    /// `isBase64URLByte` the same way: the identifier sets without `.` and `~`.
+    @inline(__always)
+    static func isBase64URLByteByMask(_ c: UInt8) -> Bool {
+        let mask = c < 64 ? safeLow & ~(1 << 46) : safeHigh & ~(1 << 62)
+        return c < 128 && mask >> (c & 63) & 1 != 0
     }
 
     static func isSafeByte(_ c: UInt8) -> Bool {
@@ -41,6 +48,18 @@ enum SafeText {
             return true
         default: return false
         }
+    }
+
+    /// Whether `u` starts with `prefix`; with `ignoringCase`, ASCII letters of `u` match
+    /// either case (`prefix` is lower-case). A loop over the constant's bytes: zipping
+    /// with a string's UTF-8 view costs a generic iterator step per byte.
+    static func hasPrefix(_ u: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, ignoringCase: Bool = false) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard u.count >= n else { return false }
+        let p = prefix.utf8Start
+        let fold: UInt8 = ignoringCase ? 0x20 : 0
+        for k in 0..<n where u[k] | fold != p[k] { return false }
+        return true
     }
 
     /// JSON Schema's `maxLength` counts code points.
