@@ -139,7 +139,8 @@ enum OpenRequestScanner {
         mutating func literal(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard i + count <= b.count else { return false }
-            for k in 0..<count where b[i + k] != word.utf8Start[k] { return false }
+            let bytes = word.utf8Start
+            for k in 0..<count where b[i + k] != bytes[k] { return false }
             i += count
             return true
         }
@@ -195,7 +196,8 @@ enum OpenRequestScanner {
             }
             let name = candidate.name
             guard name.utf8CodeUnitCount == key.count else { return nil }
-            for k in 1..<key.count where key[k] != name.utf8Start[k] { return nil }
+            let bytes = name.utf8Start  // once: each read of `utf8Start` checks the representation
+            for k in 1..<key.count where key[k] != bytes[k] { return nil }
             return candidate
         }
 
