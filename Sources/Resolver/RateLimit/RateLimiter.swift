@@ -72,9 +72,15 @@ final class RateLimiter: Sendable {
         guard isEnabled else { return nil }
         let now = nowMillis * 1000
         return shard(key).entries.withLock { map -> Int64? in
-            let tat = max(map[key] ?? now, now)
-            if tat - now > tolerance { return tat - now - tolerance }
-            store(&map, key, tat + interval, now: now)
+            // A known key is read and updated through one look-up (its index).
+            if let slot = map.index(forKey: key) {
+                let tat = max(map.values[slot], now)
+                if tat - now > tolerance { return tat - now - tolerance }
+                map.values[slot] = tat + interval
+                return nil
+            }
+            // An absent key is a full bucket (tolerance >= 0): the request passes.
+            store(&map, key, now + interval, now: now)
             return nil
         }
     }

@@ -81,6 +81,10 @@ enum SafeText {
     /// Visible ASCII and inner spaces only: what a header value such as
     /// `X-Biq-SDK-Version` may hold.
     static func isPrintableASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        var text = text
+        return text.withUTF8 { u in
+            for c in u where c < 0x20 || c >= 0x7F { return false }
+            return true
+        }
     }
 }
