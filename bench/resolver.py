@@ -11,12 +11,23 @@ Besides requests per second, it prints the CPU time each edge thread and wrk spe
 request (from /proc and getrusage): on a shared machine those move much less from run
 to run than the rates do.
 
-Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N]
-"""
-import os, re, resource, sys, tempfile, time
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import Edge, Nginx, prepare, table, wrk
+With `--callgrind N` it measures instructions instead of time, the yardstick that
+survives a busy machine: the edge runs under `valgrind --tool=callgrind`, one keep-alive
+connection (so one event loop) sends N matched then N `none` requests one at a time, and
+it prints the instructions per request of each thread (event loop, store writer) for each
+case. Needs valgrind; takes about a minute for N=1000.
 
+Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N] [--callgrind N]
+"""
+import glob, os, re, resource, signal, socket, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib import ROOT, Edge, Nginx, free_port, need, prepare, table, wrk
+
+callgrind = None
+if "--callgrind" in sys.argv:  # not one of prepare()'s options
+    at = sys.argv.index("--callgrind")
+    callgrind = int(sys.argv[at + 1])
+    del sys.argv[at:at + 2]
 args = prepare()
 here = os.path.dirname(os.path.abspath(__file__))
 HOST = "go.example.test"
@@ -25,6 +36,116 @@ TOKEN = re.compile(r"bqmh_[A-Za-z0-9_-]{43}")
 unlimited = {f"BIQLI_EDGE_RATE_{k}": "10000000" for k in
              ("PER_APP", "PER_ADDRESS", "PER_INSTANCE", "PER_TOKEN", "INVALID_PER_ADDRESS")}
 work = tempfile.mkdtemp(prefix="bench-resolver-")
+PK = re.compile(r"publishable key \(shown once\):\s+(biqli_mobile_pk_[A-Za-z0-9_-]{64})")
+ANDROID_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 "
+              "Mobile Safari/537.36")
+
+
+def track_open(pk, n, token):
+    """A request shaped like track_open.lua's: every id from `n`, the token or null."""
+    id = f"{os.getpid():08x}{int(time.time()):08x}{n:016x}"
+    body = ('{"eventId":"open_%s","appId":"%s","appInstanceId":"install_%s","platform":"android","firstOpen":true,'
+            '"probabilisticAllowed":false,"handoffToken":%s,"deepLink":null,"domain":null,"appVersion":"2.4.0",'
+            '"osVersion":"15","sdkVersion":"1.0.0","occurredAt":null}') % (id, APP, id, f'"{token}"' if token else "null")
+    return (f"POST /api/v1/track/open HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {pk}\r\n"
+            "Content-Type: application/json\r\nAccept: application/json\r\nX-Biq-SDK: android\r\n"
+            f"X-Biq-SDK-Version: 1.0.0\r\nContent-Length: {len(body)}\r\nIdempotency-Key: open_{id}\r\n"
+            f"X-Biq-Request-Id: req_{id}\r\n\r\n{body}").encode()
+
+
+def instructions(n):
+    """`--callgrind N`: instructions per request by thread, from callgrind dumps taken
+    around the N matched and the N `none` requests (start-up and token collection apart)."""
+    port = free_port()
+    env = {**os.environ, "BIQLI_EDGE_DATA_DIR": f"{work}/demo-data", "BIQLI_EDGE_LOOPS": str(args.loops),
+           "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{port}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{free_port()}",
+           "BIQLI_EDGE_ACCESS_LOG": "off", "BIQLI_EDGE_LOG": "warn", "BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited}
+    os.makedirs(f"{work}/demo-data")
+    need("valgrind", "valgrind")
+    # valgrind cannot read the Swift DWARF: a copy without debug information (symbols kept).
+    binary = f"{work}/biqli-edge"
+    subprocess.run(["strip", "--strip-debug", "-o", binary,
+                    os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")], check=True)
+    with open(f"{work}/edge.log", "w") as log:
+        proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                                 f"--callgrind-out-file={work}/cg.%p", binary, "serve", "--demo"],
+                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        pk = None
+        for _ in range(1200):
+            m = PK.search(open(f"{work}/edge.log").read())
+            if m:
+                pk = m.group(1)
+                break
+            time.sleep(0.1)
+        assert pk, "the demo did not print its publishable key"
+        for _ in range(600):
+            try:
+                conn = socket.create_connection(("127.0.0.1", port))
+                break
+            except OSError:
+                time.sleep(0.1)
+        pending = b""
+
+        def roundtrip(request):
+            nonlocal pending
+            conn.sendall(request)
+            while True:
+                head_end = pending.find(b"\r\n\r\n")
+                if head_end >= 0:
+                    length = re.search(rb"(?i)content-length: *(\d+)", pending[:head_end])
+                    end = head_end + 4 + (int(length.group(1)) if length else 0)
+                    if len(pending) >= end:
+                        response, pending = pending[:end], pending[end:]
+                        return response
+                data = conn.recv(65536)
+                assert data, "the edge closed the connection"
+                pending += data
+
+        tokens = []
+        for _ in range(n + 60):
+            r = roundtrip(f"GET /invite HTTP/1.1\r\nHost: {HOST}\r\nUser-Agent: {ANDROID_UA}\r\n\r\n".encode())
+            tokens.append(re.search(rb"biqli_token%3D(bqmh_[A-Za-z0-9_-]{43})", r).group(1).decode())
+        sent = 0
+
+        def resolve(token):
+            nonlocal sent
+            sent += 1
+            r = roundtrip(track_open(pk, sent, token))
+            assert r.startswith(b"HTTP/1.1 200") and (token is None or b'"attributionReceipt":"ey' in r), r[:400]
+
+        for _ in range(50):  # warm-up of both paths
+            resolve(tokens.pop())
+            resolve(None)
+        dump = ["callgrind_control", "-d", str(proc.pid)]
+        subprocess.run(dump, check=True, stdout=subprocess.DEVNULL)  # part 1: start-up and warm-up
+        for _ in range(n):
+            resolve(tokens.pop())
+        subprocess.run(dump, check=True, stdout=subprocess.DEVNULL)  # part 2: matched
+        for _ in range(n):
+            resolve(None)
+        subprocess.run(dump, check=True, stdout=subprocess.DEVNULL)  # part 3: none
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=300)
+    rows = []
+    for part, label in ((2, "handoff match (exact_install_referrer + receipt)"), (3, "none answer")):
+        per = {"loops": 0, "writer": 0, "other": 0}
+        for f in glob.glob(f"{work}/cg.{proc.pid}.{part}-*"):
+            text = open(f, errors="replace").read()
+            total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+            kind = ("loops" if "EventLoopC3run" in text else "writer" if "SQLiteWriterC3run" in text else "other")
+            per[kind] += int(total.group(1)) if total else 0
+        rows.append([label, f"{per['loops'] / n:,.0f}", f"{per['writer'] / n:,.0f}", f"{per['other'] / n:,.0f}"])
+    print(f"\nresolver under callgrind: {n:,} requests per case, one connection, {args.loops} loops")
+    table(rows, ["case", "loop instructions/req", "writer instructions/req", "other threads"])
+    print("(requests one at a time: every write is its own commit, so the writer's figure is not the batched one)")
+
+
+if callgrind:
+    instructions(callgrind)
+    sys.exit(0)
+
 edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited}, args=("serve", "--demo"),
             data_dir=f"{work}/demo-data")
 nginx = Nginx(args.loops, "location / { return 302 https://www.example.com/invite; }")

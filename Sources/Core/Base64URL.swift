@@ -16,41 +16,54 @@ public enum Base64URL {
 
     /// Encodes raw bytes in one pass over a preallocated string buffer.
     public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: max(encodedCount(bytes.count), 1)) { encode(bytes, into: $0) }
+    }
+
+    /// Characters in the encoding of `byteCount` bytes (no padding).
+    public static func encodedCount(_ byteCount: Int) -> Int { (byteCount * 4 + 2) / 3 }
+
+    /// Writes the encoding of `bytes` at the start of `out`, which must hold at
+    /// least `encodedCount(bytes.count)` bytes; returns how many it wrote. What the
+    /// other encoders share, and what lets a caller encode into a buffer it is
+    /// filling anyway (a JWS) without an intermediate string.
+    @discardableResult
+    public static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let n = bytes.count
-        let outCount = (n * 4 + 2) / 3
+        precondition(out.count >= encodedCount(n), "base64url output buffer too small")
         return alphabet.withUnsafeBufferPointer { table in
-            String(unsafeUninitializedCapacity: max(outCount, 1)) { out in
-                var i = 0
-                var o = 0
-                while i + 3 <= n {
-                    let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                    out[o] = table[Int(v >> 18)]
-                    out[o + 1] = table[Int(v >> 12 & 63)]
-                    out[o + 2] = table[Int(v >> 6 & 63)]
-                    out[o + 3] = table[Int(v & 63)]
-                    i += 3
-                    o += 4
-                }
-                if n - i == 1 {
-                    let v = UInt32(bytes[i]) << 16
-                    out[o] = table[Int(v >> 18)]
-                    out[o + 1] = table[Int(v >> 12 & 63)]
-                    o += 2
-                } else if n - i == 2 {
-                    let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-                    out[o] = table[Int(v >> 18)]
-                    out[o + 1] = table[Int(v >> 12 & 63)]
-                    out[o + 2] = table[Int(v >> 6 & 63)]
-                    o += 3
-                }
-                return o
+            var i = 0
+            var o = 0
+            while i + 3 <= n {
+                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                out[o] = table[Int(v >> 18)]
+                out[o + 1] = table[Int(v >> 12 & 63)]
+                out[o + 2] = table[Int(v >> 6 & 63)]
+                out[o + 3] = table[Int(v & 63)]
+                i += 3
+                o += 4
             }
+            if n - i == 1 {
+                let v = UInt32(bytes[i]) << 16
+                out[o] = table[Int(v >> 18)]
+                out[o + 1] = table[Int(v >> 12 & 63)]
+                o += 2
+            } else if n - i == 2 {
+                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+                out[o] = table[Int(v >> 18)]
+                out[o + 1] = table[Int(v >> 12 & 63)]
+                out[o + 2] = table[Int(v >> 6 & 63)]
+                o += 3
+            }
+            return o
         }
     }
 
     /// Appends the encoding of `bytes` to `out` (building a JWS without intermediate strings).
     public static func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        out.append(contentsOf: encode(bytes).utf8)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(encodedCount(bytes.count), 1)) { buffer in
+            let written = encode(bytes, into: buffer)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<written]))
+        }
     }
 
     public static func append(_ bytes: [UInt8], to out: inout [UInt8]) {

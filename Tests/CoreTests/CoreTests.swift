@@ -57,6 +57,16 @@ final class Base64URLTests: XCTestCase {
         XCTAssertEqual(Base64URL.encode(Array(repeating: 0xFF, count: 32)).count, 43)
     }
 
+    func testAppendWritesWhatEncodeReturnsAfterExistingBytes() {
+        for n in [0, 1, 2, 3, 64, 700, 2_000] {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 7) }
+            var out = Array("x.".utf8)
+            Base64URL.append(bytes, to: &out)
+            XCTAssertEqual(out, Array(("x." + Base64URL.encode(bytes)).utf8), "\(n) bytes")
+            XCTAssertEqual(out.count - 2, Base64URL.encodedCount(n))
+        }
+    }
+
     func testRejectsForeignCharactersAndNonCanonicalTails() {
         XCTAssertNil(Base64URL.decode("ab+c"))
         XCTAssertNil(Base64URL.decode("abc="))

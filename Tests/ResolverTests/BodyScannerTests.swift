@@ -52,6 +52,22 @@ final class BodyScannerTests: XCTestCase {
         }
     }
 
+    /// The name switch picks by length and first byte: each member must come back
+    /// from its own name, and a name one byte off in any place must not.
+    func testEveryMemberNameIsRecognisedAndNothingNearIt() {
+        for field in OpenRequestScanner.Field.allCases {
+            let name = Array(String(describing: field).utf8)
+            XCTAssertEqual(name.withUnsafeBufferPointer(OpenRequestScanner.Field.named), field)
+            for k in name.indices {
+                var near = name
+                near[k] ^= 0x20
+                XCTAssertNil(near.withUnsafeBufferPointer(OpenRequestScanner.Field.named), "\(near)")
+            }
+            XCTAssertNil((name + [0x73]).withUnsafeBufferPointer(OpenRequestScanner.Field.named))
+            XCTAssertNil(Array(name.dropLast()).withUnsafeBufferPointer(OpenRequestScanner.Field.named))
+        }
+    }
+
     func testBodiesTheScannerLeavesToTheParser() {
         let cases = [
             #"{"eventId":"open_\u0031234567"}"#, #"{"eventId":"open_é1234567"}"#, #"{"firstOpen":1}"#,

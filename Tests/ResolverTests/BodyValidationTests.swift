@@ -121,6 +121,22 @@ final class BodyValidationTests: XCTestCase {
         XCTAssertEqual(w.resolve(r).status, 200)
     }
 
+    /// `maxLength` counts code points, not bytes: 32 two-byte characters (64 bytes)
+    /// fit a 32-character field, 33 do not.
+    func testLengthLimitsCountCodePoints() {
+        let w = World()
+        var ok = w.ios()
+        ok.appVersion = String(repeating: "é", count: 32)
+        ok.osVersion = String(repeating: "😀", count: 32)
+        XCTAssertEqual(w.resolve(ok).status, 200)
+        var long = w.ios()
+        long.appVersion = String(repeating: "é", count: 33)
+        w.resolve(long).assertError(422, "validation_error")
+        XCTAssertTrue(SafeText.isNonEmpty(String(repeating: "é", count: 32), within: 32))
+        XCTAssertFalse(SafeText.isNonEmpty("", within: 32))
+        XCTAssertFalse(SafeText.isWithin(String(repeating: "😀", count: 33), max: 32))
+    }
+
     func testOptionalFieldsMayBeNullOrAbsentAndAttestationIsIgnored() {
         let w = World()
         var android = w.android()

@@ -34,6 +34,36 @@ final class EncodingEquivalenceTests: XCTestCase {
         }
     }
 
+    /// Receipt claims are what Core's writer makes of the documented members in the
+    /// documented order, with the open id written in place for `jti` or not.
+    func testReceiptClaimsAreJSONWriterObjects() {
+        let request = OpenRequest(
+            eventId: "open_12345678", appId: "biq_mapp_X", appInstanceId: "install_\"é\\0123456789",
+            platform: .android, firstOpen: true, probabilisticAllowed: false, sdkVersion: "1.0.0")
+        let match = Match(
+            matchedBy: .exactInstallReferrer, clickId: "biq_clk_1", linkId: "biq_lnk_1",
+            shortUrl: "https://go.example.test/a", route: "/a", referralCode: nil, metadata: .json([]), dynamic: [])
+        for openId in ["biq_open_01ARYZ6S410000000000000000", "biq_open_é\"x", "biq_open_", "other", "é"] {
+            let c = ReceiptClaims(
+                issuer: "https://api.example.test", request: request, appId: "biq_mapp_X", openId: openId,
+                match: match, nowMillis: 1_700_000_000_123, lifetimeSeconds: 600)
+            let expected = JSONValue.object([
+                ("iss", "https://api.example.test"), ("sub", .string(request.appInstanceId)), ("aud", "biq_mapp_X"),
+                ("iat", 1_700_000_000), ("exp", 1_700_000_600), ("jti", .string(c.tokenId)),
+                ("openId", .string(openId)),
+                ("eventId", "open_12345678"), ("platform", "android"), ("firstOpen", true),
+                ("matchedBy", "exact_install_referrer"), ("confidence", "exact"), ("linkId", "biq_lnk_1"),
+                ("clickId", "biq_clk_1"), ("referralCode", nil),
+            ])
+            XCTAssertEqual(c.json, JSONWriter().bytes(expected), openId)
+        }
+        XCTAssertEqual(
+            ReceiptClaims(
+                issuer: "i", request: request, appId: "a", openId: "biq_open_01ARYZ6S410000000000000000", match: match,
+                nowMillis: 0, lifetimeSeconds: 1
+            ).tokenId, "rcpt_01ARYZ6S410000000000000000")
+    }
+
     /// Reads version 2 back: every member is where the format says, and nothing is
     /// left over, so different requests cannot give the same bytes.
     func testCanonicalBytesDecodeBackToTheirMembers() throws {

@@ -62,3 +62,17 @@ extension HotPathEquivalenceTests {
         }
     }
 }
+
+extension HotPathEquivalenceTests {
+    /// The identifier check's bit sets accept exactly the bytes the readable rule does.
+    func testIdentifierMasksAreTheByteRule() {
+        for c in 0...255 {
+            XCTAssertEqual(SafeText.isSafeByteByMask(UInt8(c)), SafeText.isSafeByte(UInt8(c)), "byte \(c)")
+            XCTAssertEqual(SafeText.isBase64URLByteByMask(UInt8(c)), SafeText.isBase64URLByte(UInt8(c)), "byte \(c)")
+        }
+        XCTAssertTrue(SafeText.isSafeIdentifier("Az09._~-", min: 8, max: 8))
+        XCTAssertFalse(SafeText.isSafeIdentifier("Az09._~-", min: 9, max: 100))
+        XCTAssertFalse(SafeText.isSafeIdentifier("Az09._~/", min: 8, max: 100))
+        XCTAssertFalse(SafeText.isSafeIdentifier("Az09._~é", min: 8, max: 100))
+    }
+}

@@ -1,4 +1,6 @@
+import Dispatch
 import Store
+import Synchronization
 import XCTest
 
 @testable import Resolver
@@ -65,5 +67,23 @@ final class KeyCacheTests: XCTestCase {
         XCTAssertEqual(fetch.reads, 2, "a key changed somewhere: read again, well within the lifetime")
         _ = try lookUp(cache, now: 1_003, version: 8, fetch)
         XCTAssertEqual(fetch.reads, 2)
+    }
+
+    /// Each loop's thread uses its own entries while the other loop grows, clears and
+    /// refills its own: every answer is the record of the key asked for.
+    func testLoopsUsedFromTheirOwnThreadsAtOnceKeepTheirOwnEntries() {
+        let cache = KeyCache(loops: 2, ttlMilliseconds: 60_000, capacity: 500)
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { loop in
+            for n in 0..<20_000 {
+                let key = "k\(loop)-\(n % 1_500)"
+                let expected = PublishableKeyRecord(id: key, appId: "app", keyHash: [], hint: "", createdAt: 0)
+                let got = try? cache.record(key: key, loop: loop, now: 1_000, version: 0) {
+                    () throws(StoreError) in expected
+                }
+                if got?.id != key { wrong.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(wrong.withLock { $0 }, 0)
     }
 }

@@ -30,7 +30,7 @@ final class KeyringTests: XCTestCase {
         let seed = try XCTUnwrap(hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
         let key = try XCTUnwrap(SigningKey(secretKey: seed, createdAt: 0))
         XCTAssertEqual(key.publicKey, hex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"))
-        let jws = key.sign(payload: Array(#"{"a":1}"#.utf8))
+        let jws = String(decoding: key.sign(payload: Array(#"{"a":1}"#.utf8)), as: UTF8.self)
         let record = SigningKeyRecord(kid: key.kid, publicKey: key.publicKey, secretKey: seed, createdAt: 0)
         XCTAssertNotNil(ReceiptVerifier.verify(jws, jwks: JWKS.document([record], now: 0)))
     }

@@ -76,4 +76,30 @@ final class MobileKeyTests: XCTestCase {
         XCTAssertFalse(MobileKey.isWellFormed("biqli_secret_pk_" + String(repeating: "a", count: 64)))
         XCTAssertFalse(MobileKey.isWellFormed("biqli_mobile_pk_" + String(repeating: "a", count: 63) + "="))
     }
+
+    func testBearerSchemeAndWhitespace() {
+        func token(_ value: String) -> String? {
+            var v = value
+            return v.withUTF8 { u in
+                MobileKey.bearerRange(u).map { String(decoding: UnsafeBufferPointer(rebasing: u[$0]), as: UTF8.self) }
+            }
+        }
+        XCTAssertEqual(token("Bearer k"), "k")
+        XCTAssertEqual(token("bEaReR \t k \t"), "k")
+        XCTAssertNil(token("Bearer "))
+        XCTAssertNil(token("Bearer \t "))
+        XCTAssertNil(token("Bearerk"))
+        XCTAssertNil(token("Basic k"))
+        XCTAssertNil(token("Bearer"))
+    }
+
+    /// A key sent with two spellings of the scheme and extra whitespace is the same key.
+    func testSchemeSpellingsAndWhitespaceAuthenticateTheSameKey() {
+        let w = World()
+        for value in ["Bearer " + w.key, "BEARER \t" + w.key, "bearer  " + w.key] {
+            var r = w.ios()
+            r.headerOverrides = [("authorization", value)]
+            XCTAssertEqual(w.resolve(r).status, 200, value)
+        }
+    }
 }

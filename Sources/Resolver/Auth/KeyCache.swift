@@ -1,10 +1,12 @@
 import Store
 
-/// Publishable-key records by key text, one small cache per event loop (each used
-/// only from its loop's thread), so that the key check of every resolver request
-/// costs neither a SQLite read transaction nor a SHA-256 of the key: the caller
-/// hashes the key only to read it (a publishable key ships in every app binary;
-/// keeping its text here for a second is no new exposure).
+/// Publishable-key records by the `Authorization` value that carried the key (the
+/// resolver's caller; tests use bare keys), one small cache per event loop (each
+/// used only from its loop's thread), so that the key check of every resolver
+/// request costs neither a SQLite read transaction nor a SHA-256 of the key: the
+/// caller hashes the key only to read it (a publishable key ships in every app
+/// binary; keeping its text here for a second is no new exposure). Two spellings
+/// of one key (`Bearer` or `bearer`) are two entries with the same record.
 ///
 /// A loop's entries are dropped as soon as the store's `publishableKeysVersion`
 /// moves (a key was added, rotated, revoked or deleted): a key revoked through the
@@ -18,35 +20,41 @@ final class KeyCache: @unchecked Sendable {
         var fetchedAt: Int64
     }
 
-    private var loops: [[String: Entry]]
-    private var versions: [UInt64]
+    /// One loop's entries, in an object of its own: the array of them never changes
+    /// after `init`, so a loop that writes its entries never copies (or races on) a
+    /// collection that another loop is reading at the same time.
+    private final class Loop {
+        var entries: [String: Entry] = [:]
+        var version: UInt64 = 0
+    }
+
+    private let loops: [Loop]
     let ttlMilliseconds: Int64
     let capacity: Int
 
     init(loops: Int, ttlMilliseconds: Int64 = 1_000, capacity: Int = 10_000) {
-        self.loops = Array(repeating: [:], count: max(1, loops))
-        self.versions = Array(repeating: 0, count: max(1, loops))
+        self.loops = (0..<max(1, loops)).map { _ in Loop() }
         self.ttlMilliseconds = ttlMilliseconds
         self.capacity = capacity
     }
 
-    /// The record for `key` as of at most `ttlMilliseconds` ago and of key version
-    /// `version` (`Store.publishableKeysVersion`), reading through `fetch` when
-    /// needed. Call only on loop `loop`'s thread.
+    /// The record for `key` (any text that names one key) as of at most
+    /// `ttlMilliseconds` ago and of key version `version` (`Store.publishableKeysVersion`),
+    /// reading through `fetch` when needed. Call only on loop `loop`'s thread.
     func record(
         key: String, loop: Int, now: Int64, version: UInt64, fetch: () throws(StoreError) -> PublishableKeyRecord?
     ) throws(StoreError) -> PublishableKeyRecord? {
-        let index = loop % loops.count
-        if versions[index] != version {
-            loops[index].removeAll(keepingCapacity: true)
-            versions[index] = version
+        let cache = loops[loop % loops.count]
+        if cache.version != version {
+            cache.entries.removeAll(keepingCapacity: true)
+            cache.version = version
         }
-        if let hit = loops[index][key], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
+        if let hit = cache.entries[key], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
             return hit.record
         }
         let record = try fetch()
-        if loops[index].count >= capacity { loops[index].removeAll(keepingCapacity: true) }
-        loops[index][key] = Entry(record: record, fetchedAt: now)
+        if cache.entries.count >= capacity { cache.entries.removeAll(keepingCapacity: true) }
+        cache.entries[key] = Entry(record: record, fetchedAt: now)
         return record
     }
 }

@@ -7,42 +7,61 @@ import Store
 /// the key belongs to; that the body's `appId` is that app is checked after
 /// validation (`resource_not_found` otherwise).
 enum MobileKey {
-    static let prefix = "biqli_mobile_pk_"
+    static let prefix: StaticString = "biqli_mobile_pk_"
     static let secretLength = 64
+    static let length = prefix.utf8CodeUnitCount + secretLength
 
     /// True for `biqli_mobile_pk_` + 64 characters of `[A-Za-z0-9_-]`.
     static func isWellFormed(_ key: String) -> Bool {
-        let u = key.utf8
-        guard u.count == prefix.utf8.count + secretLength, key.hasPrefix(prefix) else { return false }
-        return u.dropFirst(prefix.utf8.count).allSatisfy(SafeText.isBase64URLByte)
+        var key = key
+        return key.withUTF8 { isWellFormed($0) }
     }
 
-    /// The bearer token of an `Authorization` header (scheme case-insensitive).
-    static func bearer(_ lookup: HeaderLookup) -> String? {
-        guard let value = lookup.value else { return nil }
-        let u = value.utf8
+    static func isWellFormed(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard u.count == length else { return false }
+        guard SafeText.hasPrefix(u, prefix) else { return false }
+        for c in u[prefix.utf8CodeUnitCount...] where !SafeText.isBase64URLByteByMask(c) { return false }
+        return true
+    }
+
+    /// Where the bearer token lies in an `Authorization` value (scheme
+    /// case-insensitive, optional whitespace around the token), or nil when the
+    /// value is not `Bearer` and a non-empty token.
+    static func bearerRange(_ u: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         guard u.count > 7 else { return nil }
-        for (c, expected) in zip(u.prefix(7), "bearer ".utf8) where c | 0x20 != expected {
-            return nil
-        }
-        let token = value.dropFirst(7).trimmingOptionalWhitespace()
-        return token.isEmpty ? nil : token
+        guard SafeText.hasPrefix(u, "bearer ", ignoringCase: true) else { return nil }
+        func isOWS(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        var start = 7
+        var end = u.count
+        while start < end, isOWS(u[start]) { start += 1 }
+        while end > start, isOWS(u[end - 1]) { end -= 1 }
+        return start < end ? start..<end : nil
     }
-
-    static func hash(_ key: String) -> [UInt8] { Digest.sha256(key) }
 
     /// The usable key record for the request's `Authorization`, or `invalid_mobile_key`.
     /// `keysVersion` is the store's `publishableKeysVersion`, read before the lookup.
+    ///
+    /// Checked on the header value's own bytes, and cached under the whole value:
+    /// no string is made for the key, and only a cache miss hashes it.
     static func authenticate(
         _ authorization: HeaderLookup, loop: Int, now: Int64, keysVersion: UInt64, reader: any StoreReader,
         cache: KeyCache
     ) throws(ResolverError) -> PublishableKeyRecord {
-        guard let key = bearer(authorization), isWellFormed(key) else { throw .invalidMobileKey }
+        guard let value = authorization.value else { throw .invalidMobileKey }
+        var text = value  // `withUTF8` wants a variable; a native string lends its bytes as they are
+        let keyRange = text.withUTF8 { u -> Range<Int>? in
+            guard let r = bearerRange(u), isWellFormed(UnsafeBufferPointer(rebasing: u[r])) else { return nil }
+            return r
+        }
+        guard let keyRange else { throw .invalidMobileKey }
         let record: PublishableKeyRecord?
         do {
-            record = try cache.record(key: key, loop: loop, now: now, version: keysVersion) {
+            record = try cache.record(key: value, loop: loop, now: now, version: keysVersion) {
                 () throws(StoreError) in
-                try reader.publishableKey(hash: hash(key))
+                let keyHash = text.withUTF8 { u in
+                    Digest.sha256(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: u[keyRange])))
+                }
+                return try reader.publishableKey(hash: keyHash)
             }
         } catch {
             throw .internalServerError

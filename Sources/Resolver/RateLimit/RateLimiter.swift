@@ -72,9 +72,15 @@ final class RateLimiter: Sendable {
         guard isEnabled else { return nil }
         let now = nowMillis * 1000
         return shard(key).entries.withLock { map -> Int64? in
-            let tat = max(map[key] ?? now, now)
-            if tat - now > tolerance { return tat - now - tolerance }
-            store(&map, key, tat + interval, now: now)
+            // A known key is read and updated through one look-up (its index).
+            if let slot = map.index(forKey: key) {
+                let tat = max(map.values[slot], now)
+                if tat - now > tolerance { return tat - now - tolerance }
+                map.values[slot] = tat + interval
+                return nil
+            }
+            // An absent key is a full bucket (tolerance >= 0): the request passes.
+            store(&map, key, now + interval, now: now)
             return nil
         }
     }
@@ -108,7 +114,8 @@ final class RateLimiter: Sendable {
     }
 
     private func store(_ map: inout [UInt64: Int64], _ key: UInt64, _ tat: Int64, now: Int64) {
-        if map[key] == nil, map.count >= maxKeysPerShard {
+        // The count first: a full shard is rare, and the look-up is not free.
+        if map.count >= maxKeysPerShard, map[key] == nil {
             map = map.filter { $0.value > now }  // forget keys that are back to full
             if map.count >= maxKeysPerShard {
                 // Still full of live keys: forget those closest to full (fail open).

@@ -95,8 +95,8 @@ public final class ReceiptKeyring: Sendable {
         return true
     }
 
-    /// A compact JWS of `claims` with the current key; may start a background rotation.
-    func sign(_ claims: [UInt8], now: Int64) -> String {
+    /// A compact JWS of `claims` (UTF-8) with the current key; may start a background rotation.
+    func sign(_ claims: [UInt8], now: Int64) -> [UInt8] {
         let (key, startRotation) = state.withLock { s -> (SigningKey, Bool) in
             guard !s.rotating, isDue(s.current, now: now) else { return (s.current, false) }
             s.rotating = true

@@ -71,21 +71,31 @@ final class SigningKey: @unchecked Sendable {
         return Base64URL.encode(Digest.sha256(canonical))
     }
 
-    /// `header.payload.signature`, the payload being the claims' JSON bytes.
-    func sign(payload: [UInt8]) -> String {
-        var message = headerPrefix
-        message.reserveCapacity(headerPrefix.count + payload.count * 4 / 3 + 90)
-        Base64URL.append(payload, to: &message)
-        var signature = [UInt8](repeating: 0, count: Int(crypto_sign_BYTES))
-        message.withUnsafeBufferPointer { m in
-            signature.withUnsafeMutableBufferPointer { s in
-                _ = crypto_sign_detached(
-                    s.baseAddress!, nil, m.baseAddress!, UInt64(m.count), secret.bindMemory(to: UInt8.self).baseAddress!
-                )
+    /// `header.payload.signature` as UTF-8 bytes, the payload being the claims' JSON
+    /// bytes. Built in one buffer of its final size: the signed part is encoded in
+    /// place, signed where it lies, and the signature encoded after it. Only
+    /// base64url characters and dots, so a JSON string holds it without escapes.
+    func sign(payload: [UInt8]) -> [UInt8] {
+        let signatureBytes = Int(crypto_sign_BYTES)
+        let total =
+            headerPrefix.count + Base64URL.encodedCount(payload.count) + 1 + Base64URL.encodedCount(signatureBytes)
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            var o = headerPrefix.withUnsafeBytes { header in
+                UnsafeMutableRawBufferPointer(out).copyMemory(from: header)
+                return header.count
             }
+            o += payload.withUnsafeBytes { Base64URL.encode($0, into: UnsafeMutableBufferPointer(rebasing: out[o...])) }
+            let signedCount = o
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: signatureBytes) { signature in
+                _ = crypto_sign_detached(
+                    signature.baseAddress!, nil, out.baseAddress!, UInt64(signedCount),
+                    secret.bindMemory(to: UInt8.self).baseAddress!)
+                out[o] = UInt8(ascii: ".")
+                o += 1
+                o += Base64URL.encode(
+                    UnsafeRawBufferPointer(signature), into: UnsafeMutableBufferPointer(rebasing: out[o...]))
+            }
+            initialized = o
         }
-        message.append(UInt8(ascii: "."))
-        Base64URL.append(signature, to: &message)
-        return String(decoding: message, as: UTF8.self)
     }
 }

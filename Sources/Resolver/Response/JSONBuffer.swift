@@ -19,13 +19,6 @@ struct JSONBuffer {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `"key":` (keys are ours: never need escaping).
-    mutating func key(_ name: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
-        raw(name)
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-    }
-
     /// `withUTF8` rather than the generic `withContiguousStorageIfAvailable`, whose
     /// metadata look-ups cost more than the copy itself.
     mutating func string(_ s: String) {
@@ -41,7 +34,8 @@ struct JSONBuffer {
     }
 
     /// No control character, quote, backslash or DEL: eight bytes per step (a receipt
-    /// is about 700 of them). Each test is the exact "some byte is zero / below n"
+    /// is about 700 of them), the last step overlapping the one before it rather than
+    /// finishing byte by byte. Each test is the exact "some byte is zero / below n"
     /// word trick, so a false answer only means the careful path.
     static func needsNoEscape(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = buf.count
@@ -49,20 +43,22 @@ struct JSONBuffer {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
-        var i = 0
-        while i + 8 <= n {
-            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            if (x &- ones &* 0x20) & ~x & highs != 0 || hasZero(x ^ (ones &* 0x22)) || hasZero(x ^ (ones &* 0x5C))
-                || hasZero(x ^ (ones &* 0x7F))
-            {
-                return false
-            }
-            i += 8
+        @inline(__always) func isPlain(at offset: Int) -> Bool {
+            let x = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            return (x &- ones &* 0x20) & ~x & highs == 0 && !hasZero(x ^ (ones &* 0x22))
+                && !hasZero(x ^ (ones &* 0x5C)) && !hasZero(x ^ (ones &* 0x7F))
         }
-        while i < n {
+        if n >= 8 {
+            var i = 0
+            while i + 8 <= n {
+                guard isPlain(at: i) else { return false }
+                i += 8
+            }
+            return i == n || isPlain(at: n - 8)
+        }
+        for i in 0..<n {
             let c = base[i]
             if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F { return false }
-            i += 1
         }
         return true
     }

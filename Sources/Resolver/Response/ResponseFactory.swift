@@ -27,12 +27,20 @@ enum ResponseFactory {
     }
 
     /// A 200 from a stored response (`{"open":..,"click":..,"link":..,"attribution":..}`)
-    /// plus the two keys that are never stored: the receipt and the caller's request ID.
-    static func success(stored: [UInt8], receipt: String?, requestId: String) -> ResolveOutput {
-        var j = JSONBuffer(capacity: stored.count + (receipt?.utf8.count ?? 4) + 160)
+    /// plus the two keys that are never stored: the receipt (a compact JWS, as
+    /// `SigningKey.sign` writes it) and the caller's request ID.
+    static func success(stored: [UInt8], receipt: [UInt8]?, requestId: String) -> ResolveOutput {
+        var j = JSONBuffer(capacity: stored.count + (receipt?.count ?? 4) + 160)
         j.bytes.append(contentsOf: stored[..<(stored.count - 1)])  // without the closing brace
         j.raw(#","attributionReceipt":"#)
-        j.string(orNull: receipt)
+        if let receipt {
+            // Base64url and dots only, nothing to escape: copied without the byte check.
+            j.bytes.append(UInt8(ascii: "\""))
+            j.bytes.append(contentsOf: receipt)
+            j.bytes.append(UInt8(ascii: "\""))
+        } else {
+            j.raw("null")
+        }
         j.raw(#","requestId":"#)
         j.string(requestId)
         j.raw("}")

@@ -15,140 +15,190 @@ enum OpenRequestScanner {
     typealias Fields = OpenRequestValidator.Fields
 
     static func scan(_ body: [UInt8]) -> Fields? {
-        body.withUnsafeBufferPointer { b in plain.withUnsafeBufferPointer { scan(b, plain: $0) } }
+        body.withUnsafeBufferPointer { b in
+            plain.withUnsafeBufferPointer { p in
+                var cursor = Cursor(b: b, plain: p)
+                return cursor.object()
+            }
+        }
     }
 
     /// 1 for bytes a string may hold as they are: printable ASCII and DEL, but
-    /// not the quote and the backslash.
+    /// not the quote and the backslash. Fetched once per body (each access to a
+    /// global table is a call to check its lazy initialisation).
     private static let plain: [Bool] = (0..<256).map { c in c >= 0x20 && c < 0x80 && c != 0x22 && c != 0x5C }
 
-    /// `plain` is the table above, fetched once per body (each access to a global
-    /// table is a call to check its lazy initialisation).
-    static func scan(_ b: UnsafeBufferPointer<UInt8>, plain: UnsafeBufferPointer<Bool>) -> Fields? {
-        let n = b.count
+    /// A position in one body. A struct with mutating methods rather than local
+    /// functions capturing the index: a captured variable that is also passed
+    /// `inout` costs a dynamic exclusivity check on every such call.
+    private struct Cursor {
+        let b: UnsafeBufferPointer<UInt8>
+        let plain: UnsafeBufferPointer<Bool>
         var i = 0
-        @inline(__always) func skipWhitespace() {
-            while i < n, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+
+        init(b: UnsafeBufferPointer<UInt8>, plain: UnsafeBufferPointer<Bool>) {
+            self.b = b
+            self.plain = plain
         }
-        skipWhitespace()
-        guard i < n, b[i] == UInt8(ascii: "{") else { return nil }
-        i += 1
-        skipWhitespace()
-        var fields = Fields()
-        var seen: UInt32 = 0
-        if i < n, b[i] == UInt8(ascii: "}") {
+
+        mutating func skipWhitespace() {
+            while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+        }
+
+        /// Whether the byte at the cursor is `c` (false at the end).
+        func at(_ c: UInt8) -> Bool { i < b.count && b[i] == c }
+
+        /// The whole body as one flat object, or nil.
+        mutating func object() -> Fields? {
+            skipWhitespace()
+            guard at(UInt8(ascii: "{")) else { return nil }
             i += 1
-        } else {
-            while true {
-                guard i < n, b[i] == UInt8(ascii: "\"") else { return nil }
+            skipWhitespace()
+            var fields = Fields()
+            var seen: UInt32 = 0
+            if at(UInt8(ascii: "}")) {
                 i += 1
-                let keyStart = i
-                while i < n, plain[Int(b[i])] { i += 1 }
-                guard i < n, b[i] == UInt8(ascii: "\"") else { return nil }
-                guard let (field, bit) = Field.named(UnsafeBufferPointer(rebasing: b[keyStart..<i])) else { return nil }
-                i += 1
-                guard seen & bit == 0 else { return nil }
-                seen |= bit
-                skipWhitespace()
-                guard i < n, b[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
-                skipWhitespace()
-                guard i < n else { return nil }
-                let value: OpenRequestValidator.FieldValue
-                switch b[i] {
-                case UInt8(ascii: "\""):
-                    guard let s = string(b, &i, plain) else { return nil }
-                    value = .string(s)
-                case UInt8(ascii: "t"):
-                    guard literal(b, &i, "true") else { return nil }
-                    value = .bool(true)
-                case UInt8(ascii: "f"):
-                    guard literal(b, &i, "false") else { return nil }
-                    value = .bool(false)
-                case UInt8(ascii: "n"):
-                    guard literal(b, &i, "null") else { return nil }
-                    value = .null
-                default:
-                    return nil
-                }
-                field.assign(value, to: &fields)
-                skipWhitespace()
-                guard i < n else { return nil }
-                if b[i] == UInt8(ascii: ",") {
+            } else {
+                while true {
+                    guard at(UInt8(ascii: "\"")) else { return nil }
+                    i += 1
+                    let keyStart = i
+                    while i < b.count, plain[Int(b[i])] { i += 1 }
+                    guard at(UInt8(ascii: "\"")) else { return nil }
+                    guard let field = Field.named(UnsafeBufferPointer(rebasing: b[keyStart..<i])) else { return nil }
+                    i += 1
+                    guard seen & field.bit == 0 else { return nil }
+                    seen |= field.bit
+                    skipWhitespace()
+                    guard at(UInt8(ascii: ":")) else { return nil }
                     i += 1
                     skipWhitespace()
+                    guard let value = value() else { return nil }
+                    field.assign(value, to: &fields)
+                    skipWhitespace()
+                    if at(UInt8(ascii: ",")) {
+                        i += 1
+                        skipWhitespace()
+                        continue
+                    }
+                    guard at(UInt8(ascii: "}")) else { return nil }
+                    i += 1
+                    break
+                }
+            }
+            skipWhitespace()
+            return i == b.count ? fields : nil
+        }
+
+        /// A string, `true`, `false` or `null` at the cursor; nil for anything else.
+        mutating func value() -> OpenRequestValidator.FieldValue? {
+            guard i < b.count else { return nil }
+            switch b[i] {
+            case UInt8(ascii: "\""): return string().map { .string($0) }
+            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"): return literal("null") ? .null : nil
+            default: return nil
+            }
+        }
+
+        /// The string whose opening quote is at the cursor, which ends after its closing quote.
+        mutating func string() -> String? {
+            let n = b.count
+            let start = i + 1
+            var j = start
+            while j < n, plain[Int(b[j])] { j += 1 }
+            guard j < n else { return nil }
+            if b[j] == UInt8(ascii: "\"") {
+                i = j + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
+            }
+            guard b[j] == UInt8(ascii: "\\") else { return nil }
+            // Escapes (iOS writes `\/`): the single-character ones only.
+            var out = [UInt8](UnsafeBufferPointer(rebasing: b[start..<j]))
+            while j < n {
+                let c = b[j]
+                if c == UInt8(ascii: "\"") {
+                    i = j + 1
+                    return String(decoding: out, as: UTF8.self)
+                }
+                if plain[Int(c)] {
+                    out.append(c)
+                    j += 1
                     continue
                 }
-                guard b[i] == UInt8(ascii: "}") else { return nil }
-                i += 1
-                break
+                guard c == UInt8(ascii: "\\"), j + 1 < n, let unescaped = JSONParser.simpleEscape(b[j + 1]) else {
+                    return nil
+                }
+                out.append(unescaped)
+                j += 2
             }
+            return nil
         }
-        skipWhitespace()
-        return i == n ? fields : nil
-    }
 
-    /// The string whose opening quote is at `i`; `i` ends after its closing quote.
-    private static func string(
-        _ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ plain: UnsafeBufferPointer<Bool>
-    ) -> String? {
-        let n = b.count
-        let start = i + 1
-        var j = start
-        while j < n, plain[Int(b[j])] { j += 1 }
-        guard j < n else { return nil }
-        if b[j] == UInt8(ascii: "\"") {
-            i = j + 1
-            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)
+        mutating func literal(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard i + count <= b.count else { return false }
+            let bytes = word.utf8Start
+            for k in 0..<count where b[i + k] != bytes[k] { return false }
+            i += count
+            return true
         }
-        guard b[j] == UInt8(ascii: "\\") else { return nil }
-        // Escapes (iOS writes `\/`): the single-character ones only.
-        var out = [UInt8](UnsafeBufferPointer(rebasing: b[start..<j]))
-        while j < n {
-            let c = b[j]
-            if c == UInt8(ascii: "\"") {
-                i = j + 1
-                return String(decoding: out, as: UTF8.self)
-            }
-            if plain[Int(c)] {
-                out.append(c)
-                j += 1
-                continue
-            }
-            guard c == UInt8(ascii: "\\"), j + 1 < n, let unescaped = JSONParser.simpleEscape(b[j + 1]) else {
-                return nil
-            }
-            out.append(unescaped)
-            j += 2
-        }
-        return nil
-    }
-
-    private static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard i + count <= b.count else { return false }
-        for k in 0..<count where b[i + k] != word.utf8Start[k] { return false }
-        i += count
-        return true
     }
 
     /// The members the scanner knows (`attestation` is left to the general path).
-    private enum Field: String, CaseIterable {
+    enum Field: UInt8, CaseIterable {
         case eventId, appId, appInstanceId, platform, firstOpen, probabilisticAllowed, handoffToken, deepLink
         case domain, appVersion, osVersion, sdkVersion, occurredAt
 
-        /// Each member's name as bytes and its bit in the scanner's set of members seen,
-        /// from the cases.
-        private static let table: [(field: Field, name: [UInt8], bit: UInt32)] = allCases.enumerated().map {
-            ($1, Array($1.rawValue.utf8), UInt32(1) << UInt32($0))
+        /// The member's bit in the scanner's set of members seen.
+        var bit: UInt32 { UInt32(1) << UInt32(rawValue) }
+
+        /// The member's name in a body.
+        var name: StaticString {
+            switch self {
+            case .eventId: return "eventId"
+            case .appId: return "appId"
+            case .appInstanceId: return "appInstanceId"
+            case .platform: return "platform"
+            case .firstOpen: return "firstOpen"
+            case .probabilisticAllowed: return "probabilisticAllowed"
+            case .handoffToken: return "handoffToken"
+            case .deepLink: return "deepLink"
+            case .domain: return "domain"
+            case .appVersion: return "appVersion"
+            case .osVersion: return "osVersion"
+            case .sdkVersion: return "sdkVersion"
+            case .occurredAt: return "occurredAt"
+            }
         }
 
-        /// The member named `key`, with its bit.
-        static func named(_ key: UnsafeBufferPointer<UInt8>) -> (field: Field, bit: UInt32)? {
-            for entry in table where entry.name.count == key.count && entry.name[0] == key[0] {
-                if entry.name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return (entry.field, entry.bit) }
+        /// The member named `key`: the length and the first byte pick the one
+        /// candidate (they tell all thirteen apart), whose name is then compared whole.
+        static func named(_ key: UnsafeBufferPointer<UInt8>) -> Field? {
+            guard let first = key.first else { return nil }
+            let candidate: Field
+            switch (key.count, first) {
+            case (7, UInt8(ascii: "e")): candidate = .eventId
+            case (5, UInt8(ascii: "a")): candidate = .appId
+            case (13, UInt8(ascii: "a")): candidate = .appInstanceId
+            case (8, UInt8(ascii: "p")): candidate = .platform
+            case (9, UInt8(ascii: "f")): candidate = .firstOpen
+            case (20, UInt8(ascii: "p")): candidate = .probabilisticAllowed
+            case (12, UInt8(ascii: "h")): candidate = .handoffToken
+            case (8, UInt8(ascii: "d")): candidate = .deepLink
+            case (6, UInt8(ascii: "d")): candidate = .domain
+            case (10, UInt8(ascii: "a")): candidate = .appVersion
+            case (9, UInt8(ascii: "o")): candidate = .osVersion
+            case (10, UInt8(ascii: "s")): candidate = .sdkVersion
+            case (10, UInt8(ascii: "o")): candidate = .occurredAt
+            default: return nil
             }
-            return nil
+            let name = candidate.name
+            guard name.utf8CodeUnitCount == key.count else { return nil }
+            let bytes = name.utf8Start  // once: each read of `utf8Start` checks the representation
+            for k in 1..<key.count where key[k] != bytes[k] { return nil }
+            return candidate
         }
 
         func assign(_ v: OpenRequestValidator.FieldValue, to f: inout Fields) {

@@ -96,7 +96,7 @@ enum OpenRequestValidator {
             throw .validationError("eventId must be 8-100 characters of letters, digits, '.', '_', '~' or '-'.")
         }
         let appId = try requiredString(fields.appId, "appId")
-        guard SafeText.length(appId) <= 40 else { throw .validationError("appId must be at most 40 characters.") }
+        guard SafeText.isWithin(appId, max: 40) else { throw .validationError("appId must be at most 40 characters.") }
         let instance = try requiredString(fields.appInstanceId, "appInstanceId")
         guard SafeText.isSafeIdentifier(instance, min: 16, max: 128) else {
             throw .validationError(
@@ -113,7 +113,7 @@ enum OpenRequestValidator {
         let appVersion = try optionalString(fields.appVersion, "appVersion", max: 32)
         let osVersion = try optionalString(fields.osVersion, "osVersion", max: 32)
         let sdkVersion = try requiredString(fields.sdkVersion, "sdkVersion")
-        guard (1...32).contains(SafeText.length(sdkVersion)) else {
+        guard SafeText.isNonEmpty(sdkVersion, within: 32) else {
             throw .validationError("sdkVersion must be 1-32 characters.")
         }
         var occurredAt: Int64?
@@ -158,7 +158,7 @@ enum OpenRequestValidator {
         switch v {
         case nil, .null?: return nil
         case .string(let s)?:
-            guard SafeText.length(s) <= max else {
+            guard SafeText.isWithin(s, max: max) else {
                 throw .validationError("\(name) must be at most \(max) characters.")
             }
             return s

@@ -18,7 +18,7 @@ struct RequestHeaders: Sendable {
         guard let sdkText = h.sdk.value, let sdk = Platform(rawValue: sdkText) else {
             throw .invalidHeaders("X-Biq-SDK must be exactly 'ios' or 'android'.")
         }
-        guard let version = h.sdkVersion.value, (1...32).contains(SafeText.length(version)),
+        guard let version = h.sdkVersion.value, SafeText.isNonEmpty(version, within: 32),
             SafeText.isPrintableASCII(version)
         else {
             throw .invalidHeaders("X-Biq-SDK-Version must be a non-empty string of at most 32 characters.")
