@@ -124,15 +124,16 @@ enum VisitRows {
     static func make(_ random: inout FastRandom, now: Int64) -> (Click, Handoff) {
         let ios = random.next() % 100 < iosPercent
         let id = "biq_clk_" + ULID.make(milliseconds: UInt64(now), random: (random.next(), random.next()))
+        let dynamic = [("ref", "BOB")]  // one array for both, as the visit path captures it once
         let click = Click(
             id: id, linkId: linkId, appId: appId, domain: host, at: now, kind: ios ? .deepView : .androidRedirect,
-            platform: ios ? .ios : .android, inAppBrowser: nil, dynamic: [("ref", "BOB")],
+            platform: ios ? .ios : .android, inAppBrowser: nil, dynamic: dynamic,
             sourceHash: ios ? random.bytes(32) : nil, osVersion: ios ? "17.4" : nil)
         let handoff = Handoff(
             tokenHash: tokenHash(&random, now: now), clickId: id, appId: appId, platform: ios ? .ios : .android,
             snapshot: HandoffSnapshot(
                 linkId: linkId, shortUrl: "https://go.bench.test/invite", route: "/invite",
-                referralCode: "PARTNER_42", mobile: mobile, dynamic: [("ref", "BOB")]),
+                referralCode: "PARTNER_42", mobile: mobile, dynamic: dynamic),
             createdAt: now, expiresAt: now + 86_400_000)
         return (click, handoff)
     }

@@ -85,7 +85,12 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     private var jsonPairs: [(String, String)] = []
 
     private func encoded(pairs: [(String, String)]) -> [UInt8] {
-        if !pairs.elementsEqual(jsonPairs, by: ==) {
+        // The visit path hands a click and its handoff the same array: the same storage
+        // holds the same values, without comparing them string by string.
+        let sameStorage = pairs.withUnsafeBufferPointer { a in
+            jsonPairs.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+        }
+        if !sameStorage && !pairs.elementsEqual(jsonPairs, by: ==) {
             json.removeAll(keepingCapacity: true)
             ModelCodec.encode(pairs: pairs, into: &json)
             jsonPairs = pairs
