@@ -96,6 +96,7 @@ public protocol StoreReader: AnyObject {
     func publishableKey(hash: [UInt8]) throws(StoreError) -> PublishableKeyRecord?
     func publishableKeys(app: String) throws(StoreError) -> [PublishableKeyRecord]
 
+    /// A scan in the SQLite store (no index on click ids, decision 0010): tools and tests only.
     func click(id: String) throws(StoreError) -> Click?
     func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff?
 

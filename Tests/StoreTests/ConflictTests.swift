@@ -83,13 +83,8 @@ final class ConflictTests: StoreTestCase {
                 try tx.putIdempotencyRecord(
                     IdempotencyRecord(scope: "s", keyHash: [3], requestHash: [], status: 500, body: [], createdAt: 2))
             }, .conflict("idempotency_record"))
-        XCTAssertEqual(
-            writeError { tx in
-                try tx.insertClick(Fixture.click(id: "biq_clk_x", at: 1));
-                try tx.insertClick(Fixture.click(id: "biq_clk_x", at: 2))
-            },
-            .conflict("click_id"))
-        XCTAssertNil(try reader.click(id: "biq_clk_x"), "the failed write left its first click behind")
+        // Click ids are not checked here: unique by how they are made (per-loop monotonic
+        // ULIDs), and the table keeps no index on them (decision 0010).
     }
 
     func testMissingReferencesAreNamed() throws {

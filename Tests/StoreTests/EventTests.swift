@@ -209,12 +209,10 @@ final class EventTests: StoreTestCase {
 
     func testHotQueriesUseTheirIndexes() throws {
         let cases: [(String, String)] = [
-            (SQLiteTransaction.selectCandidate, "PRIMARY KEY (id=?)"),
-            (SQLiteTransaction.selectRecentCandidates, "PRIMARY KEY (id>?)"),
-            (SQLiteQueries.selectClick, "PRIMARY KEY (id=?)"),
+            (SQLiteTransaction.selectCandidate, "INTEGER PRIMARY KEY (rowid=?)"),
+            (SQLiteTransaction.consumeClickSQL, "INTEGER PRIMARY KEY (rowid=?)"),
             (SQLiteQueries.countClicks, "PRIMARY KEY (app_id=? AND hour>?)"),
             (SQLiteQueries.countOpens, "open_events_app_at"),
-            (SQLiteTransaction.selectOldClicks, "PRIMARY KEY (id<?)"),
             (SQLiteTransaction.selectNextCountedApp, "PRIMARY KEY (app_id>?)"),
             (SQLiteTransaction.selectOldCounts, "PRIMARY KEY (app_id=? AND hour<?)"),
             (SQLiteTransaction.selectExpiredOldHandoffs, "PRIMARY KEY (token_hash<?)"),
@@ -235,6 +233,43 @@ final class EventTests: StoreTestCase {
             XCTAssertTrue(plan.joined().contains(index), sql + " -> " + plan.joined(separator: "; "))
             XCTAssertFalse(plan.joined().contains("SCAN"), sql + " -> " + plan.joined(separator: "; "))
         }
+        // The start-up load walks the clicks from the newest and stops early (decision
+        // 0010): a scan in rowid order, with no sort step.
+        let plan = try write { tx in
+            try (tx as! SQLiteTransaction).db.queryAll("EXPLAIN QUERY PLAN " + SQLiteTransaction.selectRecentClicks) {
+                s in s.text(3)
+            }
+        }
+        XCTAssertEqual(plan, ["SCAN clicks"])
+    }
+
+    func testCandidatesStartUpAndPruningWalkOnlyTheRowsTheyNeed() throws {
+        // 3,000 old clicks, then 10 recent iOS ones: the start-up load must not read the
+        // old ones (it stops at the first click past the horizon), the prune must delete
+        // exactly the old ones however many steps it takes.
+        let now: Int64 = 1_700_000_000_000  // the store's clock in these tests
+        let old = now - 3 * 3_600_000
+        try write { tx in
+            for i in 0..<3_000 { try tx.insertClick(Fixture.click(id: "biq_clk_old\(i)", at: old + Int64(i))) }
+            for i in 0..<10 { try tx.insertClick(Fixture.click(id: "biq_clk_new\(i)", at: now - 1_000 + Int64(i))) }
+        }
+        store.close()
+        store = try SQLiteStore.open(dataDirectory: directory.path, readers: 1, options: makeOptions())
+        let found = try write { tx in
+            try tx.probabilisticCandidates(
+                app: Fixture.appId, domain: Fixture.host, sourceHash: [1, 2, 3], osVersion: nil, since: now - 60_000,
+                limit: 20)
+        }
+        XCTAssertEqual(found.map(\.id), (0..<10).reversed().map { "biq_clk_new\($0)" })
+        var deleted = 0
+        while true {
+            let n = try write { tx in try (tx as! SQLiteTransaction).deleteClicks(before: now - 3_600_000, limit: 700) }
+            if n == 0 { break }
+            deleted += n
+        }
+        XCTAssertEqual(deleted, 3_000)
+        XCTAssertEqual(try count("clicks"), 10)
+        XCTAssertNotNil(try reader.click(id: "biq_clk_new0"))
     }
 
     func testPruningFindsOldClicksOfEveryAppAndOfNone() throws {

@@ -156,6 +156,19 @@ final class SQLiteConnection {
         return rows
     }
 
+    /// Steps through the rows while `row` returns true (a scan that stops early).
+    func forEachRow(
+        _ sql: String, _ bind: (SQLiteStatement) -> Void = { _ in },
+        row: (SQLiteStatement) throws(StoreError) -> Bool
+    ) throws(StoreError) {
+        let statement = try statement(sql)
+        defer { sqlite3_reset(statement.handle) }
+        bind(statement)
+        while try step(statement) {
+            if !(try row(statement)) { return }
+        }
+    }
+
     /// An integer pragma or single-value query.
     func integer(_ sql: String) throws(StoreError) -> Int64 {
         try queryFirst(sql) { s in s.int64(0) } ?? 0

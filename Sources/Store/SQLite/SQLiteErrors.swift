@@ -17,7 +17,6 @@ enum SQLiteErrors {
         ("domains.hostname", "domain"),
         ("mobile_apps.id", "app"),
         ("links.id", "link_id"),
-        ("clicks.id", "click_id"),
         ("handoffs.token_hash", "handoff"),
         ("secret_keys.key_hash", "secret_key"),
         ("secret_keys.id", "secret_key_id"),

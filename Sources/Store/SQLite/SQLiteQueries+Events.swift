@@ -18,12 +18,11 @@ extension SQLiteQueries {
             osVersion: s.optionalText(10))
     }
 
+    /// A scan of the clicks (they have no index on their id, decision 0010): for tools
+    /// and tests, never a request path.
     func click(id: String) throws(StoreError) -> Click? {
         try db.queryFirst(Self.selectClick, { $0.bind(1, id) }, row: Self.decodeClick)
     }
-
-    /// The open that consumed a click for a probabilistic match, if any.
-    static let selectClickConsumer = "SELECT consumed_by_open FROM clicks WHERE id = ?1"
 
     // MARK: handoffs
 

@@ -3,24 +3,22 @@ import Core
 /// Bounded deletes for retention. Each call removes at most `limit` rows so one
 /// prune step never holds the writer for long; `SQLiteStore.prune` repeats them.
 ///
-/// None of them needs an index of its own (decisions 0007 and 0008): clicks are
-/// keyed by a time-ordered id, handoffs by a time-ordered key, counts by app
-/// first, and open events go through the `(app_id, at)` index analytics need.
+/// None of them needs an index of its own (decisions 0007, 0008 and 0010): clicks
+/// are in the order they were written, handoffs keyed by a time-ordered key, counts
+/// by app first, and open events go through the `(app_id, at)` index analytics need.
 extension SQLiteTransaction {
-    /// The smallest click id made at `milliseconds`: `biq_clk_` + the ULID of that
-    /// time with zero randomness. Every id made earlier sorts below it.
-    static func clickIdFloor(milliseconds: Int64) -> String {
-        Identifier.clickPrefix + ULID.make(milliseconds: UInt64(max(milliseconds, 0)), random: (0, 0))
-    }
-
-    /// Clicks whose id time (`biq_clk_` + ULID) is before `cutoff`: a range at the
-    /// start of the table. The id is made at the click's time, so this is `at`
-    /// give or take the millisecond between the two clock reads.
-    static let selectOldClicks = "SELECT id FROM clicks WHERE id < ?1 LIMIT ?2"
+    /// The clicks older than `cutoff` among the first `limit` in rowid order (the order
+    /// they were written): a step reads at most `limit` rows, however large the table
+    /// (it has no index on the time, decision 0010), and a click dated out of order
+    /// (a clock that jumped) is skipped rather than holding the others back.
+    static let deleteOldClicksSQL = """
+        DELETE FROM clicks WHERE rowid IN (
+            SELECT rowid FROM (SELECT rowid, at FROM clicks ORDER BY rowid LIMIT ?2) WHERE at < ?1)
+        """
 
     func deleteClicks(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
-        try db.execute("DELETE FROM clicks WHERE id IN (\(Self.selectOldClicks))") { s in
-            s.bind(1, Self.clickIdFloor(milliseconds: cutoff))
+        try db.execute(Self.deleteOldClicksSQL) { s in
+            s.bind(1, cutoff)
             s.bind(2, limit)
         }
     }

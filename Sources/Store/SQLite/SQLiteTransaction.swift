@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The writer's `StoreTransaction`: reads and writes on the writer connection
 /// inside the current batch, so reads see the writes of earlier jobs.
 ///
@@ -21,6 +23,8 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     private var unusedKey: (app: String, eventId: String, key: String)?
     /// The probabilistic candidates of the last hour (decision 0009).
     var candidates: CandidateIndex
+    /// The rowids of the clicks `probabilisticCandidates` returned in this batch, by id.
+    var candidateRowids: [String: Int64] = [:]
 
     init(db: SQLiteConnection, candidateCapacity: Int) {
         candidates = CandidateIndex(capacity: candidateCapacity)
@@ -30,6 +34,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     func beginBatch(now: Int64) {
         self.now = now
         candidates.age(now: now)
+        if !candidateRowids.isEmpty { candidateRowids.removeAll() }
         unusedKey = nil
         invalidations.removeAll(keepingCapacity: true)
         catalogChanged = false
@@ -119,7 +124,9 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         if let appId = click.appId {
             counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
             if click.platform == .ios, let hash = click.sourceHash {
-                candidates.insert(app: appId, domain: click.domain, sourceHash: hash, clickId: click.id, at: click.at)
+                candidates.insert(
+                    app: appId, domain: click.domain, sourceHash: hash, click: sqlite3_last_insert_rowid(db.handle),
+                    at: click.at)
             }
         }
     }
@@ -242,10 +249,22 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     }
 
     static let consumeClickSQL =
+        "UPDATE clicks SET consumed_by_open = ?2 WHERE rowid = ?1 AND id = ?3 AND consumed_by_open IS NULL"
+    /// Without a rowid: a scan of the table (no index on the id, decision 0010).
+    static let consumeClickByIdSQL =
         "UPDATE clicks SET consumed_by_open = ?2 WHERE id = ?1 AND consumed_by_open IS NULL"
 
+    /// By the rowid `probabilisticCandidates` found for the click in this transaction,
+    /// which is how the resolver gets the clicks it consumes; any other id costs a scan.
     func consumeClick(id: String, openId: String) throws(StoreError) -> Bool {
-        try db.execute(Self.consumeClickSQL) { s in
+        if let rowid = candidateRowids[id] {
+            return try db.execute(Self.consumeClickSQL) { s in
+                s.bind(1, rowid)
+                s.bind(2, openId)
+                s.bind(3, id)
+            } == 1
+        }
+        return try db.execute(Self.consumeClickByIdSQL) { s in
             s.bind(1, id)
             s.bind(2, openId)
         } == 1

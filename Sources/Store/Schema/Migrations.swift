@@ -19,6 +19,7 @@ enum Migrations {
     static let all: [Migration] = [
         Migration(version: 1, sql: SchemaV1.sql),
         Migration(version: 2, sql: SchemaV2.sql),
+        Migration(version: 3, sql: SchemaV3.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

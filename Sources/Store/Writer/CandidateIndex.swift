@@ -16,7 +16,7 @@ import Core
 /// Layout, for memory and the writer's time: entries live in one array in insertion
 /// order, each linking to the previous entry of its key; a dictionary holds each
 /// key's newest entry. A key is a 64-bit fingerprint of (app, domain, hash), apps and
-/// domains interned to small numbers first; ULID click ids are kept as integers.
+/// domains interned to small numbers first; clicks are kept as their rowids.
 /// Two keys may share a fingerprint: their chains then mix, which only adds ids that
 /// the row check refuses (the index may over-hold, never miss).
 struct CandidateIndex {
@@ -31,7 +31,8 @@ struct CandidateIndex {
 
     private struct Slot {
         var key: Key
-        var click: ClickRef
+        /// The click's rowid in `clicks` (decision 0010).
+        var click: Int64
         var at: Int64
         /// Sequence number of the previous entry of the same key, or -1.
         var previous: Int
@@ -55,7 +56,7 @@ struct CandidateIndex {
         self.horizonMilliseconds = horizonMilliseconds
     }
 
-    mutating func insert(app: String, domain: String, sourceHash: [UInt8], clickId: String, at: Int64) {
+    mutating func insert(app: String, domain: String, sourceHash: [UInt8], click: Int64, at: Int64) {
         guard capacity > 0 else { return }
         let ids: (Int32, Int32)
         if let last = lastInterned, last.app == app, last.domain == domain {
@@ -67,23 +68,23 @@ struct CandidateIndex {
         let key = Self.fingerprint(app: ids.0, domain: ids.1, hash: sourceHash)
         let sequence = base + slots.count
         let previous = newest.updateValue(sequence, forKey: key) ?? -1  // one hash lookup for both
-        slots.append(Slot(key: key, click: ClickRef(clickId), at: at, previous: previous))
+        slots.append(Slot(key: key, click: click, at: at, previous: previous))
         while count > capacity {
             dropOldest()
             droppedAtCapacity += 1
         }
     }
 
-    /// The ids under the key at or after `since`, newest first (in insertion order).
-    func candidates(app: String, domain: String, sourceHash: [UInt8], since: Int64) -> [String] {
+    /// The clicks' rowids under the key at or after `since`, newest first (in insertion order).
+    func candidates(app: String, domain: String, sourceHash: [UInt8], since: Int64) -> [Int64] {
         guard let app = interned[app], let domain = interned[domain],
             var sequence = newest[Self.fingerprint(app: app, domain: domain, hash: sourceHash)]
         else { return [] }
-        var ids: [String] = []
+        var ids: [Int64] = []
         let oldest = base + head
         while sequence >= oldest {
             let slot = slots[sequence - base]
-            if slot.at >= since { ids.append(slot.click.id) }
+            if slot.at >= since { ids.append(slot.click) }
             sequence = slot.previous
         }
         return ids
@@ -144,38 +145,5 @@ struct CandidateIndex {
         let id = Int32(interned.count)
         interned[text] = id
         return id
-    }
-}
-
-/// A click id: `biq_clk_` + ULID as its 128 bits (48-bit time and the top 16 random
-/// bits in one word, the other 64 in the second), anything else as text.
-private enum ClickRef {
-    case ulid(UInt64, UInt64)
-    case text(String)
-
-    private static let prefix = Array(Identifier.clickPrefix.utf8)
-
-    init(_ id: String) {
-        // On the bytes: String's hasPrefix, count and dropFirst work in Characters, which
-        // cost the writer more than the rest of an insert into the index.
-        var text = id
-        let parts = text.withUTF8 { u -> (milliseconds: UInt64, random: (UInt64, UInt64))? in
-            let p = Self.prefix
-            guard u.count == p.count + 26, u.starts(with: p) else { return nil }
-            return ULID.parts(utf8: UnsafeBufferPointer(rebasing: u[p.count...]))
-        }
-        if let parts {
-            self = .ulid(parts.milliseconds << 16 | parts.random.0, parts.random.1)
-        } else {
-            self = .text(id)
-        }
-    }
-
-    var id: String {
-        switch self {
-        case .ulid(let high, let low):
-            ULID.make(prefix: Identifier.clickPrefix, milliseconds: high >> 16, random: (high & 0xFFFF, low))
-        case .text(let text): text
-        }
     }
 }

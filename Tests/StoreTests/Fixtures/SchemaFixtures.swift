@@ -11,6 +11,7 @@ enum SchemaFixtures {
     static let all: [(version: Int, sql: String)] = [
         (1, v1),
         (2, v2),
+        (3, v3),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -212,4 +213,30 @@ enum SchemaFixtures {
                 """, with: ""
         )
         .replacingOccurrences(of: "PRAGMA user_version = 1;", with: "PRAGMA user_version = 2;")
+
+    /// Version 3: `clicks` as a rowid table without an index (rebuilt by the migration,
+    /// hence the name SQLite gives it after `ALTER TABLE ... RENAME`).
+    static let v3 =
+        v2
+        .replacingOccurrences(
+            of: """
+                    consumed_by_open TEXT
+                ) WITHOUT ROWID;
+                """,
+            with: """
+                    consumed_by_open TEXT
+                );
+                """
+        )
+        .replacingOccurrences(
+            of: """
+                CREATE TABLE clicks (
+                    id TEXT PRIMARY KEY NOT NULL,
+                """,
+            with: """
+                CREATE TABLE "clicks" (
+                    id TEXT NOT NULL,
+                """
+        )
+        .replacingOccurrences(of: "PRAGMA user_version = 2;", with: "PRAGMA user_version = 3;")
 }
