@@ -50,6 +50,11 @@ final class EventLoop: @unchecked Sendable {
     var accessLog: AccessLog
     var certificates: CertificateSet
     private var shuttingDown = false
+    /// Set by `HTTPServer.shutdown` before it posts `beginShutdown` to every loop: a
+    /// loop that answers a request before its own post runs (it was not scheduled in
+    /// between, or the request's bytes came in the same wake-up) still answers with
+    /// `Connection: close`, as the other loops already do.
+    let shutdownRequested: ShutdownFlag
     private var hardDeadline: UInt64 = .max
     private var stopped = false
 
@@ -58,9 +63,10 @@ final class EventLoop: @unchecked Sendable {
 
     init(
         index: Int, configuration: HTTPServerConfiguration, handler: any HTTPHandler, listeners: [ListeningSocket],
-        certificates: CertificateSet
+        certificates: CertificateSet, shutdownRequested: ShutdownFlag = ShutdownFlag()
     ) throws(HTTPServerError) {
         self.index = index
+        self.shutdownRequested = shutdownRequested
         self.configuration = configuration
         self.handler = handler
         self.listeners = listeners
@@ -346,7 +352,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    var isShuttingDown: Bool { shuttingDown }
+    var isShuttingDown: Bool { shuttingDown || shutdownRequested.isSet }
 
     // MARK: Time helpers
 
@@ -364,4 +370,11 @@ final class EventLoop: @unchecked Sendable {
         let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
         return logTimestampPrefix + "." + msText + "Z"
     }
+}
+
+/// The server-wide "shutdown has begun", read by every loop as it answers.
+final class ShutdownFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

@@ -12,6 +12,7 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     private let handler: any HTTPHandler
     private var loops: [EventLoop] = []
+    private let shutdownRequested = ShutdownFlag()
     private var threads: [OSThread] = []
     private let certificateState: Mutex<CertificateSet>
     private var watcher: CertificateWatcher?
@@ -58,7 +59,8 @@ public final class HTTPServer: @unchecked Sendable {
         for (i, sockets) in perLoop.enumerated() {
             loops.append(
                 try EventLoop(
-                    index: i, configuration: configuration, handler: handler, listeners: sockets, certificates: certs))
+                    index: i, configuration: configuration, handler: handler, listeners: sockets, certificates: certs,
+                    shutdownRequested: shutdownRequested))
         }
         for loop in loops {
             threads.append(OSThread.start(name: "biqli-loop-\(loop.index)") { loop.run() })
@@ -89,6 +91,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Graceful shutdown: stop accepting, finish in-flight requests, close idle
     /// connections, and close everything after the grace period. Returns at once.
     public func shutdown() {
+        shutdownRequested.set()
         watcher?.stop()
         let grace = configuration.shutdownGraceMilliseconds
         for loop in loops { loop.post { loop.beginShutdown(graceMilliseconds: grace) } }
