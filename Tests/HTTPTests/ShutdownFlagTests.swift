@@ -31,18 +31,9 @@ final class ShutdownFlagTests: XCTestCase {
         defer { server.wait() }
         let port = try XCTUnwrap(server.boundAddresses.first { $0.0 == .http }?.1.port)
 
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = connectToLoopback(port: port)
+        XCTAssertGreaterThanOrEqual(fd, 0, "connect: \(errno)")
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        XCTAssertEqual(connected, 0)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("GET /x HTTP/1.1\r\nHost: a\r\n\r\n".utf8)

@@ -70,18 +70,9 @@ private final class TLSClient {
     init(port: Int) throws {
         ctx = SSL_CTX_new(TLS_client_method())
         SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = connectToLoopback(port: port)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TLSClientError("connect: \(errno)") }
+        guard fd >= 0 else { throw TLSClientError("connect: \(errno)") }
         ssl = SSL_new(ctx)
         SSL_set_fd(ssl, fd)
         guard SSL_connect(ssl) == 1 else { throw TLSClientError("handshake failed") }
