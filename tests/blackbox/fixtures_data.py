@@ -134,7 +134,8 @@ def resolve_android(edge, token, instance=None):
 
 
 def _connect(edge):
-    """Read-only: the tests never write behind the edge's back."""
+    """Read-only: the tests do not write behind the edge's back (one resolver test ages a
+    handoff, since time cannot be moved from outside the process; it says so)."""
     path = os.path.join(edge.dir, "edge.sqlite3")
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
     db.row_factory = sqlite3.Row

@@ -6,7 +6,7 @@ seconds, keys in any order; Android sends explicit nulls, lower-case hex IDs, mi
 
 Data: `serve --demo` (app DEMO_APP_ID on go.example.test, links invite/promo/docs), changed through the
 workspace API only; stored open events are read from the SQLite file read-only."""
-import base64, hashlib, json, random, re, time, urllib.parse, uuid
+import base64, hashlib, json, os, random, re, sqlite3, time, urllib.parse, uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import nacl.exceptions
@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from edge import Conn, request
 from fixtures_data import (
     DEMO_APP_ID, DEMO_HOST, HANDOFF_URL_RE, LINK_IDS, TOKEN_RE, UA_ANDROID, UA_IPHONE, _rows, api, create_app,
-    demo_android, demo_ios, handoff, put_domain, start_demo, update_app, update_link, visit)
+    demo_android, demo_ios, handoff, handoff_key, put_domain, start_demo, update_app, update_link, visit)
 
 PATH = "/api/v1/track/open"
 PUBLIC_URL = "https://edge.example.test"
@@ -441,6 +441,24 @@ def test_the_apps_handoff_lifetime_sets_the_expiry_of_new_handoffs(demo):
     row = handoff(demo, token)
     assert before + 300_000 - 1000 <= row["expires_at"] <= after + 300_000 + 1000, row
     ok(Device(demo, "android").open(handoff=token), "exact_install_referrer")
+
+
+def test_an_expired_handoff_is_404_and_a_live_one_beside_it_still_matches(demo):
+    # The shortest lifetime is 300 s, so the test ages one handoff in the file instead of
+    # waiting: the only write behind the edge's back in this suite (time cannot be moved
+    # from outside the process). The resolver reads the row in its own transaction.
+    expired, live = play_token(demo, "/invite"), play_token(demo, "/invite")
+    db = sqlite3.connect(os.path.join(demo.dir, "edge.sqlite3"), timeout=10)
+    try:
+        with db:
+            changed = db.execute("UPDATE handoffs SET expires_at = ? WHERE token_hash = ?",
+                                 (int(time.time() * 1000) - 1, handoff_key(expired))).rowcount
+    finally:
+        db.close()
+    assert changed == 1
+    refused(Device(demo, "android").open(handoff=expired), 404, "resource_not_found")
+    assert handoff(demo, expired)["claimed_instance"] is None, "an expired handoff is not bound to anyone"
+    ok(Device(demo, "android").open(handoff=live), "exact_install_referrer")
 
 
 # ---------------------------------------------------------------- 5. first-open immutability
