@@ -432,8 +432,8 @@ def test_handoff_and_deep_link_naming_different_links_is_handoff_mismatch(demo):
 
 
 def test_the_apps_handoff_lifetime_sets_the_expiry_of_new_handoffs(demo):
-    # The shortest lifetime the API allows is 300 s: the refusal of an expired token itself cannot be
-    # observed within this suite's time budget, only that the shortened lifetime is what is stored.
+    # The shortest lifetime the API allows is 300 s: this checks that the shortened lifetime is
+    # what is stored; the refusal of an expired token is the test after this one.
     update_app(demo, DEMO_APP_ID, handoffLifetimeSeconds=300)
     before = int(time.time() * 1000)
     token = play_token(demo, "/invite")
