@@ -146,7 +146,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     /// Deletes, through the writer and at most `options.pruneBatchSize` rows per
-    /// transaction: clicks (by the time in their id), hourly click counts, open
+    /// transaction: clicks (by their time, oldest written first), hourly click counts, open
     /// events and management idempotency records older than `olderThan`, and
     /// handoffs expired at `now` (see `deleteExpiredHandoffs`). Blocks the caller
     /// (a background thread) until done; the hot path only ever waits for one
