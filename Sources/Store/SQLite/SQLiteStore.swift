@@ -184,8 +184,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         guard first else { return }
         _ = queue.close()
         // Called from a completion (or the last reference dropped there): the
-        // writer drains and stops by itself; it cannot wait for itself.
-        guard !writer.isWriterThread else { return }
+        // writer drains and stops by itself; it cannot wait for itself, so nothing
+        // will join it.
+        guard !writer.isWriterThread else {
+            writer.detach()
+            return
+        }
         writer.join()
     }
 

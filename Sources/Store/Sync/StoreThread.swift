@@ -40,6 +40,14 @@ final class StoreThread: @unchecked Sendable {
         pthread_join(handle, nil)
     }
 
+    /// Lets the thread's resources go when it ends, for a thread that cannot be joined
+    /// (the store closed from its own writer thread). Call once, instead of `join`.
+    func detach() {
+        guard !joined else { return }
+        joined = true
+        pthread_detach(handle)
+    }
+
     /// True when called on this thread.
     var isCurrent: Bool { pthread_equal(pthread_self(), handle) != 0 }
 }

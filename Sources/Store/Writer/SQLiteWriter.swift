@@ -60,6 +60,9 @@ final class SQLiteWriter: @unchecked Sendable {
     /// Waits for the thread to drain and stop (the queue must be closed first).
     func join() { thread?.join() }
 
+    /// For a close from the writer thread itself, which cannot wait for itself.
+    func detach() { thread?.detach() }
+
     var isWriterThread: Bool { thread?.isCurrent ?? false }
 
     private func run() {
