@@ -101,6 +101,10 @@ public final class HTTPServer: @unchecked Sendable {
     public func wait() {
         for t in threads { t.join() }
         threads.removeAll()
+        // `shutdown` stopped the watcher already; stopping twice is harmless.
+        watcher?.stop()
+        watcher?.join()
+        watcher = nil
     }
 
     /// Collects every loop's counters (each on its own thread) and calls `completion`

@@ -1,4 +1,5 @@
 import CSystem
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +11,9 @@ final class CertificateWatcher: @unchecked Sendable {
     private let fd: Int32
     private let stopFD: Int32
     private var thread: OSThread?
+    /// The thread closes `stopFD` as it ends: a second `stop` must not write to that
+    /// number, which by then may be another file or a client's socket.
+    private let stopped = Atomic<Bool>(false)
 
     private init(fd: Int32, stopFD: Int32) {
         self.fd = fd
@@ -51,8 +55,13 @@ final class CertificateWatcher: @unchecked Sendable {
         return watcher
     }
 
+    /// Ends the thread; once (later calls do nothing).
     func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
         _ = write(stopFD, &one, 8)
     }
+
+    /// Waits for the thread to end (after `stop`).
+    func join() { thread?.join() }
 }
