@@ -25,11 +25,25 @@ public enum HandoffToken {
 
     /// A fresh token from libsodium's CSPRNG (`randombytes_buf`; the edge selects its
     /// per-thread generator, so this is no system call), its time the click's.
+    /// The body (`HandoffKey.tokenBody`'s layout) is made on the stack and encoded
+    /// straight into the token's one allocation: every Android and Deep View visit
+    /// makes one, and the arrays and the string concatenation of `make` cost more than
+    /// the random bytes.
     public static func generate(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
         precondition(sodiumReady, "libsodium failed to initialise")
-        var random = [UInt8](repeating: 0, count: randomByteCount - HandoffKey.timeBytes)
-        random.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
-        return make(randomBytes: HandoffKey.tokenBody(milliseconds: milliseconds, random: random))
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: randomByteCount) { body in
+            let time = HandoffKey.timeBytes
+            for i in 0..<time { body[i] = UInt8(truncatingIfNeeded: milliseconds >> UInt64(8 * (time - 1 - i))) }
+            randombytes_buf(body.baseAddress! + time, randomByteCount - time)
+            let token = String(unsafeUninitializedCapacity: length) { out in
+                for (i, byte) in prefixBytes.enumerated() { out[i] = byte }
+                let encoded = Base64URL.encode(
+                    UnsafeRawBufferPointer(body), into: UnsafeMutableBufferPointer(rebasing: out[prefixBytes.count...]))
+                return prefixBytes.count + encoded
+            }
+            body.update(repeating: 0)  // the secret part lives on in the token only
+            return token
+        }
     }
 
     /// The token for given random bytes (tests, and callers with their own RNG).

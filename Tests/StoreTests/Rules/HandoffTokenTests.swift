@@ -14,6 +14,17 @@ final class HandoffTokenTests: XCTestCase {
         }
     }
 
+    func testAGeneratedTokenCarriesItsMillisecondAsTheTokenBodyLayoutSays() throws {
+        for ms: UInt64 in [0, 1, 1_700_000_000_123, 0xFFFF_FFFF_FFFF] {
+            let token = HandoffToken.generate(milliseconds: ms)
+            XCTAssertTrue(HandoffToken.isWellFormed(token), token)
+            let body = try XCTUnwrap(Base64URL.decode(String(token.dropFirst(5))))
+            XCTAssertEqual(Array(body.prefix(6)), HandoffKey.timePrefix(milliseconds: Int64(ms)), "\(ms)")
+            XCTAssertEqual(HandoffToken.make(randomBytes: body), token, "the same encoding as make")
+            XCTAssertEqual(HandoffToken.hash(token).prefix(6), HandoffKey.timePrefix(milliseconds: Int64(ms))[...])
+        }
+    }
+
     func testGeneratedTokensDiffer() {
         let tokens = Set((0..<1000).map { _ in HandoffToken.generate() })
         XCTAssertEqual(tokens.count, 1000)
