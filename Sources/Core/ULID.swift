@@ -59,44 +59,6 @@ public enum ULID {
         }
     }
 
-    /// The time and random parts of a valid ULID, as `make(milliseconds:random:)` takes
-    /// them: 16 bytes instead of a 26-character string where many are kept.
-    public static func parts(_ text: Substring) -> (milliseconds: UInt64, random: (UInt64, UInt64))? {
-        // Over the contiguous bytes: the store's writer parses a click id per iOS click,
-        // and stepping a Substring's UTF8View index by index costs ten times as much.
-        var text = text
-        return text.withUTF8 { parts(utf8: $0) }
-    }
-
-    /// `parts` of a ULID's 26 UTF-8 bytes.
-    public static func parts(utf8 u: UnsafeBufferPointer<UInt8>) -> (milliseconds: UInt64, random: (UInt64, UInt64))? {
-        // The first character holds 3 bits: more would overflow 128 bits (what `isValid` checks).
-        guard u.count == 26, u[0] <= UInt8(ascii: "7") else { return nil }
-        return decodeTable.withUnsafeBufferPointer { table in
-            var time: UInt64 = 0
-            var hi: UInt64 = 0
-            var lo: UInt64 = 0
-            for i in 0..<26 {
-                let v = table[Int(u[i])]
-                guard v != 0xFF else { return nil }
-                if i < 10 {
-                    time = time << 5 | UInt64(v)
-                } else {
-                    hi = (hi << 5 | lo >> 59) & 0xFFFF
-                    lo = lo << 5 | UInt64(v)
-                }
-            }
-            return (time, (hi, lo))
-        }
-    }
-
-    /// Crockford value of each upper-case alphabet byte, 0xFF for every other byte.
-    private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (value, c) in alphabet.enumerated() { table[Int(c)] = UInt8(value) }
-        return table
-    }()
-
     /// True for 26 upper-case Crockford characters whose first one keeps the value in 128 bits.
     public static func isValid(_ text: Substring) -> Bool {
         let u = text.utf8

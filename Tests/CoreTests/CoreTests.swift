@@ -94,23 +94,6 @@ final class ULIDTests: XCTestCase {
         XCTAssertEqual(made.utf8.count, 8 + 26)
     }
 
-    func testPartsGiveBackWhatMakeTook() {
-        let random: (UInt64, UInt64) = (0xBEEF, 0x0123_4567_89AB_CDEF)
-        let parts = ULID.parts("01ARYZ6S41QVQG28T5CY4TQKFF")
-        XCTAssertEqual(parts?.milliseconds, 1_469_918_176_385)
-        XCTAssertEqual(parts?.random.0, random.0)
-        XCTAssertEqual(parts?.random.1, random.1)
-        for _ in 0..<1_000 {
-            let id = ULID.make()
-            let p = ULID.parts(id[...])!
-            XCTAssertEqual(ULID.make(milliseconds: p.milliseconds, random: p.random), id)
-        }
-        let max = "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"
-        XCTAssertEqual(ULID.parts(max[...]).map { ULID.make(milliseconds: $0.milliseconds, random: $0.random) }, max)
-        XCTAssertNil(ULID.parts("01ARZ3NDEKTSV4RRFFQ69G5FAI"))
-        XCTAssertNil(ULID.parts("c_match_old"))
-    }
-
     func testIdsMadeInOneMillisecondSortInCreationOrder() {
         let ids = (0..<1000).map { _ in ULID.make(milliseconds: 1_790_000_000_000) }
         XCTAssertEqual(ids, ids.sorted())
