@@ -1,5 +1,3 @@
-import Core
-
 /// The storage key of a handoff (`Handoff.tokenHash`), chosen so that the
 /// handoffs table grows at its end instead of at random places.
 ///
@@ -20,31 +18,23 @@ public enum HandoffKey {
     public static let tokenBytes = 32
     public static let keyBytes = timeBytes + 32
 
+    /// Byte `i` (0..<timeBytes) of `milliseconds` big-endian in `timeBytes` bytes: the
+    /// start of every token body and of its key.
+    @inline(__always)
+    public static func timeByte(_ milliseconds: UInt64, _ i: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: milliseconds >> UInt64(8 * (timeBytes - 1 - i)))
+    }
+
     /// A token body: `milliseconds` big-endian in 6 bytes, then 26 bytes of `random`.
     public static func tokenBody(milliseconds: UInt64, random: [UInt8]) -> [UInt8] {
         precondition(random.count >= tokenBytes - timeBytes, "a handoff token needs 26 random bytes")
-        var body = [UInt8](repeating: 0, count: tokenBytes)
-        for i in 0..<timeBytes {
-            body[i] = UInt8(truncatingIfNeeded: milliseconds >> UInt64(8 * (timeBytes - 1 - i)))
-        }
-        for i in timeBytes..<tokenBytes { body[i] = random[i - timeBytes] }
-        return body
+        return (0..<timeBytes).map { timeByte(milliseconds, $0) } + random[0..<(tokenBytes - timeBytes)]
     }
 
     /// The first `timeBytes` of every key made at `milliseconds` (clamped at 0): a
     /// key sorts below this prefix exactly when it was made before `milliseconds`.
     public static func timePrefix(milliseconds: Int64) -> [UInt8] {
         let ms = UInt64(max(milliseconds, 0))
-        return (0..<timeBytes).map { i in UInt8(truncatingIfNeeded: ms >> UInt64(8 * (timeBytes - 1 - i))) }
-    }
-
-    /// The storage key of `token` (`bqmh_` + 43 base64url characters), or nil when
-    /// it does not decode to 32 bytes.
-    public static func storageKey(token: String) -> [UInt8]? {
-        let prefix = "bqmh_"
-        guard token.hasPrefix(prefix), let body = Base64URL.decode(String(token.dropFirst(prefix.count))),
-            body.count == tokenBytes
-        else { return nil }
-        return Array(body[0..<timeBytes]) + Digest.sha256(token)
+        return (0..<timeBytes).map { timeByte(ms, $0) }
     }
 }

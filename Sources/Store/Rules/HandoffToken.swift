@@ -12,7 +12,7 @@ import Core
 /// the click row holds anyway.
 ///
 /// Only `hash(_:)` of a token is ever stored: the time prefix followed by the SHA-256
-/// of the whole token text (`HandoffKey.storageKey`); tokens that do not decode fall
+/// of the whole token text (the layout `HandoffKey` describes); tokens that do not decode fall
 /// back to the plain SHA-256, so lookups of junk simply find nothing.
 public enum HandoffToken {
     public static let prefix = "bqmh_"
@@ -33,7 +33,7 @@ public enum HandoffToken {
         precondition(sodiumReady, "libsodium failed to initialise")
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: randomByteCount) { body in
             let time = HandoffKey.timeBytes
-            for i in 0..<time { body[i] = UInt8(truncatingIfNeeded: milliseconds >> UInt64(8 * (time - 1 - i))) }
+            for i in 0..<time { body[i] = HandoffKey.timeByte(milliseconds, i) }
             randombytes_buf(body.baseAddress! + time, randomByteCount - time)
             let token = String(unsafeUninitializedCapacity: length) { out in
                 for (i, byte) in prefixBytes.enumerated() { out[i] = byte }
@@ -55,7 +55,7 @@ public enum HandoffToken {
     /// What the store keeps and the resolver looks up (see the type's comment): for a
     /// token whose 43 characters are the canonical encoding of 32 bytes (the last
     /// character's two spare bits zero), its first 6 bytes (the click time) then the
-    /// SHA-256 of the token text (`HandoffKey.storageKey`); otherwise the SHA-256
+    /// SHA-256 of the token text (the key `HandoffKey` describes); otherwise the SHA-256
     /// alone. Straight from the UTF-8 bytes: it runs on every Android and Deep View
     /// visit and every resolver request with a token.
     public static func hash(_ token: String) -> [UInt8] {
@@ -71,9 +71,7 @@ public enum HandoffToken {
                     for i in prefixBytes.count..<(prefixBytes.count + 8) {
                         bits = bits << 6 | UInt64(digits[Int(u[i])])
                     }
-                    for i in 0..<HandoffKey.timeBytes {
-                        out[i] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * (HandoffKey.timeBytes - 1 - i)))
-                    }
+                    for i in 0..<HandoffKey.timeBytes { out[i] = HandoffKey.timeByte(bits, i) }
                     o = HandoffKey.timeBytes
                 }
                 Digest.sha256(UnsafeRawBufferPointer(u), into: out.baseAddress! + o)
