@@ -2,24 +2,43 @@
 /// batch, remember the outcome, report it after the commit.
 ///
 /// A class hierarchy rather than an existential so the queue holds plain
-/// references; `TypedWriteJob` carries the caller's result type.
+/// references; the subclasses hold the body and the caller's completion.
 class WriteJob: @unchecked Sendable {
-    /// Set by `run` or `fail`; read by the writer to know whether a later
-    /// transaction-wide failure must also fail this job.
-    final var succeeded = false
+    /// What to report: nil once the body returned, else why the job failed
+    /// (`.closed` until it runs).
+    final var failure: StoreError? = .closed
+
+    /// Read by the writer to know whether a later transaction-wide failure must
+    /// also fail this job.
+    final var succeeded: Bool { failure == nil }
 
     /// Runs the body; true when it returned, false when it threw.
     func run(_ transaction: SQLiteTransaction) -> Bool { fatalError("abstract") }
-    /// Replaces the outcome: the batch did not commit.
-    func fail(_ error: StoreError) { fatalError("abstract") }
     /// Calls the completion with the outcome; once.
     func complete() { fatalError("abstract") }
+
+    /// Replaces the outcome: the batch did not commit.
+    final func fail(_ error: StoreError) { failure = error }
+
+    /// Runs `body` and keeps its outcome; true when it returned.
+    final func record(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            failure = nil
+        } catch let error as StoreError {
+            failure = error
+        } catch {
+            // `write` reports StoreError only; name the type (never the value, which may carry secrets).
+            failure = .backend(code: -1, message: "write body threw \(type(of: error))")
+        }
+        return succeeded
+    }
 }
 
 final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
     private let body: @Sendable (any StoreTransaction) throws -> T
     private let completion: @Sendable (Result<T, StoreError>) -> Void
-    private var result: Result<T, StoreError> = .failure(.closed)
+    private var value: T?
 
     init(
         body: @escaping @Sendable (any StoreTransaction) throws -> T,
@@ -30,39 +49,27 @@ final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
     }
 
     override func run(_ transaction: SQLiteTransaction) -> Bool {
-        do {
-            result = .success(try body(transaction))
-            succeeded = true
-        } catch let error as StoreError {
-            result = .failure(error)
-            succeeded = false
-        } catch {
-            // `write` reports StoreError only; name the type (never the value, which may carry secrets).
-            result = .failure(.backend(code: -1, message: "write body threw \(type(of: error))"))
-            succeeded = false
-        }
-        return succeeded
-    }
-
-    override func fail(_ error: StoreError) {
-        result = .failure(error)
-        succeeded = false
+        record { value = try body(transaction) }
     }
 
     override func complete() {
-        completion(result)
+        if let failure {
+            completion(.failure(failure))
+        } else if let value {
+            completion(.success(value))
+        } else {
+            preconditionFailure("a job that did not fail has its body's value")
+        }
     }
-
 }
 
 /// `TypedWriteJob<Void>` without generics, for the visit path's writes: the writer
 /// calls a job through its class, where an unspecialised generic job looks up the
-/// runtime type of `Result<T, StoreError>` (a locked cache) in `run`, in `complete`
-/// and in its deinit, a few percent of the writer's instructions per write.
+/// runtime type of its generic fields (a locked cache) in `run`, in `complete` and in
+/// its deinit, a few percent of the writer's instructions per write.
 final class VoidWriteJob: WriteJob, @unchecked Sendable {
     private let body: @Sendable (any StoreTransaction) throws -> Void
     private let completion: @Sendable (Result<Void, StoreError>) -> Void
-    private var failure: StoreError? = .closed
 
     init(
         body: @escaping @Sendable (any StoreTransaction) throws -> Void,
@@ -73,23 +80,7 @@ final class VoidWriteJob: WriteJob, @unchecked Sendable {
     }
 
     override func run(_ transaction: SQLiteTransaction) -> Bool {
-        do {
-            try body(transaction)
-            failure = nil
-            succeeded = true
-        } catch let error as StoreError {
-            failure = error
-            succeeded = false
-        } catch {
-            failure = .backend(code: -1, message: "write body threw \(type(of: error))")
-            succeeded = false
-        }
-        return succeeded
-    }
-
-    override func fail(_ error: StoreError) {
-        failure = error
-        succeeded = false
+        record { try body(transaction) }
     }
 
     override func complete() {
