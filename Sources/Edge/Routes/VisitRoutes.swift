@@ -19,7 +19,7 @@ enum VisitRoutes {
                 return .response(flow.notFound(nil, request))
             }
             if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
-            if let url = domain.rootUrl { return .response(flow.redirect(url)) }
+            if let url = domain.rootUrl { return .response(VisitFlow.redirect(url)) }
             return .response(
                 HTTPResponse(services.pages.domainRoot(acceptLanguage: request.headers["accept-language"])))
         }
@@ -81,8 +81,7 @@ enum VisitRoutes {
         guard let port else { return nil }  // no HTTPS listener: nothing to redirect to
         // Only configured domains get here, and they are DNS names (never IP literals).
         let authority = port == 443 ? host : host + ":" + String(port)
-        var r = HTTPResponse.redirect(308, to: "https://" + authority + originForm(request.target))
-        r.headers.add("Referrer-Policy", "no-referrer")
-        return r
+        return HTTPResponse.redirect(
+            308, to: "https://" + authority + originForm(request.target), extra: VisitFlow.referrerPolicy)
     }
 }

@@ -47,9 +47,7 @@ final class EdgeServices: Sendable {
 extension HTTPResponse {
     /// A rendered page as a response.
     init(_ page: RenderedPage) {
-        var headers = HTTPHeaders()
-        for (name, value) in page.headers { headers.add(name, value) }
-        self.init(status: page.status, headers: headers, body: page.body)
+        self.init(status: page.status, headers: HTTPHeaders(page.headers), body: page.body)
     }
 
     /// JSON with `Cache-Control: no-store`.

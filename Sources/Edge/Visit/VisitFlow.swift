@@ -11,11 +11,12 @@ import Visit
 /// after the click and handoff are durable; other redirects do not wait for their click.
 struct VisitFlow: Sendable {
     let services: EdgeServices
-    let loops: VisitLoops
+    /// Each loop's classified user agents (touched only by that loop's thread).
+    let visitors: PerLoop<VisitorCache>
 
     init(services: EdgeServices) {
         self.services = services
-        self.loops = VisitLoops(loops: services.configuration.loops)
+        self.visitors = PerLoop(count: services.configuration.loops) { VisitorCache() }
     }
 
     /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`). Range tests,
@@ -44,12 +45,13 @@ struct VisitFlow: Sendable {
             return .response(notFound(domain, request))
         }
         guard link.enabled else {
-            if let url = domain.notFoundUrl { return .response(redirect(url)) }
+            if let url = domain.notFoundUrl { return .response(Self.redirect(url)) }
             return .response(
                 HTTPResponse(services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"])))
         }
-        let visitor = loops.classify(
-            method: request.method.name, userAgent: request.headers["user-agent"], loop: context.loopIndex)
+        let visitor = visitors.with(context.loopIndex) {
+            $0.classify(method: request.method.name, userAgent: request.headers["user-agent"])
+        }
         // Desktop visitors and HEAD never need the app: skip the lookup on the busiest path.
         let app: MobileApp?
         switch visitor.kind {
@@ -61,18 +63,18 @@ struct VisitFlow: Sendable {
 
         switch decision {
         case .head(let location):
-            return .response(redirect(location))
+            return .response(Self.redirect(location))
         case .preview:
             services.clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: context.loopIndex)
             let model = LinkPreviewModel(link: link, app: app)
-            guard let model else { return .response(redirect(link.url)) }
+            guard let model else { return .response(Self.redirect(link.url)) }
             return .response(
                 HTTPResponse(services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"])))
         case .redirect(let location, let kind):
             let click = makeClick(link, app, visitor, kind, request, context, now: now)
             // Nothing in this answer depends on the click being stored: do not wait for it.
             services.clicks.record(click, loop: context.loopIndex)
-            return .response(redirect(location))
+            return .response(Self.redirect(location))
         case .playStore(let app), .deepView(let app):
             return handoffVisit(decision, app: app, link: link, visitor: visitor, request, &context, now: now)
         }
@@ -82,7 +84,7 @@ struct VisitFlow: Sendable {
         _ decision: VisitDecision, app: MobileApp, link: Link, visitor: Visitor, _ request: HTTPRequest,
         _ context: inout RequestContext, now: Int64
     ) -> HTTPHandlerResult {
-        guard let mobile = link.mobile else { return .response(redirect(link.url)) }
+        guard let mobile = link.mobile else { return .response(Self.redirect(link.url)) }
         let isAndroid: Bool
         if case .playStore = decision { isAndroid = true } else { isAndroid = false }
         let dynamic = DynamicValues.capture(query: request.query, allowed: mobile.dynamicKeys)
@@ -90,7 +92,7 @@ struct VisitFlow: Sendable {
             link, app, visitor, isAndroid ? .androidRedirect : .deepView, request, context, now: now, dynamic: dynamic)
         let token = HandoffToken.generate(milliseconds: UInt64(max(now, 0)))
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
-            return .response(redirect(link.url))
+            return .response(Self.redirect(link.url))
         }
         let handoff = HandoffSnapshotBuilder.handoff(
             token: token, clickId: click.id, app: app, platform: isAndroid ? .android : .ios, snapshot: snapshot,
@@ -101,7 +103,7 @@ struct VisitFlow: Sendable {
         // Only used when the write fails: built then, not on every visit.
         let fallbackLocation: @Sendable () -> String
         if isAndroid, let android = app.android {
-            success = redirect(PlayReferrer.url(app: android, token: token))
+            success = Self.redirect(PlayReferrer.url(app: android, token: token))
             fallbackLocation = { android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName }
         } else {
             let nonce = CSPNonce.fresh()
@@ -110,10 +112,9 @@ struct VisitFlow: Sendable {
                     app: app, link: link, token: token, nonce: nonce,
                     acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
             else {
-                return .response(redirect(app.ios?.fallbackUrl ?? link.url))
+                return .response(Self.redirect(app.ios?.fallbackUrl ?? link.url))
             }
-            // The page's fields in one allocation (`HTTPResponse(page)` appends them one by one).
-            success = HTTPResponse(status: page.status, headers: HTTPHeaders(page.headers), body: page.body)
+            success = HTTPResponse(page)
             let url = link.url
             fallbackLocation = { ios.fallbackUrl ?? ios.storeUrl ?? url }
         }
@@ -131,7 +132,7 @@ struct VisitFlow: Sendable {
                 case .failure(let error):
                     // The visitor still reaches the store; only this install's attribution is lost.
                     log.error("visit write failed", [("detail", .string("\(error)"))])
-                    responder.respond(VisitFlow.redirect(fallbackLocation()))
+                    responder.respond(Self.redirect(fallbackLocation()))
                 }
             })
         return .deferred
@@ -159,20 +160,15 @@ struct VisitFlow: Sendable {
     }
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {
-        if let url = domain?.notFoundUrl { return redirect(url) }
+        if let url = domain?.notFoundUrl { return Self.redirect(url) }
         return HTTPResponse(services.pages.notFound(acceptLanguage: request.headers["accept-language"]))
     }
 
-    func redirect(_ location: String) -> HTTPResponse { VisitFlow.redirect(location) }
-
-    /// `HTTPResponse.redirect(302, to:)` plus `Referrer-Policy`, its three fields in one
-    /// allocation (appending them one by one grew the array twice on every visit).
+    /// `HTTPResponse.redirect(302, to:)` plus `Referrer-Policy`.
     static func redirect(_ location: String) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(3)
-        headers.add("Location", location)
-        headers.add("Cache-Control", "no-store")
-        headers.add("Referrer-Policy", "no-referrer")
-        return HTTPResponse(status: 302, headers: headers)
+        HTTPResponse.redirect(302, to: location, extra: referrerPolicy)
     }
+
+    /// Where a visit is sent learns nothing of the short link or its query.
+    static let referrerPolicy = [("Referrer-Policy", "no-referrer")]
 }

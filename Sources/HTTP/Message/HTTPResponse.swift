@@ -23,11 +23,16 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: text)
     }
 
-    /// 302 with `Cache-Control: no-store` (visits must never be cached).
-    public static func redirect(_ status: Int = 302, to location: String) -> HTTPResponse {
+    /// 302 with `Cache-Control: no-store` (visits must never be cached), and `extra`
+    /// fields after those; all in one allocation (a redirect per visit).
+    public static func redirect(_ status: Int = 302, to location: String, extra: [(String, String)] = [])
+        -> HTTPResponse
+    {
         var h = HTTPHeaders()
+        h.reserveCapacity(2 + extra.count)
         h.add("Location", location)
         h.add("Cache-Control", "no-store")
+        for (name, value) in extra { h.add(name, value) }
         return HTTPResponse(status: status, headers: h)
     }
 }
