@@ -2,8 +2,8 @@ import XCTest
 
 @testable import Edge
 
-/// The per-loop helpers of the visit path: key syntax.
-final class VisitLoopStateTests: XCTestCase {
+/// The visit path's link-key syntax (a range test per byte).
+final class VisitKeySyntaxTests: XCTestCase {
     func testKeyBytesAreExactlyTheKeyAlphabet() {
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".utf8)
         for byte in UInt8.min...UInt8.max {
