@@ -39,25 +39,36 @@ public enum PercentCoding {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     static func encodeBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var escaped = 0
-        for c in bytes where !isUnreserved(c) { escaped += 1 }
-        let count = bytes.count + 2 * escaped
-        return hexDigits.withUnsafeBufferPointer { hex in
-            String(unsafeUninitializedCapacity: max(count, 1)) { out in
-                var o = 0
-                for c in bytes {
-                    if isUnreserved(c) {
-                        out[o] = c
-                        o += 1
-                    } else {
-                        out[o] = UInt8(ascii: "%")
-                        out[o + 1] = hex[Int(c >> 4)]
-                        out[o + 2] = hex[Int(c & 0x0F)]
-                        o += 3
-                    }
+        String(unsafeUninitializedCapacity: max(encodedCount(bytes), 1)) { out in encode(bytes, into: out, at: 0) }
+    }
+
+    /// Bytes `encode(_:into:at:)` writes for `bytes`.
+    public static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = bytes.count
+        for c in bytes where !isUnreserved(c) { count += 2 }
+        return count
+    }
+
+    /// The encoding of `bytes` written into `out` from index `at` (room for
+    /// `encodedCount(bytes)` needed); returns the index after it. For a string that is
+    /// assembled from several parts in one allocation (the Play URL).
+    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at: Int)
+        -> Int
+    {
+        hexDigits.withUnsafeBufferPointer { hex in
+            var o = at
+            for c in bytes {
+                if isUnreserved(c) {
+                    out[o] = c
+                    o += 1
+                } else {
+                    out[o] = UInt8(ascii: "%")
+                    out[o + 1] = hex[Int(c >> 4)]
+                    out[o + 2] = hex[Int(c & 0x0F)]
+                    o += 3
                 }
-                return o
             }
+            return o
         }
     }
 

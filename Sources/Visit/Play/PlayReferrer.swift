@@ -46,13 +46,13 @@ public enum PlayReferrer {
         return package.withUTF8 { p in
             token.withUTF8 { t in
                 let count =
-                    defaultHead.count + StringAssembly.percentEncodedCount(p) + referrerHead.count
-                    + StringAssembly.percentEncodedCount(t)
+                    defaultHead.count + PercentCoding.encodedCount(p) + referrerHead.count
+                    + PercentCoding.encodedCount(t)
                 return String(unsafeUninitializedCapacity: count) { out in
-                    var o = defaultHead.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: 0) }
-                    o = StringAssembly.percentEncode(p, into: out, at: o)
-                    o = referrerHead.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: o) }
-                    return StringAssembly.percentEncode(t, into: out, at: o)
+                    var o = out.initialize(fromContentsOf: defaultHead)
+                    o = PercentCoding.encode(p, into: out, at: o)
+                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: referrerHead)
+                    return PercentCoding.encode(t, into: out, at: o)
                 }
             }
         }
