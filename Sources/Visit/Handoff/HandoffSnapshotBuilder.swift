@@ -18,29 +18,10 @@ public enum HandoffSnapshotBuilder {
     public static func snapshot(link: Link, dynamic: [(String, String)]) -> HandoffSnapshot? {
         guard let mobile = link.mobile else { return nil }
         return HandoffSnapshot(
-            linkId: link.id, shortUrl: shortURL(domain: link.domain, key: link.key), route: mobile.route,
+            linkId: link.id, shortUrl: link.shortUrl, route: mobile.route,
             referralCode: DynamicValues.referralCode(static: mobile.referralCode, dynamic: dynamic),
             mobile: mobile, dynamic: dynamic)
     }
-
-    /// `Link.shortUrl` (`https://<domain>/<key>`) in one allocation instead of three
-    /// appends (1,700 instructions on every Android and Deep View visit).
-    static func shortURL(domain: String, key: String) -> String {
-        var domain = domain
-        var key = key
-        return domain.withUTF8 { d in
-            key.withUTF8 { k in
-                String(unsafeUninitializedCapacity: shortURLScheme.count + d.count + 1 + k.count) { out in
-                    var o = shortURLScheme.withUnsafeBufferPointer { StringAssembly.copy($0, into: out, at: 0) }
-                    o = StringAssembly.copy(d, into: out, at: o)
-                    out[o] = UInt8(ascii: "/")
-                    return StringAssembly.copy(k, into: out, at: o + 1)
-                }
-            }
-        }
-    }
-
-    private static let shortURLScheme: [UInt8] = Array("https://".utf8)
 
     /// Convenience: capture the query's allowed values and snapshot in one step.
     public static func snapshot(link: Link, query: Substring?) -> HandoffSnapshot? {
