@@ -18,9 +18,11 @@ public final class PerLoop<Value>: @unchecked Sendable {
         slots = (0..<max(1, count)).map { _ in Slot(make()) }
     }
 
+    public var count: Int { slots.count }
+
     /// Mutates loop `index`'s value. Call only on that loop's thread.
     @inlinable
-    public func with<R>(_ index: Int, _ body: (inout Value) -> R) -> R {
-        body(&slots[index].value)
+    public func with<R, E: Error>(_ index: Int, _ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        try body(&slots[index].value)
     }
 }

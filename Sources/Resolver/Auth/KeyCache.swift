@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// Publishable-key records by the `Authorization` value that carried the key (the
@@ -20,20 +21,18 @@ final class KeyCache: @unchecked Sendable {
         var fetchedAt: Int64
     }
 
-    /// One loop's entries, in an object of its own: the array of them never changes
-    /// after `init`, so a loop that writes its entries never copies (or races on) a
-    /// collection that another loop is reading at the same time.
-    private final class Loop {
+    /// One loop's entries and the key version they are of.
+    private struct Loop {
         var entries: [String: Entry] = [:]
         var version: UInt64 = 0
     }
 
-    private let loops: [Loop]
+    private let loops: PerLoop<Loop>
     let ttlMilliseconds: Int64
     let capacity: Int
 
     init(loops: Int, ttlMilliseconds: Int64 = 1_000, capacity: Int = 10_000) {
-        self.loops = (0..<max(1, loops)).map { _ in Loop() }
+        self.loops = PerLoop(count: loops) { Loop() }
         self.ttlMilliseconds = ttlMilliseconds
         self.capacity = capacity
     }
@@ -44,17 +43,18 @@ final class KeyCache: @unchecked Sendable {
     func record(
         key: String, loop: Int, now: Int64, version: UInt64, fetch: () throws(StoreError) -> PublishableKeyRecord?
     ) throws(StoreError) -> PublishableKeyRecord? {
-        let cache = loops[loop % loops.count]
-        if cache.version != version {
-            cache.entries.removeAll(keepingCapacity: true)
-            cache.version = version
+        try self.loops.with(loop % self.loops.count) { cache throws(StoreError) in
+            if cache.version != version {
+                cache.entries.removeAll(keepingCapacity: true)
+                cache.version = version
+            }
+            if let hit = cache.entries[key], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
+                return hit.record
+            }
+            let record = try fetch()
+            if cache.entries.count >= capacity { cache.entries.removeAll(keepingCapacity: true) }
+            cache.entries[key] = Entry(record: record, fetchedAt: now)
+            return record
         }
-        if let hit = cache.entries[key], now - hit.fetchedAt < ttlMilliseconds, now >= hit.fetchedAt {
-            return hit.record
-        }
-        let record = try fetch()
-        if cache.entries.count >= capacity { cache.entries.removeAll(keepingCapacity: true) }
-        cache.entries[key] = Entry(record: record, fetchedAt: now)
-        return record
     }
 }
