@@ -98,4 +98,8 @@ public enum Base64URL {
     public static func isAlphabet(_ text: Substring) -> Bool {
         text.utf8.allSatisfy { reverse[Int($0)] >= 0 }
     }
+
+    /// The 6-bit value of a base64url character, -1 for any other byte.
+    @inline(__always)
+    public static func digitValue(_ c: UInt8) -> Int8 { reverse[Int(c)] }
 }

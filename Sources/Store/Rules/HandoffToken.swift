@@ -61,7 +61,7 @@ public enum HandoffToken {
     public static func hash(_ token: String) -> [UInt8] {
         var token = token
         return token.withUTF8 { u in
-            let canonical = isWellFormed(u) && digits[Int(u[length - 1])] & 3 == 0
+            let canonical = isWellFormed(u) && Base64URL.digitValue(u[length - 1]) & 3 == 0
             let count = canonical ? HandoffKey.timeBytes + 32 : 32
             return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
                 var o = 0
@@ -69,7 +69,7 @@ public enum HandoffToken {
                     // 8 characters = 48 bits = the 6 time bytes.
                     var bits: UInt64 = 0
                     for i in prefixBytes.count..<(prefixBytes.count + 8) {
-                        bits = bits << 6 | UInt64(digits[Int(u[i])])
+                        bits = bits << 6 | UInt64(Base64URL.digitValue(u[i]))
                     }
                     for i in 0..<HandoffKey.timeBytes { out[i] = HandoffKey.timeByte(bits, i) }
                     o = HandoffKey.timeBytes
@@ -94,18 +94,9 @@ public enum HandoffToken {
 
     private static func isWellFormed(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard u.count == length, u.starts(with: prefixBytes) else { return false }
-        for i in prefixBytes.count..<length where digits[Int(u[i])] < 0 { return false }
+        for i in prefixBytes.count..<length where Base64URL.digitValue(u[i]) < 0 { return false }
         return true
     }
 
     private static let prefixBytes: [UInt8] = Array(prefix.utf8)
-
-    /// base64url digit values, -1 outside the alphabet.
-    private static let digits: [Int8] = {
-        var table = [Int8](repeating: -1, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
-            table[Int(c)] = Int8(i)
-        }
-        return table
-    }()
 }
