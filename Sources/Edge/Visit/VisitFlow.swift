@@ -19,23 +19,15 @@ struct VisitFlow: Sendable {
         self.visitors = PerLoop(count: services.configuration.loops) { VisitorCache() }
     }
 
-    /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`). Range tests,
-    /// not a `Set` lookup: every visit checks its key, and hashing each byte cost more
-    /// than the link lookup that follows.
+    /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`: the
+    /// base64url alphabet). A table look-up per byte, not a `Set`: every visit checks
+    /// its key, and hashing each byte cost more than the link lookup that follows.
     static func isPossibleKey(_ key: Substring) -> Bool {
         let u = key.utf8
         return !u.isEmpty && u.count <= 64 && u.allSatisfy(isKeyByte)
     }
 
-    static func isKeyByte(_ c: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-            return true
-        default:
-            return false
-        }
-    }
+    static func isKeyByte(_ c: UInt8) -> Bool { Base64URL.digitValue(c) >= 0 }
 
     func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
         -> HTTPHandlerResult
