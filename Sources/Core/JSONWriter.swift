@@ -28,7 +28,7 @@ public struct JSONWriter {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .int(let i): JSONWriter.writeInteger(Int(i), into: &out)
         case .double(let d):
             if d.rounded() == d && abs(d) < 1e15 {
                 out.append(contentsOf: String(Int64(d)).utf8)
@@ -70,27 +70,47 @@ public struct JSONWriter {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     public static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var text = s
-        text.withUTF8 { bytes in
-            // Copy runs that need no escaping in bulk; most strings are one run.
-            var runStart = 0
-            for (i, c) in bytes.enumerated() where c == 0x22 || c == 0x5C || c < 0x20 || c == 0x7F {
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                switch c {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
-                }
-                runStart = i + 1
-            }
-            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
-        }
+        text.withUTF8 { writeString(utf8: $0, into: &out) }
+    }
+
+    /// Writes `bytes` (UTF-8) as a JSON string.
+    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Copy runs that need no escaping in bulk; most strings are one run.
+        var runStart = 0
+        for (i, c) in bytes.enumerated() where c == 0x22 || c == 0x5C || c < 0x20 || c == 0x7F {
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            switch c {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            default:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+            }
+            runStart = i + 1
+        }
+        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes the decimal form of `value` without making a `String` of it.
+    public static func writeInteger(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as UInt: Int.min has no positive Int.
+        var v = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt.max has 20 digits
+        withUnsafeMutableBytes(of: &digits) { d in
+            var start = d.count
+            repeat {
+                start -= 1
+                d[start] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                v /= 10
+            } while v > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[start...]))
+        }
     }
 }
 

@@ -44,6 +44,23 @@ final class JSONParserTests: XCTestCase {
     func testWriterEscapesControlCharacters() {
         XCTAssertEqual(JSONValue.string("a\"\\\n\u{01}/").jsonString, #""a\"\\\n\u0001/""#)
     }
+
+    func testIntegersAreWrittenAsDescriptionWouldWriteThem() {
+        for value in [0, 7, 10, 99, 100, 1_234_567, -1, -10, Int.max, Int.min] {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            JSONWriter.writeInteger(value, into: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "x\(value)")
+        }
+        XCTAssertEqual(JSONValue.int(Int64.min).jsonString, "\(Int64.min)")
+    }
+
+    func testByteStringsAreEscapedLikeStrings() {
+        let text = "plain \u{7F}\t\"é\\"
+        var fromBytes: [UInt8] = []
+        Array(text.utf8).withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &fromBytes) }
+        XCTAssertEqual(fromBytes, JSONValue.string(text).jsonBytes)
+        XCTAssertEqual(String(decoding: fromBytes, as: UTF8.self), #""plain \u007f\t\"é\\""#)
+    }
 }
 
 final class Base64URLTests: XCTestCase {

@@ -1,3 +1,5 @@
+import Core
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,9 +8,19 @@ import Glibc
 /// loop iteration so lines from different loops never interleave.
 ///
 /// Query strings are never logged: they can carry handoff tokens and dynamic values.
+///
+/// A line is written straight into the buffer, without a `String` in between: it is
+/// the one thing every request does, and formatting through `String`s (timestamp,
+/// numbers, the path) cost as much as routing a short-link visit.
 struct AccessLog {
     var enabled: Bool
     private var buffer: [UInt8] = []
+    /// `2026-11-29T12:30:00` of `cachedSecond`: a loop logs many lines per second.
+    private var cachedSecond: Int64 = .min
+    private var secondText: [UInt8] = []
+
+    /// Paths are cut to this many bytes (at a UTF-8 boundary) in the log.
+    static let maximumPathBytes = 512
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -27,29 +39,57 @@ struct AccessLog {
         var loop: Int
     }
 
-    mutating func append(_ e: Entry, wallMilliseconds: Int64, timestamp: (Int64) -> String) {
+    mutating func append(_ e: Entry, wallMilliseconds: Int64) {
         guard enabled else { return }
-        buffer.append(contentsOf: #"{"ts":""#.utf8)
-        buffer.append(contentsOf: timestamp(wallMilliseconds).utf8)
-        buffer.append(contentsOf: #"","level":"info","msg":"request","method":"#.utf8)
-        AccessLog.writeString(e.method, into: &buffer)
-        buffer.append(contentsOf: #","host":"#.utf8)
-        AccessLog.writeString(e.host ?? "", into: &buffer)
-        buffer.append(contentsOf: #","path":"#.utf8)
-        AccessLog.writeString(String(e.path.prefix(512)), into: &buffer)
-        buffer.append(contentsOf: #","status":"#.utf8)
-        buffer.append(contentsOf: String(e.status).utf8)
-        buffer.append(contentsOf: #","bytes":"#.utf8)
-        buffer.append(contentsOf: String(e.bytes).utf8)
-        buffer.append(contentsOf: #","us":"#.utf8)
-        buffer.append(contentsOf: String(e.microseconds).utf8)
-        buffer.append(contentsOf: #","route":"#.utf8)
-        AccessLog.writeString(e.route, into: &buffer)
-        buffer.append(contentsOf: e.tls ? #","tls":true"#.utf8 : #","tls":false"#.utf8)
-        buffer.append(contentsOf: #","loop":"#.utf8)
-        buffer.append(contentsOf: String(e.loop).utf8)
-        buffer.append(contentsOf: "}\n".utf8)
+        literal(#"{"ts":""#)
+        timestamp(wallMilliseconds)
+        literal(#"","level":"info","msg":"request","method":"#)
+        JSONWriter.writeString(e.method, into: &buffer)
+        literal(#","host":"#)
+        JSONWriter.writeString(e.host ?? "", into: &buffer)
+        literal(#","path":"#)
+        var path = e.path
+        path.withUTF8 { JSONWriter.writeString(utf8: Self.truncated($0), into: &buffer) }
+        literal(#","status":"#)
+        JSONWriter.writeInteger(e.status, into: &buffer)
+        literal(#","bytes":"#)
+        JSONWriter.writeInteger(e.bytes, into: &buffer)
+        literal(#","us":"#)
+        JSONWriter.writeInteger(Int(clamping: e.microseconds), into: &buffer)
+        literal(#","route":"#)
+        JSONWriter.writeString(e.route, into: &buffer)
+        literal(e.tls ? #","tls":true,"loop":"# : #","tls":false,"loop":"#)
+        JSONWriter.writeInteger(e.loop, into: &buffer)
+        literal("}\n")
         if buffer.count > 60 * 1024 { flush() }
+    }
+
+    /// The first `maximumPathBytes` bytes of `path`, not ending inside a UTF-8 sequence.
+    static func truncated(_ path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard path.count > maximumPathBytes else { return path }
+        var end = maximumPathBytes
+        while end > 0 && path[end] & 0xC0 == 0x80 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: path[..<end])
+    }
+
+    /// `2026-11-29T12:30:00.123Z`, the date part formatted once per second.
+    private mutating func timestamp(_ wallMilliseconds: Int64) {
+        let second = wallMilliseconds >= 0 ? wallMilliseconds / 1000 : (wallMilliseconds - 999) / 1000
+        if second != cachedSecond {
+            cachedSecond = second
+            secondText = Array(Timestamp.format(seconds: second).utf8.dropLast())  // without its "Z"
+        }
+        buffer.append(contentsOf: secondText)
+        let ms = Int(wallMilliseconds - second * 1000)
+        buffer.append(UInt8(ascii: "."))
+        buffer.append(UInt8(truncatingIfNeeded: 48 + ms / 100))
+        buffer.append(UInt8(truncatingIfNeeded: 48 + ms / 10 % 10))
+        buffer.append(UInt8(truncatingIfNeeded: 48 + ms % 10))
+        buffer.append(UInt8(ascii: "Z"))
+    }
+
+    private mutating func literal(_ text: StaticString) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     mutating func flush() {
@@ -68,19 +108,6 @@ struct AccessLog {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for c in s.utf8 {
-            switch c {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0..<0x20, 0x7F:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
-            default: out.append(c)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    /// The lines appended and not yet flushed (tests).
+    var pending: [UInt8] { buffer }
 }

@@ -236,7 +236,7 @@ extension EventLoop {
                 .init(
                     method: meta.method.name, host: meta.host, path: path, status: response.status, bytes: bytes,
                     microseconds: elapsed / 1000, route: meta.route, tls: conn.listener == .https, loop: index),
-                wallMilliseconds: Int64(Clock.nowMilliseconds()), timestamp: logTimestamp)
+                wallMilliseconds: Int64(Clock.nowMilliseconds()))
         }
     }
 

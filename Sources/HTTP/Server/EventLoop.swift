@@ -44,8 +44,6 @@ final class EventLoop: @unchecked Sendable {
     /// Monotonic milliseconds at the start of the current iteration.
     private(set) var now: UInt64
     private var dateCache = HTTPDateCache()
-    private var logTimestampSecond: Int64 = -1
-    private var logTimestampPrefix = ""
     var metrics = LoopMetrics()
     var accessLog: AccessLog
     var certificates: CertificateSet
@@ -357,19 +355,6 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Time helpers
 
     func httpDate() -> [UInt8] { dateCache.current() }
-
-    func logTimestamp(_ wallMilliseconds: Int64) -> String {
-        let second = wallMilliseconds / 1000
-        if second != logTimestampSecond {
-            logTimestampSecond = second
-            var text = Timestamp.format(seconds: second)
-            text.removeLast()
-            logTimestampPrefix = text
-        }
-        let ms = Int(wallMilliseconds % 1000)
-        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
-        return logTimestampPrefix + "." + msText + "Z"
-    }
 }
 
 /// The server-wide "shutdown has begun", read by every loop as it answers.
