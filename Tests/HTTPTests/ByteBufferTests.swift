@@ -51,4 +51,21 @@ final class ByteBufferTests: XCTestCase {
             String(decoding: Array(head.readable), as: UTF8.self),
             "HTTP/1.1 304 Not Modified\r\nDate: D\r\nConnection: keep-alive\r\n\r\n")
     }
+
+    func testSerializerDropsEveryFramingFieldAndKeepsAHandlersOwnHSTS() {
+        var r = HTTPResponse.text(200, "ok")
+        for name in ["DATE", "Connection", "content-LENGTH", "Transfer-Encoding"] { r.headers.add(name, "x") }
+        // Same lengths as framing names, other names: kept.
+        for name in ["Dat3", "Connectio_", "X-Frame-Option", "X-Transfer-Coding"] { r.headers.add(name, "y") }
+        r.headers.add("strict-transport-SECURITY", "max-age=5")
+        let out = ByteBuffer(capacity: 64)
+        ResponseSerializer.write(
+            r, into: out, date: Array("D".utf8), omitBody: false, keepAlive: true, requestMinorVersion: 1,
+            hsts: "max-age=1")
+        XCTAssertEqual(
+            String(decoding: Array(out.readable), as: UTF8.self),
+            "HTTP/1.1 200 OK\r\nDate: D\r\nContent-Length: 2\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Dat3: y\r\nConnectio_: y\r\nX-Frame-Option: y\r\nX-Transfer-Coding: y\r\n"
+                + "strict-transport-SECURITY: max-age=5\r\n\r\nok")
+    }
 }
