@@ -1,5 +1,5 @@
 """Shared helpers of the bench scripts: start nginx and the edge on loopback, run wrk, parse it."""
-import os, re, shutil, signal, subprocess, sys, tempfile, time, socket
+import glob, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -146,3 +146,86 @@ def prepare():
                        stdout=subprocess.DEVNULL)
     return args
 
+
+
+def callgrind_option():
+    """`--callgrind N` (not one of prepare()'s options): taken out of argv, N or None."""
+    if "--callgrind" not in sys.argv:
+        return None
+    at = sys.argv.index("--callgrind")
+    n = int(sys.argv[at + 1])
+    del sys.argv[at:at + 2]
+    return n
+
+
+class CallgrindEdge:
+    """The release binary under `valgrind --tool=callgrind --separate-threads=yes`, for
+    instruction counts: the yardstick a busy machine does not move. valgrind cannot read
+    Swift's DWARF, so it runs a copy stripped of debug information (symbols kept).
+    `dump()` closes a part of the profile; `per_request(part, n)` sums that part's threads
+    by kind (event loops, store writer, other) and divides by `n`."""
+
+    def __init__(self, work, loops, extra_env=None, args=("serve", "--demo")):
+        need("valgrind", "valgrind")
+        self.work = work
+        self.http_port = free_port()
+        os.makedirs(f"{work}/data", exist_ok=True)
+        binary = f"{work}/biqli-edge"
+        subprocess.run(["strip", "--strip-debug", "-o", binary,
+                        os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")], check=True)
+        env = {**os.environ, "BIQLI_EDGE_DATA_DIR": f"{work}/data", "BIQLI_EDGE_LOOPS": str(loops),
+               "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}",
+               "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{free_port()}", "BIQLI_EDGE_ACCESS_LOG": "off",
+               "BIQLI_EDGE_LOG": "warn", "BIQLI_EDGE_HTTPS_REDIRECT": "off", **(extra_env or {})}
+        self.log_path = f"{work}/edge.log"
+        with open(self.log_path, "w") as log:
+            self.proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                                          f"--callgrind-out-file={work}/cg.%p", binary, *args],
+                                         env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def connect(self):
+        """One keep-alive connection, once the (slow) edge listens."""
+        for _ in range(1200):
+            try:
+                return KeepAlive(socket.create_connection(("127.0.0.1", self.http_port)))
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the edge never listened under valgrind")
+
+    def dump(self):
+        subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], check=True, stdout=subprocess.DEVNULL)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=300)
+
+    def per_request(self, part, n):
+        per = {"loops": 0, "writer": 0, "other": 0}
+        for f in glob.glob(f"{self.work}/cg.{self.proc.pid}.{part}-*"):
+            text = open(f, errors="replace").read()
+            total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+            kind = "loops" if "EventLoopC3run" in text else "writer" if "SQLiteWriterC3run" in text else "other"
+            per[kind] += int(total.group(1)) if total else 0
+        return {k: v / n for k, v in per.items()}
+
+
+class KeepAlive:
+    """Requests one at a time on one connection; responses framed by Content-Length."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.pending = b""
+
+    def roundtrip(self, request):
+        self.conn.sendall(request)
+        while True:
+            head_end = self.pending.find(b"\r\n\r\n")
+            if head_end >= 0:
+                length = re.search(rb"(?i)content-length: *(\d+)", self.pending[:head_end])
+                end = head_end + 4 + (int(length.group(1)) if length else 0)
+                if len(self.pending) >= end:
+                    response, self.pending = self.pending[:end], self.pending[end:]
+                    return response
+            data = self.conn.recv(65536)
+            assert data, "the edge closed the connection"
+            self.pending += data

@@ -19,15 +19,11 @@ case. Needs valgrind; takes about a minute for N=1000.
 
 Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N] [--callgrind N]
 """
-import glob, os, re, resource, signal, socket, subprocess, sys, tempfile, time
+import os, re, resource, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import ROOT, Edge, Nginx, free_port, need, prepare, table, wrk
+from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, table, wrk
 
-callgrind = None
-if "--callgrind" in sys.argv:  # not one of prepare()'s options
-    at = sys.argv.index("--callgrind")
-    callgrind = int(sys.argv[at + 1])
-    del sys.argv[at:at + 2]
+callgrind = callgrind_option()
 args = prepare()
 here = os.path.dirname(os.path.abspath(__file__))
 HOST = "go.example.test"
@@ -56,87 +52,45 @@ def track_open(pk, n, token):
 def instructions(n):
     """`--callgrind N`: instructions per request by thread, from callgrind dumps taken
     around the N matched and the N `none` requests (start-up and token collection apart)."""
-    port = free_port()
-    env = {**os.environ, "BIQLI_EDGE_DATA_DIR": f"{work}/demo-data", "BIQLI_EDGE_LOOPS": str(args.loops),
-           "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{port}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{free_port()}",
-           "BIQLI_EDGE_ACCESS_LOG": "off", "BIQLI_EDGE_LOG": "warn", "BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited}
-    os.makedirs(f"{work}/demo-data")
-    need("valgrind", "valgrind")
-    # valgrind cannot read the Swift DWARF: a copy without debug information (symbols kept).
-    binary = f"{work}/biqli-edge"
-    subprocess.run(["strip", "--strip-debug", "-o", binary,
-                    os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")], check=True)
-    with open(f"{work}/edge.log", "w") as log:
-        proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
-                                 f"--callgrind-out-file={work}/cg.%p", binary, "serve", "--demo"],
-                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    edge = CallgrindEdge(work, args.loops, extra_env=unlimited)
     try:
         pk = None
         for _ in range(1200):
-            m = PK.search(open(f"{work}/edge.log").read())
+            m = PK.search(open(edge.log_path).read())
             if m:
                 pk = m.group(1)
                 break
             time.sleep(0.1)
         assert pk, "the demo did not print its publishable key"
-        for _ in range(600):
-            try:
-                conn = socket.create_connection(("127.0.0.1", port))
-                break
-            except OSError:
-                time.sleep(0.1)
-        pending = b""
-
-        def roundtrip(request):
-            nonlocal pending
-            conn.sendall(request)
-            while True:
-                head_end = pending.find(b"\r\n\r\n")
-                if head_end >= 0:
-                    length = re.search(rb"(?i)content-length: *(\d+)", pending[:head_end])
-                    end = head_end + 4 + (int(length.group(1)) if length else 0)
-                    if len(pending) >= end:
-                        response, pending = pending[:end], pending[end:]
-                        return response
-                data = conn.recv(65536)
-                assert data, "the edge closed the connection"
-                pending += data
-
+        conn = edge.connect()
         tokens = []
         for _ in range(n + 60):
-            r = roundtrip(f"GET /invite HTTP/1.1\r\nHost: {HOST}\r\nUser-Agent: {ANDROID_UA}\r\n\r\n".encode())
+            r = conn.roundtrip(f"GET /invite HTTP/1.1\r\nHost: {HOST}\r\nUser-Agent: {ANDROID_UA}\r\n\r\n".encode())
             tokens.append(re.search(rb"biqli_token%3D(bqmh_[A-Za-z0-9_-]{43})", r).group(1).decode())
         sent = 0
 
         def resolve(token):
             nonlocal sent
             sent += 1
-            r = roundtrip(track_open(pk, sent, token))
+            r = conn.roundtrip(track_open(pk, sent, token))
             assert r.startswith(b"HTTP/1.1 200") and (token is None or b'"attributionReceipt":"ey' in r), r[:400]
 
         for _ in range(50):  # warm-up of both paths
             resolve(tokens.pop())
             resolve(None)
-        dump = ["callgrind_control", "-d", str(proc.pid)]
-        subprocess.run(dump, check=True, stdout=subprocess.DEVNULL)  # part 1: start-up and warm-up
+        edge.dump()  # part 1: start-up and warm-up
         for _ in range(n):
             resolve(tokens.pop())
-        subprocess.run(dump, check=True, stdout=subprocess.DEVNULL)  # part 2: matched
+        edge.dump()  # part 2: matched
         for _ in range(n):
             resolve(None)
-        subprocess.run(dump, check=True, stdout=subprocess.DEVNULL)  # part 3: none
+        edge.dump()  # part 3: none
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=300)
+        edge.stop()
     rows = []
     for part, label in ((2, "handoff match (exact_install_referrer + receipt)"), (3, "none answer")):
-        per = {"loops": 0, "writer": 0, "other": 0}
-        for f in glob.glob(f"{work}/cg.{proc.pid}.{part}-*"):
-            text = open(f, errors="replace").read()
-            total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-            kind = ("loops" if "EventLoopC3run" in text else "writer" if "SQLiteWriterC3run" in text else "other")
-            per[kind] += int(total.group(1)) if total else 0
-        rows.append([label, f"{per['loops'] / n:,.0f}", f"{per['writer'] / n:,.0f}", f"{per['other'] / n:,.0f}"])
+        per = edge.per_request(part, n)
+        rows.append([label, f"{per['loops']:,.0f}", f"{per['writer']:,.0f}", f"{per['other']:,.0f}"])
     print(f"\nresolver under callgrind: {n:,} requests per case, one connection, {args.loops} loops")
     table(rows, ["case", "loop instructions/req", "writer instructions/req", "other threads"])
     print("(requests one at a time: every write is its own commit, so the writer's figure is not the batched one)")

@@ -8,12 +8,20 @@ Rows:
                       file of the same size
 Targets (issue 5): desktop >= 0.8x, Android >= 0.7x, Deep View >= 0.5x.
 
-Usage: bench/visits.py [--seconds N] [--loops N] [--connections N]
+With `--callgrind N` it measures instructions instead of time (the yardstick that a busy
+machine does not move): the edge runs under callgrind, one keep-alive connection sends N
+requests of each case one at a time, and it prints the instructions per request of the
+event loops and the store writer; `/healthz` is the floor, and the desktop visit is
+measured once more with the access log on (the default; the wall-clock rows run without
+it, as nginx does). Needs valgrind; about a minute for N=1000.
+
+Usage: bench/visits.py [--seconds N] [--loops N] [--connections N] [--callgrind N]
 """
 import os, sys, tempfile, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import Edge, Nginx, prepare, table, wrk
+from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, table, wrk
 
+callgrind = callgrind_option()
 args = prepare()
 
 UA = {
@@ -26,6 +34,46 @@ UA = {
 HOST = "go.example.test"
 
 work = tempfile.mkdtemp(prefix="bench-visits-")
+
+
+def instructions(n):
+    """`--callgrind N`: loop and writer instructions per request of each case."""
+    rows = []
+    for access_log, cases in (("off", (("/healthz", "desktop", "/healthz (the floor)"),
+                                        ("/invite", "desktop", "desktop visit"),
+                                        ("/invite", "android", "Android visit (durable)"),
+                                        ("/invite", "ios", "iOS Deep View (durable)"))),
+                              ("on", (("/invite", "desktop", "desktop visit, access log on"),))):
+        edge = CallgrindEdge(f"{work}/callgrind-log-{access_log}", args.loops,
+                             extra_env={"BIQLI_EDGE_ACCESS_LOG": access_log})
+        try:
+            conn = edge.connect()
+            parts = []
+            for path, ua, label in cases:
+                request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nUser-Agent: {UA[ua]}\r\n\r\n".encode()
+                for _ in range(50):  # warm-up: caches, the classifier's answer for this UA
+                    conn.roundtrip(request)
+                edge.dump()
+                for _ in range(n):
+                    response = conn.roundtrip(request)
+                    assert response.startswith((b"HTTP/1.1 200", b"HTTP/1.1 302")), response[:200]
+                edge.dump()
+                parts.append(label)
+        finally:
+            edge.stop()
+        # Dumps: part 1 is start-up and the first warm-up; case i is part 2 * (i + 1).
+        for i, label in enumerate(parts):
+            per = edge.per_request(2 * (i + 1), n)
+            rows.append([label, f"{per['loops']:,.0f}", f"{per['writer']:,.0f}"])
+    print(f"\nvisits under callgrind: {n:,} requests per case, one connection, {args.loops} loops")
+    table(rows, ["case", "loop instructions/req", "writer instructions/req"])
+    print("(requests one at a time: every durable write is its own commit, so the writer's figure is not the "
+          "batched one)")
+
+
+if callgrind:
+    instructions(callgrind)
+    sys.exit(0)
 edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"}, args=("serve", "--demo"),
             data_dir=f"{work}/demo-data")
 
