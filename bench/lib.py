@@ -1,7 +1,15 @@
 """Shared helpers of the bench scripts: start nginx and the edge on loopback, run wrk, parse it."""
-import glob, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import atexit, glob, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def scratch_dir(prefix):
+    """A temporary directory removed when the script ends: a bench's databases run to
+    hundreds of MiB (the soak's to gigabytes)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def need(tool, package):
@@ -54,7 +62,7 @@ class Nginx:
 
     def __init__(self, workers, locations, cert=None):
         need("nginx", "nginx-light")
-        self.dir = tempfile.mkdtemp(prefix="bench-nginx-")
+        self.dir = scratch_dir("bench-nginx-")
         self.http_port = free_port()
         self.https_port = free_port()
         tls = ""
@@ -101,7 +109,7 @@ class Edge:
 
     def __init__(self, loops, extra_env=None, args=("serve",), data_dir=None):
         self.binary = os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")
-        self.dir = data_dir or tempfile.mkdtemp(prefix="bench-edge-")
+        self.dir = data_dir or scratch_dir("bench-edge-")
         self.http_port = free_port()
         self.https_port = free_port()
         env = {**os.environ, "BIQLI_EDGE_DATA_DIR": self.dir, "BIQLI_EDGE_LOOPS": str(loops),

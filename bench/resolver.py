@@ -19,9 +19,9 @@ case. Needs valgrind; takes about a minute for N=1000.
 
 Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N] [--callgrind N]
 """
-import os, re, resource, subprocess, sys, tempfile, time
+import os, re, resource, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, table, wrk
+from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, wrk
 
 callgrind = callgrind_option()
 args = prepare()
@@ -31,7 +31,7 @@ APP = "biq_mapp_01JDEM0APP00000000000000AA"
 TOKEN = re.compile(r"bqmh_[A-Za-z0-9_-]{43}")
 unlimited = {f"BIQLI_EDGE_RATE_{k}": "10000000" for k in
              ("PER_APP", "PER_ADDRESS", "PER_INSTANCE", "PER_TOKEN", "INVALID_PER_ADDRESS")}
-work = tempfile.mkdtemp(prefix="bench-resolver-")
+work = scratch_dir("bench-resolver-")
 PK = re.compile(r"publishable key \(shown once\):\s+(biqli_mobile_pk_[A-Za-z0-9_-]{64})")
 ANDROID_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 "
               "Mobile Safari/537.36")

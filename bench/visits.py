@@ -17,9 +17,9 @@ it, as nginx does). Needs valgrind; about a minute for N=1000.
 
 Usage: bench/visits.py [--seconds N] [--loops N] [--connections N] [--callgrind N]
 """
-import os, sys, tempfile, urllib.request
+import os, sys, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, table, wrk
+from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, wrk
 
 callgrind = callgrind_option()
 args = prepare()
@@ -33,7 +33,7 @@ UA = {
 }
 HOST = "go.example.test"
 
-work = tempfile.mkdtemp(prefix="bench-visits-")
+work = scratch_dir("bench-visits-")
 
 
 def instructions(n):
@@ -100,7 +100,7 @@ status, headers, _ = fetch(UA["android"])
 play = headers["Location"]
 status, _, page = fetch(UA["ios"])
 assert status == 200, status
-static_dir = tempfile.mkdtemp(prefix="bench-static-")
+static_dir = scratch_dir("bench-static-")
 # nginx's workers run as an unprivileged user: mkdtemp's 0700 would make every request a 403.
 os.chmod(static_dir, 0o755)
 with open(f"{static_dir}/deepview.html", "wb") as f:

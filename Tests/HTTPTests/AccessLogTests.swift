@@ -61,6 +61,9 @@ final class AccessLogTests: XCTestCase {
         XCTAssertEqual(logged, .string("/" + String(repeating: "a", count: 510)))
         let exact = "/" + String(repeating: "b", count: 511) + "cut"
         XCTAssertEqual(try line(Substring(exact))["path"], .string("/" + String(repeating: "b", count: 511)))
+        // A four-byte character straddling the cut goes whole.
+        let emoji = "/" + String(repeating: "c", count: 509) + "\u{1F600}"
+        XCTAssertEqual(try line(Substring(emoji))["path"], .string("/" + String(repeating: "c", count: 509)))
     }
 
     func testADisabledLogKeepsNothing() {

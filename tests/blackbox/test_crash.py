@@ -1,9 +1,8 @@
 """Durability (issue 3): the real edge under a bounded write load is killed with SIGKILL;
 after a restart every handoff it acknowledged (a Play redirect carrying the token is the
 acknowledgement) is present and the database passes `PRAGMA integrity_check`."""
-import os, signal, sqlite3, threading, time
+import signal, sqlite3, threading, time
 from fixtures_data import UA_ANDROID, handoff_key, referrer_token, start_demo, visit
-from edge import Edge
 
 
 def test_every_acknowledged_handoff_survives_sigkill(edge_factory, tmp_path):

@@ -4,7 +4,6 @@ that all work when pasted into a shell. The binary is run directly (the script o
 first), with the listeners on free loopback ports instead of 8080/8443, which may be taken."""
 import json, os, queue, re, shlex, signal, subprocess, tempfile, threading, time
 
-import pytest
 from edge import BINARY, ROOT
 
 HANDOFF = r"https://go\.example\.test(:\d+)?/m/handoff\?biqli_token=bqmh_[A-Za-z0-9_-]{43}"

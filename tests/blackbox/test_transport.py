@@ -1,5 +1,5 @@
 """Black-box tests of the HTTP/1.1 and HTTPS transport (issue 2) against the real binary."""
-import json, os, select, warnings, signal, socket, ssl, time, threading
+import json, select, warnings, signal, socket, ssl, time
 import pytest
 from edge import Conn, Edge, connect, make_cert, peer_cert_names, request
 

@@ -64,11 +64,12 @@ struct AccessLog {
         if buffer.count > 60 * 1024 { flush() }
     }
 
-    /// The first `maximumPathBytes` bytes of `path`, not ending inside a UTF-8 sequence.
+    /// The first `maximumPathBytes` bytes of `path`, not ending inside a UTF-8 sequence
+    /// (one has at most three continuation bytes; a longer run is not UTF-8 anyway).
     static func truncated(_ path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         guard path.count > maximumPathBytes else { return path }
         var end = maximumPathBytes
-        while end > 0 && path[end] & 0xC0 == 0x80 { end -= 1 }
+        while end > maximumPathBytes - 3 && path[end] & 0xC0 == 0x80 { end -= 1 }
         return UnsafeBufferPointer(rebasing: path[..<end])
     }
 
