@@ -1,7 +1,7 @@
 """Black-box tests of the HTTP/1.1 and HTTPS transport (issue 2) against the real binary."""
-import json, select, warnings, signal, socket, ssl, time
+import json, re, select, warnings, signal, socket, ssl, subprocess, time
 import pytest
-from edge import Conn, Edge, connect, make_cert, peer_cert_names, request
+from edge import BINARY, ROOT, Conn, Edge, connect, make_cert, peer_cert_names, request
 
 
 def test_health_over_http_and_https(edge):
@@ -297,6 +297,7 @@ def test_metrics_listener_is_separate_when_configured(edge_factory):
 @pytest.mark.parametrize("name,value", [
     ("BIQLI_EDGE_HTTP_ADDR", "nope"), ("BIQLI_EDGE_LOOPS", "0"), ("BIQLI_EDGE_HTTPS_REDIRECT", "maybe"),
     ("BIQLI_EDGE_TRUSTED_PROXIES", "10.0.0.0/99"), ("BIQLI_EDGE_LOG", "loud"),
+    ("BIQLI_EDGE_STORE_LOCK_WAIT_MS", "60001"),
 ])
 def test_bad_settings_exit_2_naming_the_setting(name, value):
     e = Edge(env={name: value}, wait=False)
@@ -304,6 +305,17 @@ def test_bad_settings_exit_2_naming_the_setting(name, value):
     time.sleep(0.1)
     assert any(name in line for line in e.stderr_lines)
     assert len([l for l in e.stderr_lines if l.strip()]) == 1
+
+
+def test_every_setting_the_binary_knows_is_in_the_readme():
+    help_text = subprocess.run([BINARY, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
+    known = set(re.findall(r"^\s+(BIQLI_EDGE_[A-Z_]+)\s", help_text, re.M))
+    assert len(known) >= 20, help_text
+    readme = open(f"{ROOT}/README.md").read()
+    # The rate limits share one row: `BIQLI_EDGE_RATE_PER_APP` / `_PER_ADDRESS` / ...
+    documented = set(re.findall(r"`(BIQLI_EDGE_[A-Z_]+)`", readme)) | {
+        "BIQLI_EDGE_RATE" + suffix for suffix in re.findall(r"`(_[A-Z_]+)`", readme)}
+    assert sorted(known - documented) == []
 
 
 def _tls_exchange(sock, payload, expect_responses, deadline_s=20):

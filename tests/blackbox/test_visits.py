@@ -1,6 +1,6 @@
 """Black-box tests of short-link visits (issue 5) against the real binary, over HTTPS with SNI
 go.example.test unless a test says otherwise. Data: `serve --demo` plus `fixtures_data`."""
-import base64, re, time, urllib.parse
+import base64, os, re, sqlite3, time, urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 import pytest
 from edge import request
@@ -675,3 +675,36 @@ def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
                  "biqli_probabilistic_candidates_dropped_total", "biqli_store_writer_cpu_seconds_total"):
         assert metric(demo, name) >= 0
     assert metric(demo, "biqli_store_failed_jobs_total") == 0
+
+
+# ---------------------------------------------------------------- a write that cannot be made
+
+
+def test_a_visit_whose_write_fails_still_reaches_the_store_and_writes_nothing(edge_factory):
+    """Another process holds the database's write lock (an operator's sqlite3 session) for
+    longer than BIQLI_EDGE_STORE_LOCK_WAIT_MS: the durable visits answer without a token,
+    neither their click nor their handoff is written, and visits work again afterwards."""
+    demo = start_demo(edge_factory, env={"BIQLI_EDGE_STORE_LOCK_WAIT_MS": "300"})
+    barrier(demo)
+    before_clicks, before_handoffs = len(clicks(demo)), len(handoffs(demo))
+    failed = metric(demo, "biqli_store_failed_jobs_total")
+    holder = sqlite3.connect(os.path.join(demo.dir, "edge.sqlite3"), isolation_level=None, timeout=10)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, as long as this transaction lasts
+    try:
+        started = time.monotonic()
+        status, headers, body = visit(demo, "/invite?ref=BOB", ua=UA_ANDROID)
+        assert (status, headers["location"]) == (302, "https://play.google.com/store/apps/details?id=com.example.demo")
+        assert 0.3 <= time.monotonic() - started < 3  # it waited for the lock, as long as configured (default 5 s)
+        status, headers, body = visit(demo, "/invite", ua=UA_IPHONE)
+        assert (status, headers["location"]) == (302, "https://www.example.com/ios")
+        assert b"biqli_token" not in body and headers["cache-control"] == "no-store"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert metric(demo, "biqli_store_failed_jobs_total") >= failed + 2
+    assert any(e.get("msg") == "visit write failed" and "locked" in e.get("detail", "")
+               for e in demo.log_entries())
+    token = barrier(demo)  # the next visit is durable again, with its token
+    assert handoff(demo, token) is not None
+    # Barriers aside (the helpers leave them out), nothing was added: not half of a visit either.
+    assert (len(clicks(demo)), len(handoffs(demo))) == (before_clicks, before_handoffs)

@@ -29,6 +29,9 @@ struct EdgeConfiguration: Sendable {
     var rateLimits = RateLimitSettings()
     var timeouts = HTTPTimeouts()
     var shutdownGraceMilliseconds = 10_000
+    /// How long a write waits for a lock another process holds on the database (an
+    /// operator's `sqlite3` session, a second edge on the same file) before it fails.
+    var storeLockWaitMilliseconds = 5_000
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -161,6 +164,13 @@ struct EdgeConfiguration: Sendable {
         ) {
             c, v throws(ConfigurationError) in
             c.shutdownGraceMilliseconds = try parseInt(v, "BIQLI_EDGE_SHUTDOWN_GRACE_MS", 0...600_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_STORE_LOCK_WAIT_MS",
+            help: "a write waits this long for another process's database lock, then fails"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.storeLockWaitMilliseconds = try parseInt(v, "BIQLI_EDGE_STORE_LOCK_WAIT_MS", 0...60_000)
         },
     ]
 

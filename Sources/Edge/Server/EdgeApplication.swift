@@ -34,7 +34,9 @@ final class EdgeApplication: @unchecked Sendable {
 
         let store: SQLiteStore
         do {
-            store = try SQLiteStore.open(path: configuration.databasePath, readers: configuration.loops)
+            var options = SQLiteStore.Options()
+            options.busyTimeoutMilliseconds = Int32(configuration.storeLockWaitMilliseconds)
+            store = try SQLiteStore.open(path: configuration.databasePath, readers: configuration.loops, options: options)
         } catch {
             throw .store("cannot open the store at \(configuration.databasePath): \(error)")
         }
