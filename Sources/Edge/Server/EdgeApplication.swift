@@ -36,7 +36,8 @@ final class EdgeApplication: @unchecked Sendable {
         do {
             var options = SQLiteStore.Options()
             options.busyTimeoutMilliseconds = Int32(configuration.storeLockWaitMilliseconds)
-            store = try SQLiteStore.open(path: configuration.databasePath, readers: configuration.loops, options: options)
+            store = try SQLiteStore.open(
+                path: configuration.databasePath, readers: configuration.loops, options: options)
         } catch {
             throw .store("cannot open the store at \(configuration.databasePath): \(error)")
         }
