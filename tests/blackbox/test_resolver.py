@@ -874,6 +874,33 @@ def test_other_methods_are_405_with_allow_post_and_the_standard_envelope(demo, m
     assert a.headers["cache-control"] == "no-store" and "text/html" not in a.headers.get("content-type", "")
 
 
+def test_a_resolution_whose_write_fails_is_500_writes_nothing_and_its_retry_matches(edge_factory):
+    """Another process holds the database's write lock past BIQLI_EDGE_STORE_LOCK_WAIT_MS: the
+    resolution's one transaction fails whole (no open event, the handoff still unbound), the
+    answer is the documented 500 envelope, and the SDK's retry of the same request matches."""
+    demo = start_demo(edge_factory, env={**ROOMY, "BIQLI_EDGE_STORE_LOCK_WAIT_MS": "300"})
+    token = play_token(demo, "/invite")
+    phone = Device(demo, "android")
+    holder = sqlite3.connect(os.path.join(demo.dir, "edge.sqlite3"), isolation_level=None, timeout=10)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, as an operator's sqlite3 session takes it
+    try:
+        failed = phone.open(handoff=token)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # The 500 handler's standard envelope (resolver-contract.md), as the 405's.
+    assert (failed.status, failed.code) == (500, "internal_server_error"), failed
+    assert set(failed.json) == {"error", "request_id"} and failed.json["error"]["message"], failed
+    assert failed.json["request_id"] == failed.headers["x-biq-request-id"] == phone.last[0]["X-Biq-Request-Id"]
+    assert failed.headers["cache-control"] == "no-store"
+    assert open_events(demo, instance_id=phone.instance) == []
+    assert handoff(demo, token)["claimed_instance"] is None
+    retried = ok(phone.resend(), "exact_install_referrer")
+    assert retried["attributionReceipt"]
+    assert len(open_events(demo, instance_id=phone.instance)) == 1
+    assert handoff(demo, token)["claimed_instance"] == phone.instance
+
+
 # ---------------------------------------------------------------- 10. receipts
 
 
