@@ -1,7 +1,7 @@
 """Black-box tests of the workspace API (/api/v1, issue 4) against the real binary: every route,
 auth failures, the error envelope, pagination, idempotent writes, key rotation, app deletion,
 analytics, and the effect of each change on visits, association files and the resolver."""
-import datetime, json, os, re, tempfile, time, uuid
+import datetime, json, os, re, sqlite3, tempfile, time, uuid
 from types import SimpleNamespace
 
 import pytest
@@ -214,6 +214,35 @@ def test_domain_create_get_list_update_delete(api):
     assert api.get(f"/api/v1/domains/{h}").status == 404
     assert api.delete(f"/api/v1/domains/{h}").status == 404
     assert api.patch(f"/api/v1/domains/{h}", {"verified": False}).status == 404
+
+
+def test_a_change_that_cannot_commit_is_500_and_changes_nothing(tmp_path):
+    """Another process holds the database's write lock past BIQLI_EDGE_STORE_LOCK_WAIT_MS: the
+    change is the 500 envelope and leaves nothing behind; the same call afterwards works."""
+    data = str(tmp_path)
+    key = new_key(data)
+    edge = Edge(env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", "BIQLI_EDGE_STORE_LOCK_WAIT_MS": "300"}, data_dir=data)
+    try:
+        api = Api(edge, key)
+        kept, refused = host(), host()
+        assert api.post("/api/v1/domains", {"hostname": kept}).status == 201
+        holder = sqlite3.connect(os.path.join(data, "edge.sqlite3"), isolation_level=None, timeout=10)
+        holder.execute("BEGIN IMMEDIATE")  # the write lock, as an operator's sqlite3 session takes it
+        try:
+            answers = [api.patch(f"/api/v1/domains/{kept}", {"rootUrl": "https://www.example.com/new"}),
+                       api.post("/api/v1/domains", {"hostname": refused})]
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        for r in answers:
+            assert r.status == 500 and r.code == "internal_server_error" and r.json["error"]["message"], r
+            assert REQUEST_ID.match(r.headers["x-biq-request-id"]), r.headers
+        assert api.get(f"/api/v1/domains/{kept}").json["rootUrl"] is None
+        assert api.get(f"/api/v1/domains/{refused}").status == 404
+        assert api.patch(f"/api/v1/domains/{kept}", {"rootUrl": "https://www.example.com/new"}).status == 200
+        assert api.post("/api/v1/domains", {"hostname": refused}).status == 201
+    finally:
+        edge.kill()
 
 
 def test_a_taken_hostname_is_409_domain_taken(api):
