@@ -286,4 +286,12 @@ public enum StoreError: Error, Sendable, Equatable {
     case closed
     /// SQLite (or another backend) reported an error; `message` is safe to log.
     case backend(code: Int32, message: String)
+
+    /// Another connection held a lock on the database for longer than the store's lock
+    /// wait (SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`, any extended form): the same write
+    /// may succeed later, unlike a constraint, a full disk or an I/O error.
+    public var isLockTimeout: Bool {
+        guard case .backend(let code, _) = self else { return false }
+        return code & 0xFF == 5 || code & 0xFF == 6
+    }
 }

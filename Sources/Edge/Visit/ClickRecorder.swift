@@ -4,7 +4,8 @@ import Store
 /// Clicks whose answer does not wait for them (desktop, iOS fallback, web-only links)
 /// and preview-bot visits (counted, never stored as clicks), collected per loop and
 /// handed to the store's writer once per loop pass, so that a busy loop pays one queue
-/// hand-off per pass instead of one per visit.
+/// hand-off per pass instead of one per visit. Nobody waits for these writes, so one that
+/// meets another process's lock is tried again (`lockedAttempts`) rather than lost.
 final class ClickRecorder: Sendable {
     struct Preview: Sendable {
         var appId: String?
@@ -55,19 +56,34 @@ final class ClickRecorder: Sendable {
             return taken
         }
         guard let taken else { return }
-        let clicks = taken.clicks
-        let previews = taken.previews
+        submit(clicks: taken.clicks, previews: taken.previews, attempt: 1)
+    }
+
+    /// Writes that met another process's lock on the database are tried again this many
+    /// times in all (each try waits the store's lock wait first: about a minute with the
+    /// default 5 s) before their clicks are given up; other failures are not retried.
+    static let lockedAttempts = 12
+
+    private func submit(clicks: [Click], previews: [Preview], attempt: Int) {
         let log = self.log
         store.write(
             { tx in
                 for click in clicks { try tx.insertClick(click) }
                 for p in previews { try tx.countPreview(appId: p.appId, linkId: p.linkId, platform: .bot, at: p.at) }
             },
-            completion: { result in
-                if case .failure(let error) = result {
-                    log.error(
-                        "click write failed", [("detail", .string("\(error)")), ("clicks", .int(Int64(clicks.count)))])
+            completion: { [self] result in
+                guard case .failure(let error) = result else { return }
+                // Runs on the writer thread: a write submitted from here joins a later batch.
+                if error.isLockTimeout && attempt < Self.lockedAttempts {
+                    submit(clicks: clicks, previews: previews, attempt: attempt + 1)
+                    return
                 }
+                log.error(
+                    "click write failed",
+                    [
+                        ("detail", .string("\(error)")), ("clicks", .int(Int64(clicks.count))),
+                        ("attempts", .int(Int64(attempt))),
+                    ])
             })
     }
 }
