@@ -96,7 +96,15 @@ public enum Base64URL {
 
     /// True when every character of `text` is in the base64url alphabet.
     public static func isAlphabet(_ text: Substring) -> Bool {
-        text.utf8.allSatisfy { reverse[Int($0)] >= 0 }
+        var text = text
+        return text.withUTF8 { isAlphabet($0) }
+    }
+
+    /// True when every byte is a base64url character. The table is fetched once for the
+    /// whole run: a token's 43 characters through `digitValue` each cost a call into this
+    /// module and a lazy-global check (about 1,500 instructions per handoff token).
+    public static func isAlphabet(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        reverse.withUnsafeBufferPointer { table in bytes.allSatisfy { table[Int($0)] >= 0 } }
     }
 
     /// The 6-bit value of a base64url character, -1 for any other byte.

@@ -64,6 +64,15 @@ final class JSONParserTests: XCTestCase {
 }
 
 final class Base64URLTests: XCTestCase {
+    func testTheAlphabetCheckAgreesWithTheDigitTableForEveryByte() {
+        for byte in UInt8.min...UInt8.max {
+            let one = [byte].withUnsafeBufferPointer { Base64URL.isAlphabet($0) }
+            XCTAssertEqual(one, Base64URL.digitValue(byte) >= 0, "byte \(byte)")
+            XCTAssertEqual(Base64URL.isAlphabet(Substring("Ab_-9" + String(UnicodeScalar(byte)))), one, "byte \(byte)")
+        }
+        XCTAssertTrue([UInt8]().withUnsafeBufferPointer { Base64URL.isAlphabet($0) })
+    }
+
     func testRoundTripsAllLengths() {
         for n in 0..<40 {
             let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

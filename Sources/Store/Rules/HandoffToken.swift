@@ -94,8 +94,7 @@ public enum HandoffToken {
 
     private static func isWellFormed(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard u.count == length, u.starts(with: prefixBytes) else { return false }
-        for i in prefixBytes.count..<length where Base64URL.digitValue(u[i]) < 0 { return false }
-        return true
+        return Base64URL.isAlphabet(UnsafeBufferPointer(rebasing: u[prefixBytes.count...]))
     }
 
     private static let prefixBytes: [UInt8] = Array(prefix.utf8)
