@@ -2,12 +2,13 @@ import XCTest
 
 @testable import Edge
 
-/// The visit path's link-key syntax (a range test per byte).
+/// The visit path's link-key syntax (the base64url alphabet, 1 to 64 bytes).
 final class VisitKeySyntaxTests: XCTestCase {
     func testKeyBytesAreExactlyTheKeyAlphabet() {
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".utf8)
         for byte in UInt8.min...UInt8.max {
-            XCTAssertEqual(VisitFlow.isKeyByte(byte), alphabet.contains(byte), "byte \(byte)")
+            let key = Substring("ab" + String(decoding: [byte], as: UTF8.self))
+            XCTAssertEqual(VisitFlow.isPossibleKey(key), alphabet.contains(byte), "byte \(byte)")
         }
         XCTAssertTrue(VisitFlow.isPossibleKey("invite"))
         XCTAssertTrue(VisitFlow.isPossibleKey(Substring(String(repeating: "a", count: 64))))

@@ -23,11 +23,9 @@ struct VisitFlow: Sendable {
     /// base64url alphabet). A table look-up per byte, not a `Set`: every visit checks
     /// its key, and hashing each byte cost more than the link lookup that follows.
     static func isPossibleKey(_ key: Substring) -> Bool {
-        let u = key.utf8
-        return !u.isEmpty && u.count <= 64 && u.allSatisfy(isKeyByte)
+        let count = key.utf8.count
+        return count >= 1 && count <= 64 && Base64URL.isAlphabet(key)
     }
-
-    static func isKeyByte(_ c: UInt8) -> Bool { Base64URL.digitValue(c) >= 0 }
 
     func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
         -> HTTPHandlerResult
