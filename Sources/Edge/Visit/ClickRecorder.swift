@@ -65,7 +65,6 @@ final class ClickRecorder: Sendable {
     static let lockedAttempts = 12
 
     private func submit(clicks: [Click], previews: [Preview], attempt: Int) {
-        let log = self.log
         store.write(
             { tx in
                 for click in clicks { try tx.insertClick(click) }
