@@ -6,9 +6,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def scratch_dir(prefix):
     """A temporary directory removed when the script ends: a bench's databases run to
-    hundreds of MiB (the soak's to gigabytes)."""
+    hundreds of MiB (the soak's to gigabytes). `BENCH_KEEP=1` keeps it (to read the
+    callgrind profiles of `--callgrind`, for one) and prints where it is."""
     path = tempfile.mkdtemp(prefix=prefix)
-    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    if os.environ.get("BENCH_KEEP"):
+        print(f"keeping {path}", file=sys.stderr)
+    else:
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
 
 
