@@ -74,6 +74,25 @@ final class ClickRecorderTests: XCTestCase {
         usleep(100_000)
         XCTAssertEqual(try copies(of: "biq_clk_retried"), 1)
         XCTAssertEqual(store.statistics.failedJobs, failed, "nothing tried after the success")
+        XCTAssertEqual(recorder.retainedCount, 0)
+    }
+
+    func testPastTheRetainedLimitAFailedWriteIsGivenUpAtOnce() throws {
+        let recorder = ClickRecorder(store: store, loops: 1, log: Log(level: .error), retainedLimit: 1)
+        try holder.exec("BEGIN IMMEDIATE")
+        recorder.record(click("biq_clk_held"), loop: 0)
+        recorder.flush(loop: 0)
+        try eventually("the first click is held") { recorder.retainedCount == 1 }
+        recorder.record(click("biq_clk_over"), loop: 0)
+        recorder.flush(loop: 0)
+        // The second write fails once and is not held: the first stays the only one.
+        let failed = store.statistics.failedJobs
+        try eventually("the second write failed") { store.statistics.failedJobs >= failed + 2 }
+        XCTAssertLessThanOrEqual(recorder.retainedCount, 1)
+        try holder.exec("ROLLBACK")
+        try eventually("the held click was written") { try copies(of: "biq_clk_held") == 1 }
+        XCTAssertEqual(try copies(of: "biq_clk_over"), 0)
+        XCTAssertEqual(recorder.retainedCount, 0)
     }
 
     func testAClickIsGivenUpAfterItsLastTry() throws {
@@ -86,6 +105,7 @@ final class ClickRecorderTests: XCTestCase {
         usleep(200_000)
         XCTAssertEqual(store.statistics.failedJobs, ClickRecorder.lockedAttempts, "no try after the last")
         XCTAssertEqual(try copies(of: "biq_clk_lost"), 0)
+        XCTAssertEqual(recorder.retainedCount, 0)
     }
 
     func testOnlyALockTimeoutCountsAsOne() {

@@ -1,5 +1,6 @@
 import Core
 import Store
+import Synchronization
 
 /// Clicks whose answer does not wait for them (desktop, iOS fallback, web-only links)
 /// and preview-bot visits (counted, never stored as clicks), collected per loop and
@@ -23,10 +24,16 @@ final class ClickRecorder: Sendable {
     private let store: any Store
     private let pending: PerLoop<Pending>
     private let log: Log
+    /// Most clicks held for another try at once: a lock that lasts would otherwise keep
+    /// a minute of clicks in memory; past this, a failed write is given up at once.
+    let retainedLimit: Int
+    /// Clicks of the writes now waiting for another try.
+    private let retained = Atomic<Int>(0)
 
-    init(store: any Store, loops: Int, log: Log) {
+    init(store: any Store, loops: Int, log: Log, retainedLimit: Int = 100_000) {
         self.store = store
         self.log = log
+        self.retainedLimit = retainedLimit
         self.pending = PerLoop(count: loops) { Pending() }
     }
 
@@ -71,9 +78,11 @@ final class ClickRecorder: Sendable {
                 for p in previews { try tx.countPreview(appId: p.appId, linkId: p.linkId, platform: .bot, at: p.at) }
             },
             completion: { [self] result in
+                // A try of a held write ended: it is no longer waiting for one.
+                if attempt > 1 { retained.subtract(clicks.count, ordering: .relaxed) }
                 guard case .failure(let error) = result else { return }
                 // Runs on the writer thread: a write submitted from here joins a later batch.
-                if error.isLockTimeout && attempt < Self.lockedAttempts {
+                if error.isLockTimeout && attempt < Self.lockedAttempts && hold(clicks.count) {
                     submit(clicks: clicks, previews: previews, attempt: attempt + 1)
                     return
                 }
@@ -85,4 +94,15 @@ final class ClickRecorder: Sendable {
                     ])
             })
     }
+
+    /// Counts `count` clicks as held for another try, unless that passes `retainedLimit`.
+    private func hold(_ count: Int) -> Bool {
+        let after = retained.add(count, ordering: .relaxed).newValue
+        if after <= retainedLimit { return true }
+        retained.subtract(count, ordering: .relaxed)
+        return false
+    }
+
+    /// Clicks now held for another try (tests).
+    var retainedCount: Int { retained.load(ordering: .relaxed) }
 }
