@@ -11,7 +11,7 @@ import Glibc
 
 /// Clicks written after their answer, when another process holds the database's write
 /// lock: retried while the lock lasts (up to `ClickRecorder.lockedAttempts` tries), given
-/// up after that, and never written twice.
+/// up after that, never written twice; past the waiting limit new ones are dropped and counted.
 final class ClickRecorderTests: XCTestCase {
     var directory = ""
     var store: SQLiteStore!
@@ -74,25 +74,27 @@ final class ClickRecorderTests: XCTestCase {
         usleep(100_000)
         XCTAssertEqual(try copies(of: "biq_clk_retried"), 1)
         XCTAssertEqual(store.statistics.failedJobs, failed, "nothing tried after the success")
-        XCTAssertEqual(recorder.retainedCount, 0)
+        try eventually("nothing waits") { recorder.waitingCount == 0 }
     }
 
-    func testPastTheRetainedLimitAFailedWriteIsGivenUpAtOnce() throws {
-        let recorder = ClickRecorder(store: store, loops: 1, log: Log(level: .error), retainedLimit: 1)
+    func testPastTheWaitingLimitNewClicksAreDroppedAndCounted() throws {
+        let recorder = ClickRecorder(store: store, loops: 1, log: Log(level: .error), waitingLimit: 1)
         try holder.exec("BEGIN IMMEDIATE")
-        recorder.record(click("biq_clk_held"), loop: 0)
+        recorder.record(click("biq_clk_waits"), loop: 0)
         recorder.flush(loop: 0)
-        try eventually("the first click is held") { recorder.retainedCount == 1 }
-        recorder.record(click("biq_clk_over"), loop: 0)
+        XCTAssertEqual(recorder.waitingCount, 1)
+        recorder.record(click("biq_clk_dropped"), loop: 0)
         recorder.flush(loop: 0)
-        // The second write fails once and is not held: the first stays the only one.
-        let failed = store.statistics.failedJobs
-        try eventually("the second write failed") { store.statistics.failedJobs >= failed + 2 }
-        XCTAssertLessThanOrEqual(recorder.retainedCount, 1)
+        XCTAssertEqual(recorder.droppedCount, 1, "the limit was reached: dropped, not queued")
         try holder.exec("ROLLBACK")
-        try eventually("the held click was written") { try copies(of: "biq_clk_held") == 1 }
-        XCTAssertEqual(try copies(of: "biq_clk_over"), 0)
-        XCTAssertEqual(recorder.retainedCount, 0)
+        try eventually("the waiting click was written") { try copies(of: "biq_clk_waits") == 1 }
+        try eventually("nothing waits") { recorder.waitingCount == 0 }
+        XCTAssertEqual(try copies(of: "biq_clk_dropped"), 0)
+        // Room again: the next click is written.
+        recorder.record(click("biq_clk_after"), loop: 0)
+        recorder.flush(loop: 0)
+        try eventually("the next click was written") { try copies(of: "biq_clk_after") == 1 }
+        XCTAssertEqual(recorder.droppedCount, 1)
     }
 
     func testAClickIsGivenUpAfterItsLastTry() throws {
@@ -105,7 +107,7 @@ final class ClickRecorderTests: XCTestCase {
         usleep(200_000)
         XCTAssertEqual(store.statistics.failedJobs, ClickRecorder.lockedAttempts, "no try after the last")
         XCTAssertEqual(try copies(of: "biq_clk_lost"), 0)
-        XCTAssertEqual(recorder.retainedCount, 0)
+        try eventually("nothing waits") { recorder.waitingCount == 0 }
     }
 
     func testOnlyALockTimeoutCountsAsOne() {

@@ -672,9 +672,11 @@ def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
     assert visit(demo, "/invite", ua=UA_ANDROID)[0] == 302  # no iOS click: no candidate
     assert metric(demo, "biqli_probabilistic_candidates") == candidates + 1
     for name in ("biqli_store_batches_total", "biqli_store_failed_jobs_total", "biqli_store_failed_commits_total",
-                 "biqli_probabilistic_candidates_dropped_total", "biqli_store_writer_cpu_seconds_total"):
+                 "biqli_probabilistic_candidates_dropped_total", "biqli_store_writer_cpu_seconds_total",
+                 "biqli_clicks_waiting"):
         assert metric(demo, name) >= 0
     assert metric(demo, "biqli_store_failed_jobs_total") == 0
+    assert metric(demo, "biqli_clicks_dropped_total") == 0
 
 
 # ---------------------------------------------------------------- a write that cannot be made

@@ -7,7 +7,10 @@ import Store
 /// without one, only to loopback peers on the main listeners, so that counters do
 /// not leak to the internet by default.
 enum OperationsRoutes {
-    static func install(on router: Router, server: HTTPServer, store: SQLiteStore, configuration: EdgeConfiguration) {
+    static func install(
+        on router: Router, server: HTTPServer, store: SQLiteStore, clicks: ClickRecorder,
+        configuration: EdgeConfiguration
+    ) {
         let healthy: HTTPResponse = {
             var r = HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#)
             r.headers.add("Cache-Control", "no-store")
@@ -24,7 +27,7 @@ enum OperationsRoutes {
             server.metrics { snapshot in
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: snapshot.prometheusText() + storeText(store.statistics))
+                    body: snapshot.prometheusText() + storeText(store.statistics) + clicksText(clicks))
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }
@@ -62,6 +65,26 @@ enum OperationsRoutes {
                 "\(s.candidatesDroppedAtCapacity)"
             ),
         ]
+        return text(rows)
+    }
+
+    /// The click recorder's counters: clicks written after their answer that wait for
+    /// the store, and those dropped because too many waited.
+    static func clicksText(_ clicks: ClickRecorder) -> String {
+        text([
+            (
+                "biqli_clicks_waiting", "gauge", "Clicks (written after their answer) waiting for the store.",
+                "\(clicks.waitingCount)"
+            ),
+            (
+                "biqli_clicks_dropped_total", "counter",
+                "Clicks dropped because too many were waiting for a store that was not writing.",
+                "\(clicks.droppedCount)"
+            ),
+        ])
+    }
+
+    private static func text(_ rows: [(name: String, type: String, help: String, value: String)]) -> String {
         var out = ""
         for row in rows {
             out += "# HELP \(row.name) \(row.help)\n# TYPE \(row.name) \(row.type)\n\(row.name) \(row.value)\n"

@@ -5,8 +5,13 @@ import Synchronization
 /// Clicks whose answer does not wait for them (desktop, iOS fallback, web-only links)
 /// and preview-bot visits (counted, never stored as clicks), collected per loop and
 /// handed to the store's writer once per loop pass, so that a busy loop pays one queue
-/// hand-off per pass instead of one per visit. Nobody waits for these writes, so one that
-/// meets another process's lock is tried again (`lockedAttempts`) rather than lost.
+/// hand-off per pass instead of one per visit.
+///
+/// Nobody waits for these writes, so one that meets another process's lock on the
+/// database is tried again (`lockedAttempts`) rather than lost. While the store cannot
+/// write, they pile up in memory (about 25 MB a second at 50,000 desktop visits a
+/// second): past `waitingLimit` clicks waiting for the store, new ones are dropped and
+/// counted (`droppedCount`, `biqli_clicks_dropped_total`) instead.
 final class ClickRecorder: Sendable {
     struct Preview: Sendable {
         var appId: String?
@@ -21,19 +26,25 @@ final class ClickRecorder: Sendable {
         var ids = ULIDGenerator()
     }
 
+    /// Writes that met another process's lock on the database are tried this many times
+    /// in all (each try waits the store's lock wait first: about a minute with the
+    /// default 5 s) before their clicks are given up; other failures are not retried.
+    static let lockedAttempts = 12
+
     private let store: any Store
     private let pending: PerLoop<Pending>
     private let log: Log
-    /// Most clicks held for another try at once: a lock that lasts would otherwise keep
-    /// a minute of clicks in memory; past this, a failed write is given up at once.
-    let retainedLimit: Int
-    /// Clicks of the writes now waiting for another try.
-    private let retained = Atomic<Int>(0)
+    /// Most clicks handed to the store and not yet written or given up.
+    let waitingLimit: Int
+    private let waiting = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    /// Monotonic milliseconds of the last "clicks dropped" log line (one per 10 s at most).
+    private let lastDropLog = Atomic<Int>(Int.min)
 
-    init(store: any Store, loops: Int, log: Log, retainedLimit: Int = 100_000) {
+    init(store: any Store, loops: Int, log: Log, waitingLimit: Int = 200_000) {
         self.store = store
         self.log = log
-        self.retainedLimit = retainedLimit
+        self.waitingLimit = waitingLimit
         self.pending = PerLoop(count: loops) { Pending() }
     }
 
@@ -63,13 +74,14 @@ final class ClickRecorder: Sendable {
             return taken
         }
         guard let taken else { return }
+        let count = taken.clicks.count + taken.previews.count
+        guard waiting.add(count, ordering: .relaxed).newValue <= waitingLimit else {
+            waiting.subtract(count, ordering: .relaxed)
+            drop(count)
+            return
+        }
         submit(clicks: taken.clicks, previews: taken.previews, attempt: 1)
     }
-
-    /// Writes that met another process's lock on the database are tried again this many
-    /// times in all (each try waits the store's lock wait first: about a minute with the
-    /// default 5 s) before their clicks are given up; other failures are not retried.
-    static let lockedAttempts = 12
 
     private func submit(clicks: [Click], previews: [Preview], attempt: Int) {
         store.write(
@@ -78,31 +90,37 @@ final class ClickRecorder: Sendable {
                 for p in previews { try tx.countPreview(appId: p.appId, linkId: p.linkId, platform: .bot, at: p.at) }
             },
             completion: { [self] result in
-                // A try of a held write ended: it is no longer waiting for one.
-                if attempt > 1 { retained.subtract(clicks.count, ordering: .relaxed) }
-                guard case .failure(let error) = result else { return }
-                // Runs on the writer thread: a write submitted from here joins a later batch.
-                if error.isLockTimeout && attempt < Self.lockedAttempts && hold(clicks.count) {
-                    submit(clicks: clicks, previews: previews, attempt: attempt + 1)
-                    return
+                if case .failure(let error) = result {
+                    // Runs on the writer thread: a write submitted from here joins a later batch.
+                    if error.isLockTimeout && attempt < Self.lockedAttempts {
+                        submit(clicks: clicks, previews: previews, attempt: attempt + 1)
+                        return
+                    }
+                    log.error(
+                        "click write failed",
+                        [
+                            ("detail", .string("\(error)")), ("clicks", .int(Int64(clicks.count))),
+                            ("attempts", .int(Int64(attempt))),
+                        ])
                 }
-                log.error(
-                    "click write failed",
-                    [
-                        ("detail", .string("\(error)")), ("clicks", .int(Int64(clicks.count))),
-                        ("attempts", .int(Int64(attempt))),
-                    ])
+                waiting.subtract(clicks.count + previews.count, ordering: .relaxed)
             })
     }
 
-    /// Counts `count` clicks as held for another try, unless that passes `retainedLimit`.
-    private func hold(_ count: Int) -> Bool {
-        let after = retained.add(count, ordering: .relaxed).newValue
-        if after <= retainedLimit { return true }
-        retained.subtract(count, ordering: .relaxed)
-        return false
+    private func drop(_ count: Int) {
+        let total = dropped.add(count, ordering: .relaxed).newValue
+        let now = Int(Clock.monotonicNanoseconds() / 1_000_000)
+        let last = lastDropLog.load(ordering: .relaxed)
+        guard last == Int.min || now - last >= 10_000,
+            lastDropLog.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+        else { return }
+        log.error(
+            "clicks dropped: the store is not writing",
+            [("waiting", .int(Int64(waiting.load(ordering: .relaxed)))), ("droppedTotal", .int(Int64(total)))])
     }
 
-    /// Clicks now held for another try (tests).
-    var retainedCount: Int { retained.load(ordering: .relaxed) }
+    /// Clicks and preview visits handed to the store and not yet written or given up.
+    var waitingCount: Int { waiting.load(ordering: .relaxed) }
+    /// Clicks and preview visits dropped because `waitingLimit` were waiting already.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
 }
