@@ -77,6 +77,7 @@ final class EdgeApplication: @unchecked Sendable {
         self.server = server
 
         let limits = configuration.rateLimits
+        let resolverFailures = LogThrottle("resolver failure", log: log)
         let resolver = Resolver(
             store: store, keyring: keyring, sourceAddressHasher: hasher,
             configuration: .init(
@@ -84,7 +85,7 @@ final class EdgeApplication: @unchecked Sendable {
                 limits: RateLimits(
                     perApp: limits.perApp, perSourceAddress: limits.perAddress, perAppInstance: limits.perInstance,
                     perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
-                onInternalError: { message in log.error("resolver failure", [("detail", .string(message))]) }),
+                onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
             httpsActive: { host in server.certificates.covers(host) },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
         services = EdgeServices(

@@ -33,18 +33,18 @@ final class ClickRecorder: Sendable {
 
     private let store: any Store
     private let pending: PerLoop<Pending>
-    private let log: Log
     /// Most clicks handed to the store and not yet written or given up.
     let waitingLimit: Int
     private let waiting = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
-    /// Monotonic milliseconds of the last "clicks dropped" log line (one per 10 s at most).
-    private let lastDropLog = Atomic<Int>(Int.min)
+    private let writeFailures: LogThrottle
+    private let drops: LogThrottle
 
     init(store: any Store, loops: Int, log: Log, waitingLimit: Int = 200_000) {
         self.store = store
-        self.log = log
         self.waitingLimit = waitingLimit
+        self.writeFailures = LogThrottle("click write failed", log: log)
+        self.drops = LogThrottle("clicks dropped: the store is not writing", log: log)
         self.pending = PerLoop(count: loops) { Pending() }
     }
 
@@ -96,12 +96,12 @@ final class ClickRecorder: Sendable {
                         submit(clicks: clicks, previews: previews, attempt: attempt + 1)
                         return
                     }
-                    log.error(
-                        "click write failed",
+                    writeFailures.write {
                         [
                             ("detail", .string("\(error)")), ("clicks", .int(Int64(clicks.count))),
                             ("attempts", .int(Int64(attempt))),
-                        ])
+                        ]
+                    }
                 }
                 waiting.subtract(clicks.count + previews.count, ordering: .relaxed)
             })
@@ -109,14 +109,9 @@ final class ClickRecorder: Sendable {
 
     private func drop(_ count: Int) {
         let total = dropped.add(count, ordering: .relaxed).newValue
-        let now = Int(Clock.monotonicNanoseconds() / 1_000_000)
-        let last = lastDropLog.load(ordering: .relaxed)
-        guard last == Int.min || now - last >= 10_000,
-            lastDropLog.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
-        else { return }
-        log.error(
-            "clicks dropped: the store is not writing",
-            [("waiting", .int(Int64(waiting.load(ordering: .relaxed)))), ("droppedTotal", .int(Int64(total)))])
+        drops.write {
+            [("waiting", .int(Int64(waiting.load(ordering: .relaxed)))), ("droppedTotal", .int(Int64(total)))]
+        }
     }
 
     /// Clicks and preview visits handed to the store and not yet written or given up.

@@ -13,10 +13,13 @@ struct VisitFlow: Sendable {
     let services: EdgeServices
     /// Each loop's classified user agents (touched only by that loop's thread).
     let visitors: PerLoop<VisitorCache>
+    /// A full disk fails every durable visit: one line per 10 s, not one per visit.
+    let writeFailures: LogThrottle
 
     init(services: EdgeServices) {
         self.services = services
         self.visitors = PerLoop(count: services.configuration.loops) { VisitorCache() }
+        self.writeFailures = LogThrottle("visit write failed", log: services.log)
     }
 
     /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`: the
@@ -109,7 +112,7 @@ struct VisitFlow: Sendable {
             fallbackLocation = { ios.fallbackUrl ?? ios.storeUrl ?? url }
         }
         let responder = context.deferResponse()
-        let log = services.log
+        let writeFailures = self.writeFailures
         services.store.write(
             { tx in
                 try tx.insertClick(click)
@@ -121,7 +124,7 @@ struct VisitFlow: Sendable {
                     responder.respond(success)
                 case .failure(let error):
                     // The visitor still reaches the store; only this install's attribution is lost.
-                    log.error("visit write failed", [("detail", .string("\(error)"))])
+                    writeFailures.write { [("detail", .string("\(error)"))] }
                     responder.respond(Self.redirect(fallbackLocation()))
                 }
             })
