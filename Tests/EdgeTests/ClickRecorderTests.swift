@@ -1,5 +1,4 @@
 import Core
-import Store
 import XCTest
 
 @testable import Edge
@@ -13,28 +12,25 @@ import Glibc
 /// lock: retried while the lock lasts (up to `ClickRecorder.lockedAttempts` tries), given
 /// up after that, never written twice; past the waiting limit new ones are dropped and counted.
 final class ClickRecorderTests: XCTestCase {
-    var directory = ""
+    var directory: ScratchDirectory!
     var store: SQLiteStore!
     var holder: SQLiteConnection!
 
     override func setUpWithError() throws {
-        var template = Array("/tmp/click-recorder-XXXXXX".utf8CString)
-        _ = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        directory = ScratchDirectory(prefix: "click-recorder")
         var options = SQLiteStore.Options()
         options.busyTimeoutMilliseconds = 20
-        store = try SQLiteStore.open(path: directory + "/edge.sqlite3", readers: 1, options: options)
+        store = try SQLiteStore.open(path: directory.databasePath, readers: 1, options: options)
         // A second connection, as an operator's sqlite3 session: it takes the write lock.
         holder = try SQLiteConnection.open(
-            path: directory + "/edge.sqlite3", create: false, busyTimeoutMilliseconds: 1_000, cacheKiB: 64,
+            path: directory.databasePath, create: false, busyTimeoutMilliseconds: 1_000, cacheKiB: 64,
             queryOnly: false)
     }
 
     override func tearDown() {
         holder?.close()
         store?.close()
-        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/edge.sqlite3" + suffix) }
-        rmdir(directory)
+        directory?.remove()
     }
 
     private func click(_ id: String) -> Click {

@@ -12,17 +12,15 @@ import Glibc
 /// The workspace API in process, over a real SQLite store: routing, auth, writes through
 /// the writer, idempotency, and `apply`'s import.
 final class ManagementAPITests: XCTestCase {
-    var directory = ""
+    var directory: ScratchDirectory!
     var store: SQLiteStore!
     var api: ManagementAPI!
     var key = ""
     var clock: Int64 = 1_800_000_000_000
 
     override func setUpWithError() throws {
-        var template = Array("/tmp/mgmt-tests-XXXXXX".utf8CString)
-        _ = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        store = try SQLiteStore.open(path: directory + "/edge.sqlite3", readers: 1)
+        directory = ScratchDirectory(prefix: "mgmt-tests")
+        store = try SQLiteStore.open(path: directory.databasePath, readers: 1)
         key = KeyMaterial.newSecretKey()
         let record = SecretKeyRecord(
             id: "sk_1", name: "t", keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key), createdAt: 0)
@@ -37,8 +35,7 @@ final class ManagementAPITests: XCTestCase {
 
     override func tearDown() {
         store?.close()
-        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/edge.sqlite3" + suffix) }
-        rmdir(directory)
+        directory?.remove()
     }
 
     /// One request, answered (waiting for the writer when it is a write).
