@@ -73,12 +73,13 @@ enum OperationsRoutes {
     static func clicksText(_ clicks: ClickRecorder) -> String {
         text([
             (
-                "biqli_clicks_waiting", "gauge", "Clicks (written after their answer) waiting for the store.",
+                "biqli_clicks_waiting", "gauge",
+                "Clicks written after their answer (and preview-bot visits) waiting for the store.",
                 "\(clicks.waitingCount)"
             ),
             (
                 "biqli_clicks_dropped_total", "counter",
-                "Clicks dropped because too many were waiting for a store that was not writing.",
+                "Clicks (and preview-bot visits) dropped because too many waited for a store that was not writing.",
                 "\(clicks.droppedCount)"
             ),
         ])
