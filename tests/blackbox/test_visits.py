@@ -701,7 +701,9 @@ def test_a_visit_whose_write_fails_still_reaches_the_store_and_writes_nothing(ed
         started = time.monotonic()
         status, headers, body = visit(demo, "/invite?ref=BOB", ua=UA_ANDROID)
         assert (status, headers["location"]) == (302, "https://play.google.com/store/apps/details?id=com.example.demo")
-        assert 0.3 <= time.monotonic() - started < 3  # it waited for the lock, as long as configured (default 5 s)
+        # Answered within the configured lock wait (the default, 5 s, would fail this); the
+        # first write to meet the lock waits all of it, the next ones 100 ms (LockWaitTests).
+        assert time.monotonic() - started < 3
         status, headers, body = visit(demo, "/invite", ua=UA_IPHONE)
         assert (status, headers["location"]) == (302, "https://www.example.com/ios")
         assert b"biqli_token" not in body and headers["cache-control"] == "no-store"

@@ -8,7 +8,7 @@ import Synchronization
 /// hand-off per pass instead of one per visit.
 ///
 /// Nobody waits for these writes, so one that meets another process's lock on the
-/// database is tried again (`lockedAttempts`) rather than lost. While the store cannot
+/// database is tried again for up to `lockRetryMilliseconds` rather than lost. While the store cannot
 /// write, they pile up in memory (about 25 MB a second at 50,000 desktop visits a
 /// second): past `waitingLimit` clicks waiting for the store, new ones are dropped and
 /// counted (`droppedCount`, `biqli_clicks_dropped_total`) instead.
@@ -26,23 +26,25 @@ final class ClickRecorder: Sendable {
         var ids = ULIDGenerator()
     }
 
-    /// Writes that met another process's lock on the database are tried this many times
-    /// in all (each try waits the store's lock wait first: about a minute with the
-    /// default 5 s) before their clicks are given up; other failures are not retried.
-    static let lockedAttempts = 12
-
     private let store: any Store
     private let pending: PerLoop<Pending>
     /// Most clicks handed to the store and not yet written or given up.
     let waitingLimit: Int
+    /// How long a write that met another process's lock on the database is tried again
+    /// (each try waits the store's lock wait, shortened while the lock lasts) before its
+    /// clicks are given up; other failures are not retried.
+    let lockRetryMilliseconds: UInt64
     private let waiting = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let writeFailures: LogThrottle
     private let drops: LogThrottle
 
-    init(store: any Store, loops: Int, log: Log, waitingLimit: Int = 200_000) {
+    init(
+        store: any Store, loops: Int, log: Log, waitingLimit: Int = 200_000, lockRetryMilliseconds: UInt64 = 60_000
+    ) {
         self.store = store
         self.waitingLimit = waitingLimit
+        self.lockRetryMilliseconds = lockRetryMilliseconds
         self.writeFailures = LogThrottle("click write failed", log: log)
         self.drops = LogThrottle("clicks dropped: the store is not writing", log: log)
         self.pending = PerLoop(count: loops) { Pending() }
@@ -80,10 +82,11 @@ final class ClickRecorder: Sendable {
             drop(count)
             return
         }
-        submit(clicks: taken.clicks, previews: taken.previews, attempt: 1)
+        submit(clicks: taken.clicks, previews: taken.previews, attempt: 1, lockedSince: nil)
     }
 
-    private func submit(clicks: [Click], previews: [Preview], attempt: Int) {
+    /// `lockedSince`: when this write first met a lock (monotonic nanoseconds).
+    private func submit(clicks: [Click], previews: [Preview], attempt: Int, lockedSince: UInt64?) {
         store.write(
             { tx in
                 for click in clicks { try tx.insertClick(click) }
@@ -92,9 +95,13 @@ final class ClickRecorder: Sendable {
             completion: { [self] result in
                 if case .failure(let error) = result {
                     // Runs on the writer thread: a write submitted from here joins a later batch.
-                    if error.isLockTimeout && attempt < Self.lockedAttempts {
-                        submit(clicks: clicks, previews: previews, attempt: attempt + 1)
-                        return
+                    if error.isLockTimeout {
+                        let now = Clock.monotonicNanoseconds()
+                        let since = lockedSince ?? now
+                        if now &- since < lockRetryMilliseconds * 1_000_000 {
+                            submit(clicks: clicks, previews: previews, attempt: attempt + 1, lockedSince: since)
+                            return
+                        }
                     }
                     writeFailures.write {
                         [

@@ -6,6 +6,12 @@ extension SQLiteStore {
         /// How long a connection waits for another process's lock (the CLI
         /// writing to the same file) before failing with SQLITE_BUSY. Default 5 s.
         public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// How long the writer waits for another process's lock once a batch has waited
+        /// `busyTimeoutMilliseconds` in vain, until a batch commits again: a lock held
+        /// that long is no moment's contention, and every batch behind it (visitors
+        /// waiting for a durable write among them) would otherwise wait the full time.
+        /// Default 100 ms (never more than `busyTimeoutMilliseconds`).
+        public var stalledBusyTimeoutMilliseconds: Int32 = 100
         /// Most jobs in one group-commit transaction. Default 512.
         public var maxBatchCount: Int = 512
         /// How long the writer may wait for more jobs after the first one of a

@@ -26,6 +26,11 @@ final class SQLiteWriter: @unchecked Sendable {
     private var lastPoll: UInt64 = 0
     private var catalogStale = false
     private let optimistic: Bool
+    private let busyTimeout: Int32
+    private let stalledBusyTimeout: Int32
+    /// The last batch found the database locked by another process for the whole lock
+    /// wait (and nothing of it committed): the writer waits `stalledBusyTimeout` now.
+    private(set) var lockStalled = false
     /// Set by the store when checkpoints run in the background.
     var checkpointer: Checkpointer?
 
@@ -48,6 +53,8 @@ final class SQLiteWriter: @unchecked Sendable {
         self.clock = options.clock
         self.optimistic = options.optimisticBatches && getenv("STORE_SAVEPOINTS") == nil
         self.pollInterval = UInt64(max(options.externalChangePollMilliseconds, 1)) * 1_000_000
+        self.busyTimeout = options.busyTimeoutMilliseconds
+        self.stalledBusyTimeout = min(options.stalledBusyTimeoutMilliseconds, options.busyTimeoutMilliseconds)
     }
 
     func start() throws(StoreError) {
@@ -121,15 +128,27 @@ final class SQLiteWriter: @unchecked Sendable {
         candidateCount.store(transaction.candidates.count, ordering: .relaxed)
         candidatesDropped.store(transaction.candidates.droppedAtCapacity, ordering: .relaxed)
         var failed = 0
-        for job in batch {
-            if !job.succeeded { failed += 1 }
-            job.complete()
+        var lockTimeouts = 0
+        for job in batch where !job.succeeded {
+            failed += 1
+            if job.failure?.isLockTimeout == true { lockTimeouts += 1 }
         }
+        // Before the completions: a write they submit again meets the new wait.
+        updateLockWait(stalled: lockTimeouts > 0 && failed == batch.count)
+        for job in batch { job.complete() }
         if failed > 0 { failedJobs.add(failed, ordering: .relaxed) }
         checkpointer?.finishResetIfNeeded(writer: db)
         var cpu = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         cpuNanoseconds.store(cpu.tv_sec * 1_000_000_000 + cpu.tv_nsec, ordering: .relaxed)
+    }
+
+    /// Short lock waits while another process holds the lock (see `lockStalled`); the
+    /// configured wait again once a batch got through.
+    private func updateLockWait(stalled: Bool) {
+        guard stalled != lockStalled else { return }
+        lockStalled = stalled
+        sqlite3_busy_timeout(db.handle, stalled ? stalledBusyTimeout : busyTimeout)
     }
 
     private enum OptimisticOutcome {
