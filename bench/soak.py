@@ -68,7 +68,8 @@ def sample():
             "threads": len(os.listdir(f"/proc/{edge.proc.pid}/task")), "db": size("") / 2**20, "wal": size("-wal") / 2**20,
             "writes": metric(text, "biqli_store_jobs_total"),
             "failed": metric(text, "biqli_store_failed_jobs_total"),
-            "candidates": metric(text, "biqli_probabilistic_candidates")}
+            "candidates": metric(text, "biqli_probabilistic_candidates"),
+            "dropped": metric(text, "biqli_clicks_dropped_total")}
 
 
 def key():
@@ -126,7 +127,7 @@ try:
         samples.append(s)
         rows.append([cycle, f"{requests:,.0f}", bad, f"{s['rss']:.1f}", f"{s['hwm']:.1f}", s["fds"], s["threads"],
                      f"{s['db']:.1f}", f"{s['wal']:.1f}", f"{s['writes']:,.0f}", f"{s['failed']:.0f}",
-                     f"{s['candidates']:,.0f}"])
+                     f"{s['candidates']:,.0f}", f"{s['dropped']:,.0f}"])
 finally:
     edge.stop()
 print(f"\nsoak: {len(rows)} cycles of {len(rounds)} rounds x {round_seconds}s, {args.loops} loops, "
@@ -134,7 +135,7 @@ print(f"\nsoak: {len(rows)} cycles of {len(rounds)} rounds x {round_seconds}s, {
       f"round's tokens reuse the last one: those answers are refusals, counted as non-2xx when they are)")
 table(rows, ["cycle", "requests", "non-2xx", "RSS MiB", "peak MiB", "fds", "threads", "db MiB", "wal MiB",
              "store writes", "failed writes",
-             "iOS candidates"])
+             "iOS candidates", "clicks dropped"])
 if len(samples) > 1:
     # Caches and the candidate index fill during the first cycles: judge the second half.
     half = samples[len(samples) // 2:]
