@@ -30,7 +30,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private let stalledBusyTimeout: Int32
     /// The last batch found the database locked by another process for the whole lock
     /// wait (and nothing of it committed): the writer waits `stalledBusyTimeout` now.
-    private(set) var lockStalled = false
+    private var lockStalled = false
     /// Set by the store when checkpoints run in the background.
     var checkpointer: Checkpointer?
 
