@@ -41,7 +41,8 @@ enum OperationsRoutes {
             ("biqli_store_batches_total", "counter", "Group-commit transactions run by the writer.", "\(s.batches)"),
             ("biqli_store_jobs_total", "counter", "Writes handed to the writer.", "\(s.jobs)"),
             (
-                "biqli_store_failed_jobs_total", "counter", "Writes that failed (their requests got an error).",
+                "biqli_store_failed_jobs_total", "counter",
+                "Write attempts that failed (a request got an error, or a click write is tried again).",
                 "\(s.failedJobs)"
             ),
             ("biqli_store_failed_commits_total", "counter", "Batches whose COMMIT failed.", "\(s.failedCommits)"),
