@@ -677,6 +677,14 @@ def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
         assert metric(demo, name) >= 0
     assert metric(demo, "biqli_store_failed_jobs_total") == 0
     assert metric(demo, "biqli_clicks_dropped_total") == 0
+    # The database on disk and the space beside it, as the file system reports them.
+    reported = metric(demo, "biqli_store_database_bytes")
+    size = os.path.getsize(os.path.join(demo.dir, "edge.sqlite3"))  # a checkpoint may grow it meanwhile
+    assert 0 < reported <= size < reported + 2**20, (reported, size)
+    assert metric(demo, "biqli_store_wal_bytes") >= 0
+    stats = os.statvfs(demo.dir)
+    free = metric(demo, "biqli_store_disk_free_bytes")
+    assert abs(free - stats.f_bavail * stats.f_frsize) < 256 * 2**20, (free, stats)
 
 
 # ---------------------------------------------------------------- a write that cannot be made

@@ -27,7 +27,8 @@ enum OperationsRoutes {
             server.metrics { snapshot in
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: snapshot.prometheusText() + storeText(store.statistics) + clicksText(clicks))
+                    body: snapshot.prometheusText() + storeText(store.statistics) + diskText(store.diskUsage)
+                        + clicksText(clicks))
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }
@@ -66,6 +67,23 @@ enum OperationsRoutes {
                 "\(s.candidatesDroppedAtCapacity)"
             ),
         ]
+        return text(rows)
+    }
+
+    /// The database's size on disk and the space left beside it.
+    static func diskText(_ d: SQLiteStore.DiskUsage) -> String {
+        var rows: [(name: String, type: String, help: String, value: String)] = [
+            ("biqli_store_database_bytes", "gauge", "Size of the database file.", "\(d.databaseBytes)"),
+            ("biqli_store_wal_bytes", "gauge", "Size of the database's write-ahead log.", "\(d.walBytes)"),
+        ]
+        if let free = d.freeBytes {
+            rows.append(
+                (
+                    "biqli_store_disk_free_bytes", "gauge",
+                    "Space left on the file system of the database (alert before it runs out: writes then fail).",
+                    "\(free)"
+                ))
+        }
         return text(rows)
     }
 
