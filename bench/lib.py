@@ -1,5 +1,5 @@
 """Shared helpers of the bench scripts: start nginx and the edge on loopback, run wrk, parse it."""
-import atexit, glob, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import atexit, glob, os, re, resource, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -61,6 +61,57 @@ def wrk(url, seconds, threads=2, connections=64, script=None, headers=(), env=No
             "socket_errors": sock.group(1) if sock else "", "p99_ms": p99ms, "raw": out}
 
 
+def thread_cpu(pid):
+    """CPU seconds (user + system) of every thread of `pid`, by thread name."""
+    out = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            stat = open(f"/proc/{pid}/task/{tid}/stat").read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        out[name] = out.get(name, 0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def tree_cpu(pid):
+    """CPU seconds of `pid` and of its child processes (nginx's master and workers)."""
+    pids = [pid]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                pids.append(int(entry))
+    return sum(sum(thread_cpu(p).values()) for p in pids)
+
+
+def with_cpu(run, requests_of, server_pid=None, edge_pid=None):
+    """`run()` (a wrk call) and the CPU microseconds per request it cost: r["cpu"] holds
+    `wrk`, and `server` (the process tree of `server_pid`) or `edge`, `loops` and
+    `writer` (the threads of `edge_pid`). CPU per request moves much less between runs
+    on a shared machine than requests per second do."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = thread_cpu(edge_pid) if edge_pid else tree_cpu(server_pid)
+    r = run()
+    after = thread_cpu(edge_pid) if edge_pid else tree_cpu(server_pid)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    n = max(requests_of(r), 1)
+    cpu = {"wrk": ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) * 1e6 / n}
+    if edge_pid:
+        per = {k: (after[k] - before.get(k, 0)) * 1e6 / n for k in after}
+        cpu.update(edge=sum(per.values()), writer=per.get("store-writer", 0),
+                   loops=sum(v for k, v in per.items() if k.startswith("biqli-loop")))
+    else:
+        cpu["server"] = (after - before) * 1e6 / n
+    r["cpu"] = cpu
+    return r
+
+
 class Nginx:
     """nginx from Debian on loopback with `workers` worker processes and the given location blocks."""
 
@@ -98,6 +149,7 @@ http {{
             f.write(conf)
         subprocess.run(["nginx", "-c", f"{self.dir}/nginx.conf", "-p", self.dir, "-q"], check=True)
         wait_port(self.http_port)
+        self.pid = int(open(f"{self.dir}/nginx.pid").read())
 
     def stop(self):
         try:

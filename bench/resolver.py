@@ -19,9 +19,9 @@ case. Needs valgrind; takes about a minute for N=1000.
 
 Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N] [--callgrind N]
 """
-import os, re, resource, sys, time
+import os, re, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, wrk
+from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, with_cpu, wrk
 
 callgrind = callgrind_option()
 args = prepare()
@@ -105,32 +105,10 @@ edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimit
 nginx = Nginx(args.loops, "location / { return 302 https://www.example.com/invite; }")
 
 
-def thread_cpu(pid):
-    """CPU seconds (user + system) of every thread of `pid`, by thread name."""
-    out = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            stat = open(f"/proc/{pid}/task/{tid}/stat").read()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        out[name] = out.get(name, 0) + (int(fields[11]) + int(fields[12])) / tick
-    return out
-
-
 def measured(url, script, env):
     """wrk against the edge, with the CPU microseconds per request of the edge's threads and of wrk."""
-    before, r0 = thread_cpu(edge.proc.pid), resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = wrk(url, args.seconds, connections=args.connections, script=script, env=env)
-    after, r1 = thread_cpu(edge.proc.pid), resource.getrusage(resource.RUSAGE_CHILDREN)
-    n = max(r["rps"] * args.seconds, 1)
-    per = {k: (after[k] - before.get(k, 0)) * 1e6 / n for k in after}
-    loops = sum(v for k, v in per.items() if k.startswith("biqli-loop"))
-    r["cpu"] = {"writer": per.get("store-writer", 0), "loops": loops, "edge": sum(per.values()),
-                "wrk": ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) * 1e6 / n}
-    return r
+    return with_cpu(lambda: wrk(url, args.seconds, connections=args.connections, script=script, env=env),
+                    lambda r: r["rps"] * args.seconds, edge_pid=edge.proc.pid)
 
 
 rows = []

@@ -8,6 +8,10 @@ Rows:
                       file of the same size
 Targets (issue 5): desktop >= 0.8x, Android >= 0.7x, Deep View >= 0.5x.
 
+Besides requests per second it prints the CPU each side spent per request (nginx's
+processes; the edge's event loops and store writer; wrk in each run): on a shared
+machine those move much less from run to run than the rates do.
+
 With `--callgrind N` it measures instructions instead of time (the yardstick that a busy
 machine does not move): the edge runs under callgrind, one keep-alive connection sends N
 requests of each case one at a time, and it prints the instructions per request of the
@@ -19,7 +23,7 @@ Usage: bench/visits.py [--seconds N] [--loops N] [--connections N] [--callgrind 
 """
 import os, sys, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, wrk
+from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, with_cpu, wrk
 
 callgrind = callgrind_option()
 args = prepare()
@@ -130,19 +134,26 @@ try:
         ("android visit (durable)", "/android", UA["android"], 0.7),
         ("iOS Deep View (durable)", "/deepview", UA["ios"], 0.5),
     ):
-        n = wrk(f"http://127.0.0.1:{nginx.http_port}{nginx_path}", args.seconds, connections=args.connections,
-                headers=[f"User-Agent: {ua}"])
-        e = wrk(f"http://127.0.0.1:{edge.http_port}/invite", args.seconds, connections=args.connections,
-                headers=[f"Host: {HOST}", f"User-Agent: {ua}"])
+        count = lambda r: r["rps"] * args.seconds
+        n = with_cpu(lambda: wrk(f"http://127.0.0.1:{nginx.http_port}{nginx_path}", args.seconds,
+                                 connections=args.connections, headers=[f"User-Agent: {ua}"]),
+                     count, server_pid=nginx.pid)
+        e = with_cpu(lambda: wrk(f"http://127.0.0.1:{edge.http_port}/invite", args.seconds,
+                                 connections=args.connections, headers=[f"Host: {HOST}", f"User-Agent: {ua}"]),
+                     count, edge_pid=edge.proc.pid)
         for who, r in (("nginx", n), ("edge", e)):
             if r["non2xx3xx"] or r["socket_errors"]:
                 print(f"warning: {who} {name}: non-2xx {r['non2xx3xx']} socket errors {r['socket_errors']}")
         ratio = e["rps"] / n["rps"]
+        c = e["cpu"]
         rows.append([name, f"{n['rps']:,.0f}", f"{e['rps']:,.0f}", f"{ratio:.2f}x", f">= {target}x",
-                     "ok" if ratio >= target else "BELOW", f"{e['p99_ms']:.2f}"])
+                     "ok" if ratio >= target else "BELOW", f"{e['p99_ms']:.2f}",
+                     f"{n['cpu']['server']:.1f}", f"{c['edge']:.1f} ({c['loops']:.1f} / {c['writer']:.1f})",
+                     f"{n['cpu']['wrk']:.1f} / {c['wrk']:.1f}"])
 finally:
     edge.stop()
     nginx.stop()
 print(f"\nvisits: {args.loops} loops/workers, {args.connections} connections, {args.seconds}s per run, "
       f"wrk -t2 on the same {os.cpu_count()} cores; Deep View page {len(page)} bytes")
-table(rows, ["case", "nginx req/s", "edge req/s", "edge/nginx", "target", "", "edge p99 ms"])
+table(rows, ["case", "nginx req/s", "edge req/s", "edge/nginx", "target", "", "edge p99 ms", "nginx CPU us/req",
+             "edge CPU us/req (loops / writer)", "wrk CPU us/req (nginx / edge run)"])
