@@ -339,3 +339,24 @@ def test_check_reads_the_config_file(data):
     out = subprocess.run([BINARY, "check", "--config", f"{data}/absent.json"], env={"PATH": os.environ["PATH"]},
                          capture_output=True, text=True, cwd=data)
     assert out.returncode == 1 and "absent.json" in out.stdout
+
+
+def test_a_second_serve_on_the_same_data_directory_stops_at_once(data):
+    first = Edge(data_dir=data)
+    try:
+        assert open(os.path.join(data, "serve.lock")).read().strip() == str(first.proc.pid)
+        second = Edge(data_dir=data, wait=False)
+        assert second.proc.wait(timeout=20) == 1
+        time.sleep(0.1)
+        message = " ".join(second.stderr_lines)
+        assert "another biqli-edge serve" in message and "serve.lock" in message, second.stderr_lines
+        assert request(first.http_port, "/healthz")[0] == 200  # the first one is untouched
+        # The CLI writes beside a running edge: it does not take the lock.
+        assert cli(["keys", "create", "--name", "beside"], data).returncode == 0
+    finally:
+        first.kill()  # SIGKILL: the kernel drops the lock with the process
+    again = Edge(data_dir=data)
+    try:
+        assert request(again.http_port, "/healthz")[0] == 200
+    finally:
+        again.stop()

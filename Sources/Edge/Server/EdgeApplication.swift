@@ -17,6 +17,8 @@ final class EdgeApplication: @unchecked Sendable {
     let services: EdgeServices
     private let pruner: RetentionPruner
     private let demo: DemoData.Created?
+    /// Held for the process's lifetime: one `serve` per data directory.
+    private let serveLock: ServeLock
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
@@ -25,6 +27,7 @@ final class EdgeApplication: @unchecked Sendable {
         guard makeDirectories(configuration.dataDirectory) else {
             throw .io("cannot create the data directory \(configuration.dataDirectory)")
         }
+        serveLock = try ServeLock(directory: configuration.dataDirectory)
         guard makeDirectories(configuration.certificateDirectory) else {
             throw .io("cannot create the certificate directory \(configuration.certificateDirectory)")
         }
