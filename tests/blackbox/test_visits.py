@@ -677,6 +677,10 @@ def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
         assert metric(demo, name) >= 0
     assert metric(demo, "biqli_store_failed_jobs_total") == 0
     assert metric(demo, "biqli_clicks_dropped_total") == 0
+    # A click written after its answer counts as waiting until its write is done.
+    assert visit(demo, "/invite", ua=UA_DESKTOP)[0] == 302
+    barrier(demo)  # committed after it, so its completion ran first
+    assert metric(demo, "biqli_clicks_waiting") == 0
     # The database on disk and the space beside it, as the file system reports them.
     reported = metric(demo, "biqli_store_database_bytes")
     size = os.path.getsize(os.path.join(demo.dir, "edge.sqlite3"))  # a checkpoint may grow it meanwhile
