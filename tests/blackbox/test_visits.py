@@ -1,6 +1,6 @@
 """Black-box tests of short-link visits (issue 5) against the real binary, over HTTPS with SNI
 go.example.test unless a test says otherwise. Data: `serve --demo` plus `fixtures_data`."""
-import base64, os, re, sqlite3, time, urllib.parse
+import base64, os, re, signal, sqlite3, threading, time, urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 import pytest
 from edge import request
@@ -734,3 +734,39 @@ def test_a_visit_whose_write_fails_still_reaches_the_store_and_writes_nothing(ed
     assert [c["kind"] for c in clicks(demo)[before_clicks:]] == ["desktop"]
     assert len(handoffs(demo)) == before_handoffs
     assert not any(e.get("msg") == "click write failed" for e in demo.log_entries())
+
+
+# ---------------------------------------------------------------- shutdown
+
+
+def test_every_click_answered_before_a_graceful_shutdown_is_stored(edge_factory):
+    """Desktop clicks are written after their answer: SIGTERM under load must still
+    write every one whose 302 went out (the loops flush, the writer drains)."""
+    demo = start_demo(edge_factory, env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"})
+    before = len(clicks(demo))
+    answered = []
+    stop = threading.Event()
+
+    def visitor():
+        while not stop.is_set():
+            try:
+                status, _, _ = visit(demo, "/invite", ua=UA_DESKTOP, tls=False)
+            except OSError:
+                return  # the listener closed: shutdown has begun
+            if status != 302:
+                return
+            answered.append(1)
+
+    workers = [threading.Thread(target=visitor) for _ in range(4)]
+    for w in workers:
+        w.start()
+    deadline = time.monotonic() + 10
+    while len(answered) < 200 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    demo.proc.send_signal(signal.SIGTERM)
+    assert demo.proc.wait(timeout=30) == 0
+    stop.set()
+    for w in workers:
+        w.join(timeout=10)
+    assert len(answered) >= 200
+    assert len(clicks(demo)) - before == len(answered)
