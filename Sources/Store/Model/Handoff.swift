@@ -19,13 +19,9 @@ public struct HandoffSnapshot: Sendable, Equatable {
         linkId: String, shortUrl: String, route: String, referralCode: String?, metadata: JSONValue,
         dynamic: [(String, String)]
     ) {
-        self.linkId = linkId
-        self.shortUrl = shortUrl
-        self.route = route
-        self.referralCode = referralCode
-        self.metadata = metadata
-        self.metadataJSON = ModelCodec.encode(json: metadata)
-        self.dynamic = dynamic
+        self.init(
+            linkId: linkId, shortUrl: shortUrl, route: route, referralCode: referralCode, metadata: metadata,
+            metadataJSON: ModelCodec.encode(json: metadata), dynamic: dynamic)
     }
 
     /// The snapshot of a link's mobile payload: its metadata and their encoding as
@@ -34,12 +30,21 @@ public struct HandoffSnapshot: Sendable, Equatable {
         linkId: String, shortUrl: String, route: String, referralCode: String?, mobile: MobilePayload,
         dynamic: [(String, String)]
     ) {
+        self.init(
+            linkId: linkId, shortUrl: shortUrl, route: route, referralCode: referralCode, metadata: mobile.metadata,
+            metadataJSON: mobile.metadataJSON, dynamic: dynamic)
+    }
+
+    private init(
+        linkId: String, shortUrl: String, route: String, referralCode: String?, metadata: JSONValue,
+        metadataJSON: [UInt8], dynamic: [(String, String)]
+    ) {
         self.linkId = linkId
         self.shortUrl = shortUrl
         self.route = route
         self.referralCode = referralCode
-        self.metadata = mobile.metadata
-        self.metadataJSON = mobile.metadataJSON
+        self.metadata = metadata
+        self.metadataJSON = metadataJSON
         self.dynamic = dynamic
     }
 
