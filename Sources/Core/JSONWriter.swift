@@ -100,17 +100,7 @@ public struct JSONWriter {
     public static func writeInteger(_ value: Int, into out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude as UInt: Int.min has no positive Int.
-        var v = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt.max has 20 digits
-        withUnsafeMutableBytes(of: &digits) { d in
-            var start = d.count
-            repeat {
-                start -= 1
-                d[start] = UInt8(truncatingIfNeeded: 48 + v % 10)
-                v /= 10
-            } while v > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[start...]))
-        }
+        DecimalDigits.with(UInt64(value.magnitude)) { out.append(contentsOf: $0) }
     }
 }
 

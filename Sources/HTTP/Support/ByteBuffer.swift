@@ -1,3 +1,5 @@
+import Core
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,20 +103,6 @@ final class ByteBuffer {
 
     /// Appends the decimal form of a non-negative integer.
     func append(decimal value: Int) {
-        var v = value
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[19 - count] = UInt8(truncatingIfNeeded: 48 + v % 10)
-                v /= 10
-                count += 1
-            } while v > 0
-            append(UnsafeRawBufferPointer(rebasing: d[(20 - count)...]))
-        }
+        DecimalDigits.with(UInt64(max(value, 0))) { append($0) }
     }
 }
