@@ -34,11 +34,13 @@ enum ResponseSerializer {
         }
         var sawHSTS = false
         for field in response.headers.fields {
-            switch kind(of: field.name) {
-            case .framing: continue  // the connection owns framing; a handler's own values would contradict it
-            case .hsts: sawHSTS = true
-            case .other: break
+            // The connection owns framing; a handler's own values would contradict it.
+            if HTTPHeaders.namesEqual(field.name, "content-length") || HTTPHeaders.namesEqual(field.name, "connection")
+                || HTTPHeaders.namesEqual(field.name, "transfer-encoding") || HTTPHeaders.namesEqual(field.name, "date")
+            {
+                continue
             }
+            if HTTPHeaders.namesEqual(field.name, "strict-transport-security") { sawHSTS = true }
             out.append(field.name)
             out.append(": ")
             out.append(field.value)
@@ -51,20 +53,5 @@ enum ResponseSerializer {
         }
         out.append("\r\n")
         if bodyAllowed && !omitBody { out.append(response.body) }
-    }
-
-    private enum FieldKind { case framing, hsts, other }
-
-    /// What the serializer makes of a handler's field, from its name's length first:
-    /// every response's every field goes through this, and most match no length.
-    private static func kind(of name: String) -> FieldKind {
-        switch name.utf8.count {
-        case 4: return HTTPHeaders.namesEqual(name, "date") ? .framing : .other
-        case 10: return HTTPHeaders.namesEqual(name, "connection") ? .framing : .other
-        case 14: return HTTPHeaders.namesEqual(name, "content-length") ? .framing : .other
-        case 17: return HTTPHeaders.namesEqual(name, "transfer-encoding") ? .framing : .other
-        case 25: return HTTPHeaders.namesEqual(name, "strict-transport-security") ? .hsts : .other
-        default: return .other
-        }
     }
 }
