@@ -67,7 +67,7 @@ struct JSONBuffer {
         if let s { string(s) } else { raw("null") }
     }
 
-    mutating func int(_ v: Int64) { bytes.append(contentsOf: String(v).utf8) }
+    mutating func int(_ v: Int64) { JSONWriter.writeInteger(Int(v), into: &bytes) }
 
     mutating func bool(_ b: Bool) {
         if b { raw("true") } else { raw("false") }
