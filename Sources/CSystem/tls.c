@@ -35,9 +35,13 @@ long csys_ssl_ctx_set_mode_defaults(SSL_CTX *ctx) {
                                      SSL_MODE_RELEASE_BUFFERS);
 }
 uint64_t csys_ssl_ctx_set_options_defaults(SSL_CTX *ctx) {
+    // IGNORE_UNEXPECTED_EOF: a client that closes its socket without close_notify
+    // ends the connection like close_notify would (SSL_ERROR_ZERO_RETURN). As a fatal
+    // error it also evicted the session from the cache. HTTP/1.1 framing (lengths,
+    // chunks) already tells a complete request from a truncated one.
     return SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
                                         SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_SSLv3 | SSL_OP_NO_TLSv1 |
-                                        SSL_OP_NO_TLSv1_1);
+                                        SSL_OP_NO_TLSv1_1 | SSL_OP_IGNORE_UNEXPECTED_EOF);
 }
 
 static int alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in,

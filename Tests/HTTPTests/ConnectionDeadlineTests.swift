@@ -46,6 +46,26 @@ final class ConnectionDeadlineTests: XCTestCase {
         XCTAssertEqual(d.expiresAt, 26_000)
     }
 
+    func testASilentConnectionHasTheHeadDeadlineFromAccept() {
+        var d = ConnectionDeadline(timeouts: timeouts, phase: .awaitingFirstRequest, now: 1_000)
+        XCTAssertEqual(d.expiresAt, 11_000, "the head time, not the 60 s idle time")
+        // Its first bytes do not restart the clock: the first head counts from accept.
+        d.enter(.head, now: 9_000)
+        XCTAssertEqual(d.expiresAt, 11_000)
+        // Later heads count from their own first byte.
+        d.enter(.processing, now: 9_500)
+        d.enter(.idle, now: 9_600)
+        d.enter(.head, now: 20_000)
+        XCTAssertEqual(d.expiresAt, 30_000)
+    }
+
+    func testATLSConnectionWaitsForItsFirstRequestUntilTheHeadDeadlineFromAccept() {
+        var d = ConnectionDeadline(timeouts: timeouts, phase: .handshake, now: 0)
+        d.enter(.awaitingFirstRequest, now: 3_000)
+        XCTAssertEqual(d.expiresAt, 10_000)
+        XCTAssertEqual(d.since, 3_000)
+    }
+
     func testHandshakeAndLingerDeadlines() {
         let d = ConnectionDeadline(timeouts: timeouts, phase: .handshake, now: 100)
         XCTAssertEqual(d.expiresAt, 5_100)

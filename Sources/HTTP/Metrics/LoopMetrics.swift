@@ -25,6 +25,7 @@ struct LoopMetrics {
     var parseErrors: [Int: UInt64] = [:]
     var timeouts: [String: UInt64] = [:]
     var acceptPauses: UInt64 = 0
+    var shedConnections: UInt64 = 0
 
     mutating func recordRequest(route: String, status: Int, nanoseconds: UInt64) {
         requests[RouteStatus(route: route, status: status), default: 0] += 1
@@ -54,6 +55,7 @@ public struct MetricsSnapshot: Sendable {
         var parseErrors: [(Int, UInt64)]
         var timeouts: [(String, UInt64)]
         var acceptPauses: UInt64
+        var shedConnections: UInt64
 
         init(_ m: LoopMetrics) {
             requests = m.requests.map { ($0.key.route, $0.key.status, $0.value) }
@@ -68,6 +70,7 @@ public struct MetricsSnapshot: Sendable {
             parseErrors = m.parseErrors.map { ($0.key, $0.value) }
             timeouts = m.timeouts.map { ($0.key, $0.value) }
             acceptPauses = m.acceptPauses
+            shedConnections = m.shedConnections
         }
     }
 
@@ -108,6 +111,10 @@ public struct MetricsSnapshot: Sendable {
         gauge(
             "biqli_http_accept_pauses_total", "Times accepting paused at the connection limit.", "counter",
             "\(loops.reduce(0) { $0 + $1.acceptPauses })")
+        gauge(
+            "biqli_http_shed_connections_total",
+            "Waiting connections (idle keep-alive, or silent since accept) closed to make room at the connection limit.",
+            "counter", "\(loops.reduce(0) { $0 + $1.shedConnections })")
         out += "# HELP biqli_tls_handshakes_total TLS handshakes, by result.\n"
         out += "# TYPE biqli_tls_handshakes_total counter\n"
         out += "biqli_tls_handshakes_total{result=\"full\"} \(loops.reduce(0) { $0 + $1.handshakesFull })\n"

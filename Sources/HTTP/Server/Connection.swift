@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// The state of one accepted socket. Owned by exactly one loop and touched only
 /// on that loop's thread.
 final class Connection {
@@ -9,10 +7,7 @@ final class Connection {
     let peerAddress: String
 
     /// TLS session, nil on plain listeners.
-    var ssl: OpaquePointer?
-    /// Keeps the certificate set this connection's handshake uses alive.
-    var certificates: CertificateSet?
-    var handshakeComplete: Bool
+    let tls: TLSSession?
     var serverName: String?
 
     let input: ByteBuffer
@@ -31,6 +26,8 @@ final class Connection {
     /// Output was flushed and the write side shut; draining input until EOF or the linger deadline.
     var lingering = false
     var sentContinue = false
+    /// A complete request head has been read on this connection.
+    var receivedRequest = false
     /// Epoll interest currently registered.
     var interest: UInt32 = 0
     /// TLS needs the socket writable to make progress on a read (or the reverse).
@@ -54,18 +51,22 @@ final class Connection {
 
     init(
         fd: Int32, generation: UInt32, listener: ListenerKind, peerAddress: String, limits: HTTPLimits,
-        timeouts: HTTPTimeouts, now: UInt64, tls: Bool
+        timeouts: HTTPTimeouts, now: UInt64, tls: TLSSession?
     ) {
         self.fd = fd
         self.generation = generation
         self.listener = listener
         self.peerAddress = peerAddress
-        self.handshakeComplete = !tls
+        self.tls = tls
         self.input = ByteBuffer(capacity: 4096)
         self.output = ByteBuffer(capacity: 4096)
         self.parser = HTTPRequestParser(limits: limits)
-        self.deadline = ConnectionDeadline(timeouts: timeouts, phase: tls ? .handshake : .idle, now: now)
+        self.deadline = ConnectionDeadline(
+            timeouts: timeouts, phase: tls != nil ? .handshake : .awaitingFirstRequest, now: now)
     }
+
+    /// Plain connections are established at once; TLS ones once the handshake is done.
+    var handshakeComplete: Bool { tls?.handshakeComplete ?? true }
 
     /// The phase the connection is in, derived from its buffers and flags.
     var currentPhase: ConnectionPhase {
@@ -75,7 +76,17 @@ final class Connection {
         if pending != nil { return .processing }
         if parser.isReadingBody { return .body }
         if parser.hasPartialRequest || !input.isEmpty { return .head }
-        return .idle
+        return receivedRequest ? .idle : .awaitingFirstRequest
+    }
+
+    /// Waiting for a client that has not spoken since its last answer (or at all):
+    /// closing it loses no request, so at the connection limit it makes room for a
+    /// new client, oldest first (as nginx reuses its idle connections).
+    var isReusable: Bool {
+        guard let tls, !tls.handshakeComplete else {
+            return pending == nil && output.isEmpty && input.isEmpty && !parser.hasPartialRequest && !lingering
+        }
+        return !tls.handshakeStarted
     }
 
     /// Nothing in flight: safe to close during shutdown.

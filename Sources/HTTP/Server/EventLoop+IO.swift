@@ -1,4 +1,3 @@
-import COpenSSL
 import CSystem
 import Core
 
@@ -34,7 +33,7 @@ extension EventLoop {
     // MARK: Reading
 
     private func onReadable(_ conn: Connection) {
-        if conn.ssl != nil && !conn.handshakeComplete {
+        if conn.tls != nil && !conn.handshakeComplete {
             guard continueHandshake(conn) else { return }
         }
         let status = readAvailable(conn)
@@ -71,21 +70,19 @@ extension EventLoop {
         while conn.input.readableCount < cap {
             conn.input.reserve(16 * 1024)
             let room = min(conn.input.writableCount, cap - conn.input.readableCount + 1)
-            if let ssl = conn.ssl {
-                let n = SSL_read(ssl, conn.input.writableStart, Int32(min(room, Int(Int32.max))))
-                if n > 0 {
-                    conn.input.didWrite(Int(n))
+            if let tls = conn.tls {
+                switch tls.read(into: conn.input.writableStart, count: room) {
+                case .bytes(let n):
+                    conn.input.didWrite(n)
                     continue
-                }
-                switch SSL_get_error(ssl, n) {
-                case SSL_ERROR_WANT_READ: return .open
-                case SSL_ERROR_WANT_WRITE:
+                case .wantRead: return .open
+                case .wantWrite:
                     conn.tlsWantsWrite = true
                     setInterest(conn, conn.interest | CSYS_EPOLLOUT)
                     return .open
-                case SSL_ERROR_ZERO_RETURN: return .eof
-                default:
-                    ERR_clear_error()
+                case .closed: return .eof
+                case .failed:
+                    // Requests already read are still answered; nothing more is read.
                     return conn.input.isEmpty ? .failed : .eof
                 }
             } else {
@@ -103,33 +100,29 @@ extension EventLoop {
                 }
             }
         }
-        conn.tlsStoppedAtCap = conn.ssl != nil
+        conn.tlsStoppedAtCap = conn.tls != nil
         return .open
     }
 
     /// Drives the TLS handshake; true once it is complete.
     private func continueHandshake(_ conn: Connection) -> Bool {
-        guard let ssl = conn.ssl else { return true }
-        let rc = SSL_do_handshake(ssl)
-        if rc == 1 {
-            conn.handshakeComplete = true
-            if SSL_session_reused(ssl) == 1 {
+        guard let tls = conn.tls else { return true }
+        switch tls.handshake() {
+        case .complete(let resumed):
+            if resumed {
                 metrics.handshakesResumed += 1
             } else {
                 metrics.handshakesFull += 1
             }
-            if let name = csys_ssl_get_servername(ssl) { conn.serverName = String(cString: name).lowercased() }
+            conn.serverName = tls.serverName
             schedule(conn)
             return true
-        }
-        switch SSL_get_error(ssl, rc) {
-        case SSL_ERROR_WANT_READ:
+        case .wantRead:
             setInterest(conn, CSYS_EPOLLIN | CSYS_EPOLLRDHUP)
-        case SSL_ERROR_WANT_WRITE:
+        case .wantWrite:
             conn.tlsWantsWrite = true
             setInterest(conn, CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLOUT)
-        default:
-            ERR_clear_error()
+        case .failed:
             metrics.handshakesFailed += 1
             closeConnection(conn)
         }
@@ -145,7 +138,7 @@ extension EventLoop {
         if reading || conn.lingering { events |= CSYS_EPOLLIN | CSYS_EPOLLRDHUP }
         if !conn.output.isEmpty || conn.tlsWantsWrite { events |= CSYS_EPOLLOUT }
         setInterest(conn, events)
-        if reading, conn.tlsStoppedAtCap, !conn.tlsBufferedQueued, let ssl = conn.ssl, SSL_has_pending(ssl) == 1 {
+        if reading, conn.tlsStoppedAtCap, !conn.tlsBufferedQueued, let tls = conn.tls, tls.hasBufferedInput {
             // Reading stopped at the input cap with bytes left inside OpenSSL: the socket
             // may be empty, so no epoll event would come. (A read that stopped at
             // WANT_READ needs socket bytes, which epoll does announce.)
@@ -204,6 +197,7 @@ extension EventLoop {
             loop: self, loopIndex: index, peerAddress: conn.peerAddress, listener: conn.listener,
             serverName: conn.serverName, fd: conn.fd, generation: conn.generation)
         // A new request restarts the clocks: the idle deadline counts from its answer.
+        conn.receivedRequest = true
         conn.deadline.enter(.processing, now: now)
         let result = handler.handle(request, &context)
         let meta = Connection.PendingRequest(
@@ -274,23 +268,20 @@ extension EventLoop {
     func flush(_ conn: Connection) {
         while !conn.output.isEmpty {
             let chunk = conn.output.readable
-            if let ssl = conn.ssl {
-                let n = SSL_write(ssl, chunk.baseAddress, Int32(min(chunk.count, Int(Int32.max))))
-                if n > 0 {
-                    conn.output.consume(Int(n))
+            if let tls = conn.tls {
+                switch tls.write(from: chunk.baseAddress!, count: chunk.count) {
+                case .bytes(let n):
+                    conn.output.consume(n)
                     conn.deadline.progress(now: now)
                     continue
-                }
-                switch SSL_get_error(ssl, n) {
-                case SSL_ERROR_WANT_WRITE:
+                case .wantWrite:
                     setInterest(conn, conn.interest | CSYS_EPOLLOUT)
                     schedule(conn)
                     return
-                case SSL_ERROR_WANT_READ:
+                case .wantRead:
                     setInterest(conn, conn.interest | CSYS_EPOLLIN)
                     return
-                default:
-                    ERR_clear_error()
+                case .closed, .failed:
                     closeConnection(conn)
                     return
                 }
@@ -337,7 +328,7 @@ extension EventLoop {
             closeConnection(conn)
             return
         }
-        if let ssl = conn.ssl { _ = SSL_shutdown(ssl) }
+        conn.tls?.sendCloseNotify()
         shutdown(conn.fd, Int32(SHUT_WR))
         conn.lingering = true
         conn.input.consume(conn.input.readableCount)

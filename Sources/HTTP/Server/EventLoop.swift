@@ -1,4 +1,3 @@
-import COpenSSL
 import CSystem
 import Core
 import Synchronization
@@ -20,6 +19,10 @@ final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private var listeners: [ListeningSocket]
     private var listenersPaused = false
+    /// Paused because every slot is taken (not for lack of descriptors): accepting
+    /// resumes as soon as a slot frees, and is retried now and then meanwhile, since a
+    /// busy connection may since have become idle and can be shed.
+    private var pausedAtLimit = false
     private var acceptRetryAt: UInt64 = 0
 
     /// Connections by file descriptor.
@@ -153,7 +156,9 @@ final class EventLoop: @unchecked Sendable {
             if !tlsBuffered.isEmpty { readTLSBuffered() }
             expireDeadlines()
             configuration.afterEachPass?(index)
-            if listenersPaused && !shuttingDown && connectionCount < maxConnections && now >= acceptRetryAt {
+            if listenersPaused && !shuttingDown
+                && (now >= acceptRetryAt || pausedAtLimit && connectionCount < maxConnections)
+            {
                 resumeAccepting()
             }
             accessLog.flush()
@@ -183,7 +188,8 @@ final class EventLoop: @unchecked Sendable {
         listenersPaused = false
     }
 
-    private func pauseAccepting(retryAfterMilliseconds: UInt64) {
+    private func pauseAccepting(retryAfterMilliseconds: UInt64, atLimit: Bool = false) {
+        pausedAtLimit = atLimit
         if !listenersPaused {
             for l in listeners { _ = csys_epoll_ctl(epollFD, EPOLL_CTL_DEL, l.fd, 0, 0) }
             listenersPaused = true
@@ -201,8 +207,12 @@ final class EventLoop: @unchecked Sendable {
         let listener = listeners[listenerIndex]
         // Bounded, so one busy listener cannot starve the connections already open.
         for _ in 0..<64 {
-            if connectionCount >= maxConnections {
-                pauseAccepting(retryAfterMilliseconds: 0)
+            // At the limit, a visitor waiting in the backlog takes the slot of the oldest
+            // connection that waits for its client; without one waiting, nobody is shed.
+            if connectionCount >= maxConnections
+                && !(hasPendingConnection(listener.fd) && shedReusableConnections() > 0)
+            {
+                pauseAccepting(retryAfterMilliseconds: 100, atLimit: true)
                 return
             }
             var storage = sockaddr_storage()
@@ -225,24 +235,19 @@ final class EventLoop: @unchecked Sendable {
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let peer = addressText(&storage)
-            let tls = listener.kind == .https
-            var ssl: OpaquePointer?
-            if tls {
-                guard let ctx = certificates.defaultContext, let s = SSL_new(ctx.pointer) else {
+            var tls: TLSSession?
+            if listener.kind == .https {
+                guard let session = TLSSession(fd: fd, certificates: certificates) else {
                     close(fd)  // no certificate loaded: refuse TLS rather than serve a broken handshake
                     metrics.handshakesFailed += 1
                     continue
                 }
-                SSL_set_fd(s, fd)
-                SSL_set_accept_state(s)
-                ssl = s
+                tls = session
             }
             nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
             let conn = Connection(
                 fd: fd, generation: nextGeneration, listener: listener.kind, peerAddress: peer,
                 limits: configuration.limits, timeouts: configuration.timeouts, now: now, tls: tls)
-            conn.ssl = ssl
-            if tls { conn.certificates = certificates }
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }
@@ -312,18 +317,42 @@ final class EventLoop: @unchecked Sendable {
 
     func closeConnection(_ conn: Connection) {
         guard connection(conn.fd) === conn else { return }
-        if let ssl = conn.ssl {
-            if conn.handshakeComplete { _ = SSL_shutdown(ssl) }
-            SSL_free(ssl)
-            conn.ssl = nil
-        }
+        // The session itself is freed with the connection object (it may still sit in
+        // this pass's `tlsBuffered` list); OpenSSL does not close the descriptor.
+        conn.tls?.sendCloseNotify()
         _ = csys_epoll_ctl(epollFD, EPOLL_CTL_DEL, conn.fd, 0, 0)
         close(conn.fd)
         connections[Int(conn.fd)] = nil
         connectionCount -= 1
         metrics.openConnections -= 1
-        conn.certificates = nil
     }
+
+    /// At the connection limit: closes up to `shedBatch` of the connections that wait
+    /// for a client that has not spoken (keep-alive between requests, accepted and
+    /// silent), oldest first, so that a new visitor gets a slot instead of a full
+    /// backlog. Returns how many were closed. Only runs at the limit; one scan makes
+    /// room for a whole batch.
+    private func shedReusableConnections() -> Int {
+        var candidates: [(since: UInt64, conn: Connection)] = []
+        for case let conn? in connections where conn.isReusable {
+            candidates.append((conn.deadline.since, conn))
+        }
+        guard !candidates.isEmpty else { return 0 }
+        candidates.sort { $0.since < $1.since }
+        let shed = candidates.prefix(EventLoop.shedBatch)
+        for (_, conn) in shed { closeConnection(conn) }
+        metrics.shedConnections += UInt64(shed.count)
+        return shed.count
+    }
+
+    /// A connection waits in the listener's accept queue (the socket polls readable).
+    private func hasPendingConnection(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    }
+
+    /// Connections closed per shedding pass (nginx frees 32 at a time too).
+    static let shedBatch = 32
 
     private func closeAllConnections() {
         for case let conn? in connections { closeConnection(conn) }

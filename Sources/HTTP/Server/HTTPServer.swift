@@ -54,6 +54,12 @@ public final class HTTPServer: @unchecked Sendable {
             }
             perLoop.append(sockets)
         }
+        do {
+            try ListeningSocket.verifyExclusive(perLoop.flatMap { $0 })
+        } catch {
+            for s in perLoop.flatMap({ $0 }) { close(s.fd) }
+            throw error
+        }
         boundAddresses = perLoop.first.map { $0.map { ($0.kind, $0.address) } } ?? []
 
         for (i, sockets) in perLoop.enumerated() {

@@ -32,6 +32,10 @@ public struct HTTPTimeouts: Sendable, Equatable {
 enum ConnectionPhase: Equatable {
     /// TLS handshake in progress.
     case handshake
+    /// Accepted (and TLS established), no byte of a first request yet. Its deadline is
+    /// the head deadline counted from accept: a connection that never speaks holds its
+    /// slot for the head time, not the keep-alive idle time.
+    case awaitingFirstRequest
     /// Between requests, nothing buffered.
     case idle
     /// Some bytes of a request head have arrived.
@@ -56,11 +60,18 @@ struct ConnectionDeadline: Equatable {
     private(set) var phase: ConnectionPhase
     /// Monotonic milliseconds; `nil` means no deadline.
     private(set) var expiresAt: UInt64?
+    /// When the current phase began (monotonic milliseconds): the oldest idle
+    /// connections are shed first at the connection limit.
+    private(set) var since: UInt64
+    /// When the connection was accepted.
+    let acceptedAt: UInt64
     let timeouts: HTTPTimeouts
 
     init(timeouts: HTTPTimeouts, phase: ConnectionPhase, now: UInt64) {
         self.timeouts = timeouts
         self.phase = phase
+        self.acceptedAt = now
+        self.since = now
         self.expiresAt = nil
         self.expiresAt = deadline(for: phase, now: now)
     }
@@ -68,6 +79,7 @@ struct ConnectionDeadline: Equatable {
     private func deadline(for phase: ConnectionPhase, now: UInt64) -> UInt64? {
         switch phase {
         case .handshake: return now + UInt64(timeouts.handshakeMilliseconds)
+        case .awaitingFirstRequest: return acceptedAt + UInt64(timeouts.headMilliseconds)
         case .idle: return now + UInt64(timeouts.idleMilliseconds)
         case .head: return now + UInt64(timeouts.headMilliseconds)
         case .body: return now + UInt64(timeouts.bodyMilliseconds)
@@ -77,11 +89,14 @@ struct ConnectionDeadline: Equatable {
         }
     }
 
-    /// Moves to `phase`. Re-entering the current phase keeps its deadline.
+    /// Moves to `phase`. Re-entering the current phase keeps its deadline, and so does
+    /// the first request's head: it counts from accept, like the wait before it.
     mutating func enter(_ phase: ConnectionPhase, now: UInt64) {
         guard phase != self.phase else { return }
+        let firstHead = self.phase == .awaitingFirstRequest && phase == .head
         self.phase = phase
-        expiresAt = deadline(for: phase, now: now)
+        since = now
+        if !firstHead { expiresAt = deadline(for: phase, now: now) }
     }
 
     /// The peer made progress in a phase that measures inactivity.

@@ -10,6 +10,10 @@ struct ListeningSocket {
     let fd: Int32
     let kind: ListenerKind
     let address: HTTPServerConfiguration.Address
+    /// The bound address in network order (4 or 16 bytes).
+    let addressBytes: [UInt8]
+    /// The socket's inode, as `/proc/net/tcp` names it.
+    let inode: UInt64
 
     static func open(
         _ address: HTTPServerConfiguration.Address, kind: ListenerKind, backlog: Int32
@@ -19,8 +23,10 @@ struct ListeningSocket {
         var v4 = in_addr()
         var v6 = in6_addr()
         let family: Int32
+        let addressBytes: [UInt8]
         if inet_pton(AF_INET, address.host, &v4) == 1 {
             family = AF_INET
+            addressBytes = withUnsafeBytes(of: v4) { Array($0) }
             withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
                     sin.pointee.sin_family = sa_family_t(AF_INET)
@@ -31,6 +37,7 @@ struct ListeningSocket {
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
         } else if inet_pton(AF_INET6, address.host, &v6) == 1 {
             family = AF_INET6
+            addressBytes = withUnsafeBytes(of: v6) { Array($0) }
             withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
                     sin6.pointee.sin6_family = sa_family_t(AF_INET6)
@@ -69,7 +76,22 @@ struct ListeningSocket {
         let port: UInt16 = withUnsafePointer(to: &actual) {
             $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
         }
-        return ListeningSocket(fd: fd, kind: kind, address: .init(host: address.host, port: Int(port)))
+        var info = stat()
+        let inode = fstat(fd, &info) == 0 ? UInt64(info.st_ino) : 0
+        return ListeningSocket(
+            fd: fd, kind: kind, address: .init(host: address.host, port: Int(port)), addressBytes: addressBytes,
+            inode: inode)
+    }
+
+    /// Throws when a socket of another process listens where one of `sockets` does:
+    /// with `SO_REUSEPORT` the kernel would split new connections between the two.
+    static func verifyExclusive(_ sockets: [ListeningSocket]) throws(HTTPServerError) {
+        let ours = Set(sockets.map(\.inode))
+        let table = ListenerTable.current()
+        for socket in sockets
+        where !table.others(overlapping: socket.addressBytes, port: socket.address.port, ours: ours).isEmpty {
+            throw .addressHeldElsewhere(socket.address.description)
+        }
     }
 }
 
@@ -77,12 +99,16 @@ struct ListeningSocket {
 public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case invalidAddress(String)
     case bind(String, Int32)
+    /// Another process listens on the address too (sharing it through `SO_REUSEPORT`).
+    case addressHeldElsewhere(String)
     case system(String, Int32)
 
     public var description: String {
         switch self {
         case .invalidAddress(let a): return "invalid listen address \(a)"
         case .bind(let a, let e): return "cannot listen on \(a): \(String(cString: strerror(e)))"
+        case .addressHeldElsewhere(let a):
+            return "cannot listen on \(a): another process is listening on it (stop it, or choose another address)"
         case .system(let call, let e): return "\(call) failed: \(String(cString: strerror(e)))"
         }
     }
