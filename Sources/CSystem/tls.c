@@ -6,6 +6,9 @@
 #include <string.h>
 #include <stdio.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 long csys_ssl_ctx_set_servername_callback(SSL_CTX *ctx, csys_servername_cb cb) {
     return SSL_CTX_set_tlsext_servername_callback(ctx, cb);
@@ -165,8 +168,13 @@ int csys_write_self_signed_pem(const char *path, const char *names, int days) {
     X509_add_ext(x, ext, -1);
     X509_EXTENSION_free(ext);
     if (!X509_sign(x, key, EVP_sha256())) goto done;
-    f = fopen(path, "wb");
-    if (!f) goto done;
+    // The file holds the private key: 0600 whatever the umask (and an existing file's mode).
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) goto done;
+    if (fchmod(fd, 0600) != 0 || !(f = fdopen(fd, "wb"))) {
+        close(fd);
+        goto done;
+    }
     if (!PEM_write_X509(f, x)) goto done;
     if (!PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL)) goto done;
     ok = 1;

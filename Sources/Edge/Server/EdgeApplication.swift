@@ -44,6 +44,11 @@ final class EdgeApplication: @unchecked Sendable {
         } catch {
             throw .store("cannot open the store at \(configuration.databasePath): \(error)")
         }
+        for file in store.filesMadePrivate {
+            log.warn(
+                "secret file was readable by others; made private",
+                [("path", .string(file.path)), ("mode", .string(SecretFileModes.octal(file.mode)))])
+        }
         let now = Int64(Clock.nowMilliseconds())
         let keyring: ReceiptKeyring
         do {
@@ -53,6 +58,13 @@ final class EdgeApplication: @unchecked Sendable {
         }
         let hasher = SourceAddressHasher(
             key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory))
+        for file in SecretFileModes.enforce(configuration) {
+            log.warn(
+                file.madePrivate
+                    ? "secret file was readable by others; made private"
+                    : "certificate file with a private key is readable by others; make it 0600",
+                [("path", .string(file.path)), ("mode", .string(SecretFileModes.octal(file.mode)))])
+        }
         var strings = StringCatalog.builtIn
         if let dir = configuration.languagesDirectory {
             do {

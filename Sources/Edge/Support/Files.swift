@@ -25,6 +25,7 @@ func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600)
     let temp = path + ".tmp-\(getpid())"
     let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     guard fd >= 0 else { return false }
+    fchmod(fd, mode)  // exactly `mode`, whatever the umask
     var ok = bytes.withUnsafeBytes { raw -> Bool in
         var offset = 0
         while offset < raw.count {

@@ -43,6 +43,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     deinit { close() }
 
+    /// Database files found readable by group or others at open and made 0600 (path,
+    /// previous mode): the caller says so.
+    public private(set) var filesMadePrivate: [(path: String, mode: UInt32)] = []
+
     /// Opens (creating if needed) `<dataDirectory>/edge.sqlite3`; creates the directory.
     public static func open(dataDirectory: String, readers: Int, options: Options = .init()) throws(StoreError)
         -> SQLiteStore
@@ -58,6 +62,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public static func open(path: String, readers: Int, options: Options = .init()) throws(StoreError)
         -> SQLiteStore
     {
+        let madePrivate = try DatabaseFileModes.makePrivate(
+            databasePath: path, tightenExisting: options.makeFilesPrivate)
         let db = try SQLiteConnection.open(
             path: path, create: true, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             cacheKiB: options.writerCacheKiB, queryOnly: false,
@@ -99,9 +105,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         writer.checkpointer = checkpointer
         try writer.start()
         checkpointer?.start()
-        return SQLiteStore(
+        let store = SQLiteStore(
             path: path, options: options, readers: loopReaders, writer: writer, queue: queue, log: log,
             checkpointer: checkpointer)
+        store.filesMadePrivate = madePrivate
+        return store
     }
 
     // MARK: Store

@@ -3,6 +3,10 @@ import Core
 extension SQLiteStore {
     /// Tuning of the SQLite store. The defaults suit the edge on a small machine.
     public struct Options: Sendable {
+        /// Set mode 0600 on database files found readable by group or others (they hold
+        /// the receipt-signing keys); `check` turns it off to report them unchanged. A
+        /// new database file is created 0600 either way.
+        public var makeFilesPrivate = true
         /// How long a connection waits for another process's lock (the CLI
         /// writing to the same file) before failing with SQLITE_BUSY. Default 5 s.
         public var busyTimeoutMilliseconds: Int32 = 5_000

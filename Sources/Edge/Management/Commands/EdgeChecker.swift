@@ -29,6 +29,7 @@ enum EdgeChecker {
         findings.append(.ok("config_valid", "configuration", configurationSummary(configuration, configFile)))
         findings += checkListeners(configuration)
         findings += checkDataDirectory(configuration.dataDirectory)
+        findings += checkSecretFileModes(configuration)
         let certificates = CertificateSet.load(
             directory: fileExists(configuration.certificateDirectory) ? configuration.certificateDirectory : nil)
         findings += checkCertificateFiles(configuration, certificates)
@@ -42,7 +43,9 @@ enum EdgeChecker {
         }
         let store: SQLiteStore
         do {
-            store = try SQLiteStore.open(path: configuration.databasePath, readers: 1)
+            var options = SQLiteStore.Options()
+            options.makeFilesPrivate = false  // reported above, not changed
+            store = try SQLiteStore.open(path: configuration.databasePath, readers: 1, options: options)
         } catch {
             findings.append(
                 CheckFinding(
@@ -64,6 +67,17 @@ enum EdgeChecker {
                     fix: "Check the database file; restore it from a backup if it is damaged."))
         }
         return findings
+    }
+
+    /// Before the store is opened (opening makes the database files private).
+    static func checkSecretFileModes(_ configuration: EdgeConfiguration) -> [CheckFinding] {
+        SecretFileModes.exposed(configuration).map { file in
+            CheckFinding(
+                severity: .warning, code: "secret_file_readable", subject: file.path,
+                message:
+                    "\(file.path) holds secrets (signing or private keys) and has mode \(SecretFileModes.octal(file.mode)): other local users can read it.",
+                fix: "chmod 600 \(file.path) (serve does it for the database and <data>/secrets itself).")
+        }
     }
 
     static func configurationSummary(_ c: EdgeConfiguration, _ file: String?) -> String {
