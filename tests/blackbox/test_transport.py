@@ -366,3 +366,46 @@ def test_tls_pipelined_burst_past_the_input_cap_is_answered_in_full(edge):
     finally:
         sock.close()
     assert statuses == [405] * n + [200]  # POST is not allowed there; the bodies are read anyway
+
+
+def test_a_broken_certificate_file_keeps_the_last_good_certificate_serving(edge_factory, tmp_path):
+    # Issue 14, item 4: a broken write used to put the self-signed default in front of
+    # the domain until the next good write, logged at info only.
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    make_cert(str(certs / "default.pem"), ["fallback.test"])
+    make_cert(str(certs / "go.broken.test.pem"), ["go.broken.test"])
+    edge = edge_factory(env={"BIQLI_EDGE_CERT_DIR": str(certs)})
+    assert peer_cert_names(edge.https_port, "go.broken.test") == "go.broken.test"
+
+    def metric(name):
+        body = request(edge.http_port, "/metrics")[2].decode()
+        return int(re.search(rf"^{name} (\d+)$", body, re.M).group(1))
+
+    assert metric("biqli_certificate_files_failing") == 0
+    (certs / "go.broken.test.pem").write_text("-----BEGIN CERTIFICATE-----\nnot base64 at all\n")
+    deadline = time.time() + 5
+    while metric("biqli_certificate_files_failing") != 1:
+        assert time.time() < deadline, "the watcher never reloaded"
+        time.sleep(0.1)
+    for _ in range(5):
+        assert peer_cert_names(edge.https_port, "go.broken.test") == "go.broken.test"
+    errors = [e for e in edge.log_entries() if e.get("level") == "error"]
+    assert any(e["msg"] == "certificate file unusable; serving its last good certificate"
+               and e["path"] == str(certs / "go.broken.test.pem") for e in errors), errors
+    assert metric("biqli_certificate_load_failures_total") >= 1
+    # The same on SIGHUP, and check shows it.
+    edge.proc.send_signal(signal.SIGHUP)
+    time.sleep(0.5)
+    assert peer_cert_names(edge.https_port, "go.broken.test") == "go.broken.test"
+    check = subprocess.run([BINARY, "check", "--json"], env={"PATH": "/usr/bin:/bin", "BIQLI_EDGE_DATA_DIR": edge.dir,
+                           "BIQLI_EDGE_CERT_DIR": str(certs)}, capture_output=True, text=True, timeout=30)
+    unusable = [f for f in json.loads(check.stdout) if f["code"] == "certificate_unusable"]
+    assert len(unusable) == 1 and "go.broken.test.pem" in unusable[0]["message"], check.stdout
+    # A good file is served as soon as it is written; the gauge goes back to 0.
+    make_cert(str(certs / "go.broken.test.pem"), ["go.broken.test", "renewed.go.broken.test"])
+    deadline = time.time() + 5
+    while metric("biqli_certificate_files_failing") != 0:
+        assert time.time() < deadline
+        time.sleep(0.1)
+    assert peer_cert_names(edge.https_port, "renewed.go.broken.test") == "go.broken.test"

@@ -12,7 +12,7 @@ enum EdgeRoutes {
     static func install(on router: Router, services: EdgeServices) {
         OperationsRoutes.install(
             on: router, server: services.server, store: services.store, clicks: services.clicks,
-            configuration: services.configuration)
+            certificates: services.certificateHealth, configuration: services.configuration)
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)
         ResolverRoutes.install(on: router, services: services)

@@ -9,7 +9,7 @@ import Store
 enum OperationsRoutes {
     static func install(
         on router: Router, server: HTTPServer, store: SQLiteStore, clicks: ClickRecorder,
-        configuration: EdgeConfiguration
+        certificates: CertificateHealth, configuration: EdgeConfiguration
     ) {
         let healthy: HTTPResponse = {
             var r = HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#)
@@ -28,7 +28,7 @@ enum OperationsRoutes {
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                     body: snapshot.prometheusText() + storeText(store.statistics) + diskText(store.diskUsage)
-                        + clicksText(clicks))
+                        + clicksText(clicks) + certificates.metricsText)
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }

@@ -84,6 +84,8 @@ final class EdgeApplication: @unchecked Sendable {
         http.accessLog = configuration.accessLog
         http.timeouts = configuration.timeouts
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
+        let certificateHealth = CertificateHealth(log: log)
+        http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
         let clicks = ClickRecorder(store: store, loops: configuration.loops, log: log)
         http.afterEachPass = { loop in clicks.flush(loop: loop) }
         let router = Router()
@@ -105,7 +107,8 @@ final class EdgeApplication: @unchecked Sendable {
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
         services = EdgeServices(
             configuration: configuration, log: log, store: store, server: server, keyring: keyring,
-            resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks)
+            resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
+            certificateHealth: certificateHealth)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -152,7 +155,6 @@ final class EdgeApplication: @unchecked Sendable {
         }
         pruner.start()
         let certs = server.certificates
-        for problem in certs.problems { log.warn("certificate problem", [("detail", .string(problem))]) }
         log.info(
             "listening",
             server.boundAddresses.map { kind, address in ("\(kind)", .string(address.description)) } + [
@@ -166,13 +168,7 @@ final class EdgeApplication: @unchecked Sendable {
             var signal: Int32 = 0
             sigwait(&set, &signal)
             if signal == SIGHUP {
-                let reloaded = server.reloadCertificates()
-                log.info(
-                    "certificates reloaded",
-                    [
-                        ("certificates", .array(reloaded.hostnames.map { .string($0) })),
-                        ("problems", .array(reloaded.problems.map { .string($0) })),
-                    ])
+                server.reloadCertificates()  // logged by CertificateHealth
                 continue
             }
             log.info("shutting down", [("signal", .int(Int64(signal)))])

@@ -17,10 +17,12 @@ final class EdgeServices: Sendable {
     let clients: ClientAddressResolver
     let clicks: ClickRecorder
     let deepViews: DeepViewCache
+    let certificateHealth: CertificateHealth
 
     init(
         configuration: EdgeConfiguration, log: Log, store: SQLiteStore, server: HTTPServer, keyring: ReceiptKeyring,
-        resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder
+        resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
+        certificateHealth: CertificateHealth
     ) {
         self.configuration = configuration
         self.log = log
@@ -32,6 +34,7 @@ final class EdgeServices: Sendable {
         self.sourceHasher = sourceHasher
         self.clients = ClientAddressResolver(trusted: configuration.trustedProxies)
         self.clicks = clicks
+        self.certificateHealth = certificateHealth
         self.deepViews = DeepViewCache(pages: pages, loops: configuration.loops)
     }
 

@@ -16,6 +16,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var threads: [OSThread] = []
     private let certificateState: Mutex<CertificateSet>
     private var watcher: CertificateWatcher?
+    private let reloadLock = Mutex(())
     /// The addresses actually bound (port 0 resolved), by listener kind.
     public private(set) var boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)] = []
 
@@ -33,6 +34,7 @@ public final class HTTPServer: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         let certs = CertificateSet.load(directory: configuration.certificateDirectory)
         certificateState.withLock { $0 = certs }
+        configuration.onCertificatesLoaded?(certs, false)
 
         var wanted: [(ListenerKind, HTTPServerConfiguration.Address)] = []
         if let a = configuration.httpAddress { wanted.append((.http, a)) }
@@ -88,9 +90,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// connections keep the certificates they started with; new handshakes use the new set.
     @discardableResult
     public func reloadCertificates() -> CertificateSet {
-        let certs = CertificateSet.load(directory: configuration.certificateDirectory)
-        certificateState.withLock { $0 = certs }
+        // One reload at a time (the watcher and SIGHUP may race): each builds on the last.
+        let certs = reloadLock.withLock { _ in
+            let certs = CertificateSet.load(directory: configuration.certificateDirectory, previous: certificates)
+            certificateState.withLock { $0 = certs }
+            return certs
+        }
         for loop in loops { loop.post { loop.certificates = certs } }
+        configuration.onCertificatesLoaded?(certs, true)
         return certs
     }
 

@@ -59,6 +59,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// loop's index): a place to hand work accumulated by handlers to other threads
     /// in one batch instead of once per request.
     public var afterEachPass: (@Sendable (Int) -> Void)? = nil
+    /// Called after every load of the certificate directory (at start, then on each
+    /// reload, with `true`), on the thread that loaded it: to log and count problems.
+    public var onCertificatesLoaded: (@Sendable (CertificateSet, _ reload: Bool) -> Void)? = nil
     /// How long graceful shutdown waits for in-flight requests before closing everything.
     public var shutdownGraceMilliseconds: Int = 10_000
 

@@ -16,19 +16,28 @@ public final class CertificateSet: @unchecked Sendable {
     private let exact: [String: TLSContext]
     /// `example.com` -> context of `*.example.com`.
     private let wildcard: [String: TLSContext]
-    /// Problems met while loading, one line each (the set is still usable).
-    public let problems: [String]
+    /// Problems met while loading (the set is still usable).
+    public let issues: [CertificateIssue]
+    /// The problems, one line each.
+    public var problems: [String] { issues.map(\.description) }
+    /// Files that could not be loaded this time.
+    public var failedFiles: [String] { issues.filter(\.unusable).map(\.path) }
     public let directory: String?
+    /// The context loaded from each file name: a file that fails at the next load keeps
+    /// serving this one.
+    let byFile: [String: TLSContext]
 
     init(
-        defaultContext: TLSContext?, exact: [String: TLSContext], wildcard: [String: TLSContext], problems: [String],
-        directory: String?
+        defaultContext: TLSContext?, exact: [String: TLSContext], wildcard: [String: TLSContext],
+        issues: [CertificateIssue],
+        directory: String?, byFile: [String: TLSContext] = [:]
     ) {
         self.defaultContext = defaultContext
         self.exact = exact
         self.wildcard = wildcard
-        self.problems = problems
+        self.issues = issues
         self.directory = directory
+        self.byFile = byFile
         // The SNI callback finds this set through the default context's argument.
         if let ctx = defaultContext {
             _ = csys_ssl_ctx_set_servername_callback(ctx.pointer, sniCallback)
@@ -69,13 +78,16 @@ public final class CertificateSet: @unchecked Sendable {
     public var isEmpty: Bool { defaultContext == nil }
 
     /// Loads every `*.pem` in `directory`. A file that fails to load is reported in
-    /// `problems` and skipped; the others still serve. `default.pem`, when present,
-    /// is the certificate for unknown names; else the first file in name order.
-    public static func load(directory: String?) -> CertificateSet {
+    /// `problems` and `failedFiles`; when `previous` had loaded that file, its last good
+    /// certificate keeps serving (a half-written or broken replacement must not put the
+    /// self-signed default in front of a domain's visitors); else it is skipped. The
+    /// others serve as usual. `default.pem`, when present, is the certificate for
+    /// unknown names; else the first file in name order.
+    public static func load(directory: String?, previous: CertificateSet? = nil) -> CertificateSet {
         guard let directory else {
-            return CertificateSet(defaultContext: nil, exact: [:], wildcard: [:], problems: [], directory: nil)
+            return CertificateSet(defaultContext: nil, exact: [:], wildcard: [:], issues: [], directory: nil)
         }
-        var problems: [String] = []
+        var issues: [CertificateIssue] = []
         var files: [String] = []
         if let dir = opendir(directory) {
             while let entry = readdir(dir) {
@@ -86,20 +98,33 @@ public final class CertificateSet: @unchecked Sendable {
             }
             closedir(dir)
         } else {
-            problems.append("\(directory): cannot open the certificate directory")
+            issues.append(.init(path: directory, reason: "cannot open the certificate directory", unusable: false))
         }
         files.sort()
         var exact: [String: TLSContext] = [:]
         var wildcard: [String: TLSContext] = [:]
         var defaultContext: TLSContext?
         var byFile: [(String, TLSContext)] = []
+        var loaded: [String: TLSContext] = [:]
         for file in files {
             do {
                 let ctx = try TLSContext(pemPath: directory + "/" + file)
-                if !ctx.isValidNow { problems.append("\(directory)/\(file): certificate is expired or not yet valid") }
+                if !ctx.isValidNow {
+                    issues.append(
+                        .init(
+                            path: directory + "/" + file, reason: "certificate is expired or not yet valid",
+                            unusable: false))
+                }
                 byFile.append((String(file.dropLast(4)).lowercased(), ctx))
+                loaded[file] = ctx
             } catch {
-                problems.append(error.description)
+                var issue = CertificateIssue(path: directory + "/" + file, reason: error.reason, unusable: true)
+                if let lastGood = previous?.byFile[file], previous?.directory == directory {
+                    issue.servingLastGood = true
+                    byFile.append((String(file.dropLast(4)).lowercased(), lastGood))
+                    loaded[file] = lastGood
+                }
+                issues.append(issue)
             }
         }
         func add(_ name: String, _ ctx: TLSContext, overwrite: Bool) {
@@ -115,7 +140,22 @@ public final class CertificateSet: @unchecked Sendable {
         for (name, ctx) in byFile where name != "default" { add(name, ctx, overwrite: true) }
         defaultContext = byFile.first { $0.0 == "default" }?.1 ?? byFile.first?.1
         return CertificateSet(
-            defaultContext: defaultContext, exact: exact, wildcard: wildcard, problems: problems, directory: directory)
+            defaultContext: defaultContext, exact: exact, wildcard: wildcard, issues: issues,
+            directory: directory, byFile: loaded)
+    }
+}
+
+/// A problem with one file (or the directory) of the certificate directory.
+public struct CertificateIssue: Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    /// The file could not be loaded at all (else: loaded, but expired or not yet valid).
+    public var unusable: Bool
+    /// The file failed, and the certificate it held before keeps serving.
+    public var servingLastGood = false
+
+    public var description: String {
+        "\(path): \(reason)" + (servingLastGood ? " (serving its last good certificate)" : "")
     }
 }
 

@@ -66,6 +66,14 @@ public enum TLSError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, without the path.
+    var reason: String {
+        switch self {
+        case .openssl(let m): return m
+        case .certificate(_, let reason): return reason
+        }
+    }
+
     /// Drains OpenSSL's error queue of this thread into one line.
     static func lastOpenSSLError() -> String {
         var parts: [String] = []
