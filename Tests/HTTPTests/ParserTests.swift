@@ -115,6 +115,15 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(last.target, "/e")
     }
 
+    func testAHigherMinorVersionOfHTTP1IsReadAsHTTP11() throws {
+        // RFC 9110 section 6.2: processed as the highest minor version the server implements.
+        for version in ["1.2", "1.9"] {
+            let (r, _) = try XCTUnwrap(H.request(H.oneShot(H.bytes("GET / HTTP/\(version)\r\nHost: a\r\n\r\n"))))
+            XCTAssertEqual(r.minorVersion, 1, version)
+            XCTAssertTrue(r.keepAlive, version)
+        }
+    }
+
     func testHTTP10NeedsNoHost() throws {
         let (r, _) = try XCTUnwrap(H.request(H.oneShot(H.bytes("GET / HTTP/1.0\r\n\r\n"))))
         XCTAssertEqual(r.minorVersion, 0)

@@ -139,7 +139,6 @@ enum ParserVectors {
     static let requestLines: [Vector] = [
         v("HTTP/2.0", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
         v("HTTP/0.9 version", "GET / HTTP/0.9\r\n\r\n", 505),
-        v("HTTP/1.2", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", 505),
         v("HTTP/3.0", "GET / HTTP/3.0\r\nHost: a\r\n\r\n", 505),
         v("lower-case http/1.1", "GET / http/1.1\r\nHost: a\r\n\r\n", 400),
         v("HTTP/2", "GET / HTTP/2\r\nHost: a\r\n\r\n", 400),

@@ -51,11 +51,11 @@ HANDOFF_URL_RE = re.compile(r"https://([a-z0-9.-]+)/m/handoff\?biqli_token=(bqmh
 
 
 def start_demo(edge_factory, env=None):
-    """A demo edge with its keys read from the banner: `edge.secret_key`, `edge.publishable_key`."""
+    """A demo edge with its keys read from the banner (on stderr): `edge.secret_key`, `edge.publishable_key`."""
     edge = edge_factory(args=("serve", "--demo"), env=env)
     deadline = time.time() + 10
     while time.time() < deadline:
-        text = "\n".join(edge.lines)
+        text = "\n".join(edge.stderr_lines)
         sk = re.search(r"Demo workspace secret key \(shown once\):\s+\"?(biqli_sk_[A-Za-z0-9_-]+)", text)
         pk = re.search(r"Demo app publishable key \(shown once\):\s+\"?(biqli_mobile_pk_[A-Za-z0-9_-]+)", text)
         if sk and pk:
@@ -63,7 +63,7 @@ def start_demo(edge_factory, env=None):
             edge.barrier_clicks = set()
             return edge
         time.sleep(0.02)
-    raise AssertionError(f"no demo banner: {edge.lines}")
+    raise AssertionError(f"no demo banner: {edge.stderr_lines} {edge.lines}")
 
 
 # ---------------------------------------------------------------- requests

@@ -360,3 +360,21 @@ def test_a_second_serve_on_the_same_data_directory_stops_at_once(data):
         assert request(again.http_port, "/healthz")[0] == 200
     finally:
         again.stop()
+
+
+def test_the_demo_banner_goes_to_stderr_and_stdout_stays_json_lines(data):
+    # Issue 14, item 10: the banner (with the keys) used to sit in the JSON log stream.
+    e = Edge(args=("serve", "--demo"), data_dir=data)
+    try:
+        deadline = time.time() + 10
+        while "Demo workspace secret key" not in "\n".join(e.stderr_lines):
+            assert time.time() < deadline, e.stderr_lines
+            time.sleep(0.05)
+        request(e.http_port, "/healthz")
+        time.sleep(0.3)
+        assert e.lines, "the log has lines"
+        for line in e.lines:
+            json.loads(line)  # every stdout line is one JSON object
+        assert not any("biqli_sk_" in line for line in e.lines)
+    finally:
+        e.kill()

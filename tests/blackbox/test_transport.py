@@ -368,6 +368,17 @@ def test_tls_pipelined_burst_past_the_input_cap_is_answered_in_full(edge):
     assert statuses == [405] * n + [200]  # POST is not allowed there; the bodies are read anyway
 
 
+def test_http_1_2_is_answered_as_http_1_1(edge):
+    # Issue 14, item 10: RFC 9112 has a server accept a higher minor version of HTTP/1.
+    c = Conn(edge.http_port)
+    c.send("GET /healthz HTTP/1.2\r\nHost: a\r\n\r\n")
+    status, headers, body = c.response()
+    assert status == 200 and body == b'{"status":"ok"}'
+    c.send("GET /healthz HTTP/1.2\r\nHost: a\r\n\r\n")  # kept alive, as HTTP/1.1
+    assert c.response()[0] == 200
+    c.close()
+
+
 def test_a_broken_certificate_file_keeps_the_last_good_certificate_serving(edge_factory, tmp_path):
     # Issue 14, item 4: a broken write used to put the self-signed default in front of
     # the domain until the next good write, logged at info only.

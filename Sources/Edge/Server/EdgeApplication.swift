@@ -162,7 +162,9 @@ final class EdgeApplication: @unchecked Sendable {
                 ("certificates", .array(certs.hostnames.map { .string($0) })),
             ])
         if let demo {
-            printOut(DemoBanner.text(created: demo, server: server))
+            // Standard error: standard output is the JSON log stream, one object per line,
+            // which log shippers parse; the banner is for the person at the terminal.
+            printError(DemoBanner.text(created: demo, server: server))
         }
         while true {
             var signal: Int32 = 0

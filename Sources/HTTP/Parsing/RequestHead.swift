@@ -61,15 +61,17 @@ struct RequestHead {
         return nil
     }
 
-    /// 1 or 0 for `HTTP/1.1` and `HTTP/1.0`; -1 for another well-formed `HTTP/x.y` (505);
-    /// nil for anything else (400), including lower-case `http/1.1`.
+    /// 1 or 0 for `HTTP/1.1` and `HTTP/1.0`, and 1 for a higher minor version of HTTP/1
+    /// (`HTTP/1.2`...: RFC 9110 section 6.2, a recipient processes it as the highest
+    /// minor version it implements); -1 for another well-formed `HTTP/x.y` (505); nil
+    /// for anything else (400), including lower-case `http/1.1`.
     private static func version(_ base: UnsafeRawPointer, _ start: Int, _ end: Int) -> Int? {
         guard end - start == 8 else { return nil }
         let b = { (i: Int) in HTTPSyntax.byte(base, start + i) }
         guard b(0) == 0x48, b(1) == 0x54, b(2) == 0x54, b(3) == 0x50, b(4) == 0x2F,  // "HTTP/"
             HTTPSyntax.isDigit(b(5)), b(6) == 0x2E, HTTPSyntax.isDigit(b(7))
         else { return nil }
-        if b(5) == 0x31 && (b(7) == 0x31 || b(7) == 0x30) { return Int(b(7) &- 0x30) }
+        if b(5) == 0x31 { return b(7) == 0x30 ? 0 : 1 }
         return -1
     }
 
