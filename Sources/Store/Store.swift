@@ -90,6 +90,14 @@ public protocol StoreReader: AnyObject {
     func link(id: String) throws(StoreError) -> Link?
     /// Links ordered by id; `after` is the last id of the previous page.
     func links(domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link]
+    /// The claims of the links on `domain` that have a mobile payload, ordered by key:
+    /// what a domain's apple-app-site-association needs when several iOS apps share it.
+    func linkClaims(domain: String) throws(StoreError) -> [LinkClaim]
+    /// A number that changes whenever a link on `host` may have been created, changed
+    /// or deleted since it was last read (an association file built from the domain's
+    /// links is current while it stays equal); nil when the reader keeps no such count,
+    /// which means: read the links again every time.
+    func linksVersion(host: String) -> UInt64?
 
     func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord?
     func secretKeys() throws(StoreError) -> [SecretKeyRecord]
@@ -181,6 +189,22 @@ public protocol StoreTransaction: StoreReader {
 }
 
 extension StoreReader {
+    /// Pages through `links(domain:after:limit:)`, for stores without a narrower query.
+    public func linkClaims(domain: String) throws(StoreError) -> [LinkClaim] {
+        var claims: [LinkClaim] = []
+        var after: String?
+        while true {
+            let page = try links(domain: domain, after: after, limit: 1_000)
+            claims += page.compactMap(\.claim)
+            guard page.count == 1_000, let last = page.last else { break }
+            after = last.id
+        }
+        return claims.sorted { $0.key < $1.key }
+    }
+
+    /// Readers without a link cache keep no count: callers read the links each time.
+    public func linksVersion(host: String) -> UInt64? { nil }
+
     /// For stores that index every key hash.
     public func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
         -> OpenEvent?

@@ -10,7 +10,8 @@ final class AssociationCheckerTests: XCTestCase {
     private func codes(_ problems: [AssociationProblem]) -> [AssociationProblem.Code] { problems.map(\.code) }
 
     func testHealthyConfigurationHasNoProblems() {
-        let problems = AssociationChecker.check(apps: [Fixtures.bothApp(1)], domains: [domain], httpsActiveHosts: https)
+        let problems = AssociationChecker.check(
+            apps: [Fixtures.bothApp(1)], domains: [domain], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(problems, [])
     }
 
@@ -20,7 +21,7 @@ final class AssociationCheckerTests: XCTestCase {
         app.ios?.bundleId = "bad bundle"
         app.android?.packageName = "nodots"
         app.android?.sha256CertFingerprints = ["zz", Fixtures.fingerprintA.lowercased()]
-        let problems = AssociationChecker.check(apps: [app], domains: [domain], httpsActiveHosts: https)
+        let problems = AssociationChecker.check(apps: [app], domains: [domain], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(
             codes(problems),
             [
@@ -34,24 +35,25 @@ final class AssociationCheckerTests: XCTestCase {
 
     func testAppClipOutsideTheAppsBundleIsAWarning() {
         let app = Fixtures.iosApp(1, bundle: "com.example.app", appClip: "com.example.clip")
-        let problems = AssociationChecker.check(apps: [app], domains: [domain], httpsActiveHosts: https)
+        let problems = AssociationChecker.check(apps: [app], domains: [domain], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(codes(problems), [.appClipNotUnderApp, .noAndroidApp])
         XCTAssertEqual(problems[0].severity, .warning)
         let good = Fixtures.iosApp(1, bundle: "com.example.app", appClip: "com.example.app.Clip")
         XCTAssertEqual(
-            codes(AssociationChecker.check(apps: [good], domains: [domain], httpsActiveHosts: https)), [.noAndroidApp])
+            codes(AssociationChecker.check(apps: [good], domains: [domain], links: [:], httpsActiveHosts: https)),
+            [.noAndroidApp])
     }
 
     func testAndroidAppWithoutFingerprints() {
         let app = Fixtures.androidApp(1, fingerprints: [])
-        let problems = AssociationChecker.check(apps: [app], domains: [domain], httpsActiveHosts: https)
+        let problems = AssociationChecker.check(apps: [app], domains: [domain], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(codes(problems), [.noFingerprints, .noIOSApp, .noAndroidApp])
         XCTAssertEqual(problems.map(\.severity), [.error, .warning, .error])
     }
 
     func testDisabledAttachedAppIsReportedAndItsDocumentsGo() {
         let app = Fixtures.iosApp(1, enabled: false)
-        let problems = AssociationChecker.check(apps: [app], domains: [domain], httpsActiveHosts: https)
+        let problems = AssociationChecker.check(apps: [app], domains: [domain], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(codes(problems), [.appDisabled, .noIOSApp, .noAndroidApp])
         XCTAssertEqual(problems[1].severity, .error, "an iOS app exists but nothing is served")
     }
@@ -59,7 +61,7 @@ final class AssociationCheckerTests: XCTestCase {
     func testDomainWithoutCertificateOrVerification() {
         let unverified = Domain(hostname: "go.example.com", verified: false)
         let problems = AssociationChecker.check(
-            apps: [Fixtures.bothApp(1)], domains: [unverified], httpsActiveHosts: [])
+            apps: [Fixtures.bothApp(1)], domains: [unverified], links: [:], httpsActiveHosts: [])
         XCTAssertEqual(codes(problems), [.httpsInactive, .domainUnverified])
         XCTAssertEqual(problems.map(\.domain), ["go.example.com", "go.example.com"])
         XCTAssertTrue(problems.allSatisfy { $0.severity == .error })
@@ -68,7 +70,7 @@ final class AssociationCheckerTests: XCTestCase {
     func testDomainWithoutAppsIsOneWarning() {
         let other = Domain(hostname: "web.example.com", verified: true)
         let problems = AssociationChecker.check(
-            apps: [Fixtures.bothApp(1)], domains: [domain, other], httpsActiveHosts: https)
+            apps: [Fixtures.bothApp(1)], domains: [domain, other], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(codes(problems), [.noAppAttached])
         XCTAssertEqual(problems[0].domain, "web.example.com")
         XCTAssertEqual(problems[0].severity, .warning)
@@ -77,7 +79,7 @@ final class AssociationCheckerTests: XCTestCase {
     func testAppsAttachedToUnknownOrNoDomains() {
         let stray = Fixtures.iosApp(1, domains: ["missing.example.com"])
         let lonely = Fixtures.iosApp(2, domains: [])
-        let problems = AssociationChecker.check(apps: [stray, lonely], domains: [], httpsActiveHosts: [])
+        let problems = AssociationChecker.check(apps: [stray, lonely], domains: [], links: [:], httpsActiveHosts: [])
         XCTAssertEqual(codes(problems), [.unknownDomain, .appNotAttached])
         XCTAssertEqual(problems[0].domain, "missing.example.com")
         XCTAssertEqual(problems[1].appId, lonely.id)
@@ -89,7 +91,7 @@ final class AssociationCheckerTests: XCTestCase {
             Fixtures.iosApp(3, bundle: "COM.example.app"), Fixtures.androidApp(4, package: "com.x.y"),
             Fixtures.androidApp(5, package: "com.x.y"),
         ]
-        let problems = AssociationChecker.check(apps: apps, domains: [domain], httpsActiveHosts: https)
+        let problems = AssociationChecker.check(apps: apps, domains: [domain], links: [:], httpsActiveHosts: https)
         XCTAssertEqual(codes(problems), [.duplicateAppID, .duplicateAppID, .duplicateAppID])
         XCTAssertEqual(problems.map(\.appId), [apps[1].id, apps[2].id, apps[4].id])
     }
@@ -98,9 +100,10 @@ final class AssociationCheckerTests: XCTestCase {
         let many = (1...3000).map {
             Fixtures.iosApp($0, bundle: "com.example.a-rather-long-bundle-identifier.app\($0)")
         }
-        let problems = AssociationChecker.check(apps: many, domains: [domain], httpsActiveHosts: https)
-        XCTAssertEqual(codes(problems), [.documentTooLarge, .noAndroidApp])
+        let problems = AssociationChecker.check(apps: many, domains: [domain], links: [:], httpsActiveHosts: https)
+        XCTAssertEqual(codes(problems).filter { $0 != .iosAppWithoutLinks }, [.documentTooLarge, .noAndroidApp])
         XCTAssertTrue(problems[0].message.contains("131072"), problems[0].message)
+        XCTAssertEqual(problems[0].fix, "Attach fewer iOS apps to this domain.", "the apps alone are too many")
     }
 
     func testProblemDescriptionIsOneReadableLine() {

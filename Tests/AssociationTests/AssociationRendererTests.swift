@@ -14,7 +14,7 @@ final class AssociationRendererTests: XCTestCase {
         + #"{"/":"/?*","comment":"Short links"}]"#
 
     func testSingleIOSAppRendersTheExactModernDocument() throws {
-        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1)]))
+        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1)], links: []))
         XCTAssertEqual(doc.kind, .appleAppSiteAssociation)
         XCTAssertEqual(
             Fixtures.text(doc.body),
@@ -22,7 +22,7 @@ final class AssociationRendererTests: XCTestCase {
     }
 
     func testExclusionsComeBeforeTheClaimAndCoverTheReservedPaths() throws {
-        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1)]))
+        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1)], links: []))
         let json = try JSONParser.parse(doc.body)
         let comps = try XCTUnwrap(json["applinks"]?["details"]?.arrayValue?.first?["components"]?.arrayValue)
         let patterns = comps.compactMap { $0["/"]?.stringValue }
@@ -35,7 +35,7 @@ final class AssociationRendererTests: XCTestCase {
 
     func testNeverMixesLegacyKeysWithComponents() throws {
         let doc = try XCTUnwrap(
-            AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1), Fixtures.iosApp(2)]))
+            AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1), Fixtures.iosApp(2)], links: []))
         let details = try XCTUnwrap(JSONParser.parse(doc.body)["applinks"]?["details"]?.arrayValue)
         for entry in details {
             XCTAssertNil(entry["appID"])
@@ -46,21 +46,20 @@ final class AssociationRendererTests: XCTestCase {
         XCTAssertNil(try JSONParser.parse(doc.body)["applinks"]?["apps"])
     }
 
-    func testMultipleIOSAppsShareOneDetailsEntrySortedByAppId() throws {
+    func testSeveralIOSAppsGetOneEntryEachSortedByAppId() throws {
         let apps = [Fixtures.iosApp(3), Fixtures.iosApp(1, team: "ZZZZZ99999"), Fixtures.iosApp(2)]
-        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps))
+        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps, links: []))
         let details = try XCTUnwrap(JSONParser.parse(doc.body)["applinks"]?["details"]?.arrayValue)
-        XCTAssertEqual(details.count, 1)
         XCTAssertEqual(
-            details[0]["appIDs"],
-            ["ZZZZZ99999.com.example.app1", "ABCDE12345.com.example.app2", "ABCDE12345.com.example.app3"])
+            details.map { $0["appIDs"] },
+            [["ZZZZZ99999.com.example.app1"], ["ABCDE12345.com.example.app2"], ["ABCDE12345.com.example.app3"]])
     }
 
     func testRenderingIsDeterministicWhateverTheInputOrder() throws {
         let apps = (1...6).map { $0 % 2 == 0 ? Fixtures.iosApp($0, webCredentials: true) : Fixtures.bothApp($0) }
-        let a = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps))
-        let b = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps.reversed()))
-        let c = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps.shuffled()))
+        let a = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps, links: []))
+        let b = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps.reversed(), links: []))
+        let c = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps.shuffled(), links: []))
         XCTAssertEqual(a.body, b.body)
         XCTAssertEqual(a.body, c.body)
         XCTAssertEqual(a.etag, c.etag)
@@ -70,7 +69,7 @@ final class AssociationRendererTests: XCTestCase {
     }
 
     func testWebCredentialsAndAppClipsAppearOnlyWhenConfigured() throws {
-        let plain = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1)]))
+        let plain = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1)], links: []))
         let plainJSON = try JSONParser.parse(plain.body)
         XCTAssertNil(plainJSON["webcredentials"])
         XCTAssertNil(plainJSON["appclips"])
@@ -80,7 +79,7 @@ final class AssociationRendererTests: XCTestCase {
             Fixtures.iosApp(2),
             Fixtures.iosApp(3, webCredentials: true),
         ]
-        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps))
+        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps, links: []))
         let json = try JSONParser.parse(doc.body)
         XCTAssertEqual(json.objectValue?.map(\.0), ["applinks", "webcredentials", "appclips"])
         XCTAssertEqual(
@@ -93,20 +92,22 @@ final class AssociationRendererTests: XCTestCase {
     }
 
     func testNoIOSAppMeansNoAASA() {
-        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: []))
-        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.androidApp(1)]))
+        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: [], links: []))
+        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.androidApp(1)], links: []))
     }
 
     func testDisabledAndInvalidAppsAreLeftOut() throws {
-        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1, enabled: false)]))
-        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1, team: "abcde12345")]))
+        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1, enabled: false)], links: []))
+        XCTAssertNil(
+            AssociationRenderer.appleAppSiteAssociation(apps: [Fixtures.iosApp(1, team: "abcde12345")], links: []))
         XCTAssertNil(AssociationRenderer.assetLinks(apps: [Fixtures.androidApp(1, enabled: false)]))
         XCTAssertNil(AssociationRenderer.assetLinks(apps: [Fixtures.androidApp(1, package: "nodots")]))
 
         let doc = try XCTUnwrap(
-            AssociationRenderer.appleAppSiteAssociation(apps: [
-                Fixtures.iosApp(1, enabled: false), Fixtures.iosApp(2), Fixtures.iosApp(3, bundle: ".bad"),
-            ]))
+            AssociationRenderer.appleAppSiteAssociation(
+                apps: [
+                    Fixtures.iosApp(1, enabled: false), Fixtures.iosApp(2), Fixtures.iosApp(3, bundle: ".bad"),
+                ], links: []))
         XCTAssertEqual(
             try JSONParser.parse(doc.body)["applinks"]?["details"]?.arrayValue?.first?["appIDs"],
             ["ABCDE12345.com.example.app2"])
@@ -116,7 +117,7 @@ final class AssociationRendererTests: XCTestCase {
         let apps = [
             Fixtures.iosApp(2, bundle: "com.example.App"), Fixtures.iosApp(1, bundle: "com.example.app"),
         ]
-        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps))
+        let doc = try XCTUnwrap(AssociationRenderer.appleAppSiteAssociation(apps: apps, links: []))
         XCTAssertEqual(
             try JSONParser.parse(doc.body)["applinks"]?["details"]?.arrayValue?.first?["appIDs"],
             ["ABCDE12345.com.example.app"])
@@ -153,7 +154,7 @@ final class AssociationRendererTests: XCTestCase {
 
     func testAnAppWithBothPlatformsAppearsInBothDocuments() throws {
         let apps = [Fixtures.bothApp(1)]
-        XCTAssertNotNil(AssociationRenderer.appleAppSiteAssociation(apps: apps))
+        XCTAssertNotNil(AssociationRenderer.appleAppSiteAssociation(apps: apps, links: []))
         XCTAssertNotNil(AssociationRenderer.assetLinks(apps: apps))
         XCTAssertNil(AssociationRenderer.assetLinks(apps: [Fixtures.iosApp(1)]))
         XCTAssertNil(AssociationRenderer.assetLinks(apps: []))

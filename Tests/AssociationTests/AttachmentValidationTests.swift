@@ -7,14 +7,15 @@ final class AttachmentValidationTests: XCTestCase {
     func testDistinctAppsOnOneDomainAreAccepted() {
         XCTAssertNoThrow(
             try AssociationValidator.validateAttachments(
-                domain: "go.example.com", apps: [Fixtures.bothApp(1), Fixtures.bothApp(2), Fixtures.iosApp(3)]))
+                domain: "go.example.com", apps: [Fixtures.bothApp(1), Fixtures.bothApp(2), Fixtures.iosApp(3)],
+                links: []))
     }
 
     func testDuplicateIOSAppIDIsRefusedCaseInsensitivelyAgainstTheLaterApp() {
         let first = Fixtures.iosApp(1, bundle: "com.example.app")
         let second = Fixtures.iosApp(2, bundle: "com.Example.APP")
         XCTAssertThrowsError(
-            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [first, second])
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [first, second], links: [])
         ) { error in
             XCTAssertEqual(
                 error as? AssociationValidationError,
@@ -31,14 +32,14 @@ final class AttachmentValidationTests: XCTestCase {
                 apps: [
                     Fixtures.iosApp(1, bundle: "com.example.app"),
                     Fixtures.iosApp(2, team: "ZZZZZ99999", bundle: "com.example.app"),
-                ]))
+                ], links: []))
     }
 
     func testAppClipCollidingWithAnAppIsRefused() {
         let app = Fixtures.iosApp(1, bundle: "com.example.app")
         let clipOwner = Fixtures.iosApp(2, bundle: "com.example.other", appClip: "com.example.app")
         XCTAssertThrowsError(
-            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [app, clipOwner])
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [app, clipOwner], links: [])
         ) { error in
             XCTAssertEqual((error as? AssociationValidationError)?.field, "ios.appClipBundleId")
         }
@@ -47,7 +48,9 @@ final class AttachmentValidationTests: XCTestCase {
     func testDuplicateAndroidPackageIsRefused() {
         let a = Fixtures.androidApp(1, package: "com.example.app")
         let b = Fixtures.androidApp(2, package: "com.example.app")
-        XCTAssertThrowsError(try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [a, b])) {
+        XCTAssertThrowsError(
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [a, b], links: [])
+        ) {
             error in
             XCTAssertEqual(
                 error as? AssociationValidationError,
@@ -59,15 +62,18 @@ final class AttachmentValidationTests: XCTestCase {
     func testDisabledAppsStillCountForDuplicates() {
         let a = Fixtures.iosApp(1, bundle: "com.example.app", enabled: false)
         let b = Fixtures.iosApp(2, bundle: "com.example.app")
-        XCTAssertThrowsError(try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [a, b]))
+        XCTAssertThrowsError(
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: [a, b], links: []))
     }
 
     func testDocumentsOverTheSizeLimitAreRefusedAtSaveTime() throws {
-        // Each appID entry costs about 65 bytes: 3,000 apps are far beyond 128 KiB.
+        // 3,000 apps are far beyond 128 KiB, links or not.
         let many = (1...3000).map {
             Fixtures.iosApp($0, bundle: "com.example.a-rather-long-bundle-identifier.app\($0)")
         }
-        XCTAssertThrowsError(try AssociationValidator.validateAttachments(domain: "go.example.com", apps: many)) {
+        XCTAssertThrowsError(
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: many, links: [])
+        ) {
             error in
             guard
                 case .documentTooLarge(let domain, let kind, let bytes, let limit)? = error
@@ -78,17 +84,20 @@ final class AttachmentValidationTests: XCTestCase {
             XCTAssertGreaterThan(bytes, limit)
             XCTAssertEqual(limit, 131_072)
         }
-        // Half of them fit.
+        // Each app has its own entry with the shared exclusions (about 550 bytes here): 200 fit.
         XCTAssertNoThrow(
-            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: Array(many.prefix(1500))))
+            try AssociationValidator.validateAttachments(
+                domain: "go.example.com", apps: Array(many.prefix(200)), links: []))
     }
 
     func testSizeLimitCountsDisabledAppsAsIfEnabled() {
         let many = (1...3000).map {
             Fixtures.iosApp($0, bundle: "com.example.a-rather-long-bundle-identifier.app\($0)", enabled: false)
         }
-        XCTAssertNil(AssociationRenderer.appleAppSiteAssociation(apps: many), "nothing served while disabled")
-        XCTAssertThrowsError(try AssociationValidator.validateAttachments(domain: "go.example.com", apps: many))
+        XCTAssertNil(
+            AssociationRenderer.appleAppSiteAssociation(apps: many, links: []), "nothing served while disabled")
+        XCTAssertThrowsError(
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: many, links: []))
     }
 
     func testAssetLinksSizeLimit() {
@@ -100,7 +109,9 @@ final class AttachmentValidationTests: XCTestCase {
             }.joined(separator: ":")
         }
         let many = (1...120).map { Fixtures.androidApp($0, fingerprints: fps) }
-        XCTAssertThrowsError(try AssociationValidator.validateAttachments(domain: "go.example.com", apps: many)) {
+        XCTAssertThrowsError(
+            try AssociationValidator.validateAttachments(domain: "go.example.com", apps: many, links: [])
+        ) {
             error in
             guard case .documentTooLarge(_, let kind, _, _)? = error as? AssociationValidationError else {
                 return XCTFail("\(error)")
@@ -116,10 +127,11 @@ final class AttachmentValidationTests: XCTestCase {
         ]
         // Same bundle as app 1, but on a domain app 1 is not attached to: fine.
         var candidate = Fixtures.iosApp(3, bundle: "com.example.app", domains: ["b.example.com"])
-        XCTAssertNoThrow(try AssociationValidator.validateSave(candidate, otherApps: existing))
+        XCTAssertNoThrow(try AssociationValidator.validateSave(candidate, otherApps: existing, links: [:]))
         // Attaching it to a.example.com as well collides with app 1.
         candidate.domains = ["b.example.com", "a.example.com"]
-        XCTAssertThrowsError(try AssociationValidator.validateSave(candidate, otherApps: existing)) { error in
+        XCTAssertThrowsError(try AssociationValidator.validateSave(candidate, otherApps: existing, links: [:])) {
+            error in
             XCTAssertEqual(
                 error as? AssociationValidationError,
                 .duplicateAppID(
@@ -132,19 +144,20 @@ final class AttachmentValidationTests: XCTestCase {
         let stored = Fixtures.iosApp(1, bundle: "com.example.app")
         var edited = stored
         edited.name = "Renamed"
-        XCTAssertNoThrow(try AssociationValidator.validateSave(edited, otherApps: [stored]))
+        XCTAssertNoThrow(try AssociationValidator.validateSave(edited, otherApps: [stored], links: [:]))
     }
 
     func testValidateSaveReturnsTheNormalisedApp() throws {
         let app = Fixtures.androidApp(1, fingerprints: [Fixtures.fingerprintA.lowercased()])
-        let saved = try AssociationValidator.validateSave(app, otherApps: [])
+        let saved = try AssociationValidator.validateSave(app, otherApps: [], links: [:])
         XCTAssertEqual(saved.android?.sha256CertFingerprints, [Fixtures.fingerprintA])
     }
 
     func testValidateSaveReportsFieldErrorsBeforeAttachmentErrors() {
         let existing = [Fixtures.iosApp(1, bundle: "com.example.app")]
         let candidate = Fixtures.iosApp(2, team: "bad", bundle: "com.example.app")
-        XCTAssertThrowsError(try AssociationValidator.validateSave(candidate, otherApps: existing)) { error in
+        XCTAssertThrowsError(try AssociationValidator.validateSave(candidate, otherApps: existing, links: [:])) {
+            error in
             XCTAssertEqual((error as? AssociationValidationError)?.field, "ios.teamId")
         }
     }

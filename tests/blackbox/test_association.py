@@ -1,12 +1,13 @@
 """Black-box tests of the association files (issue 6) against the real binary: HTTPS with SNI on
 two domains with different apps (go.example.test: the demo app; links.example.test: a second
 app with another team, bundle, package and certificate), and plain HTTP."""
-import fnmatch, json, re
+import fnmatch, json, re, sqlite3, tempfile, time
 import pytest
 from edge import Conn
 from fixtures_data import (
-    DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, SECOND_HOST, UA_IPHONE, android_platform, api, create_app,
-    delete_app, demo_ios, ios_platform, put_domain, start_demo, update_app, visit)
+    DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, DEMO_TEAM, LINK_IDS, SECOND_HOST, UA_IPHONE, android_platform, api,
+    create_app, delete_app, demo_ios, ios_platform, put_domain, start_demo, update_app, visit)
+from management_api import cli
 
 AASA = "/.well-known/apple-app-site-association"
 AASA_LEGACY = "/apple-app-site-association"
@@ -343,3 +344,221 @@ def test_many_apps_are_all_listed_within_128_kib(edge):
     assert len(packages(body)) == 31 and all(len(s["target"]["sha256_cert_fingerprints"]) == 16
                                              for s in json.loads(body)[1:])
     assert len(body) > 48 * 1024  # large enough to matter, still under the limit
+
+
+# ---------------------------------------------------------------- several iOS apps on one domain (issue 14, item 8)
+
+EXCLUDED = ["/m/*", "/.well-known/*", "/_biqli/*", "/apple-app-site-association", "/*/*"]
+KEY_BYTES = 74  # what one 64-character key adds to a several-apps AASA: {"/":"/<key>"} and a comma
+
+
+def opens(body, path):
+    """The app iOS opens `path` in: the first entry whose components claim it (None: Safari)."""
+    for entry in json.loads(body)["applinks"]["details"]:
+        if claims(entry["components"], path):
+            return entry["appIDs"][0]
+    return None
+
+
+def long_key(i, prefix="k"):
+    n = str(i)
+    return prefix + "x" * (64 - len(prefix) - len(n)) + n
+
+
+def app_link(domain, key, app_id):
+    return {"domain": domain, "key": key, "url": f"https://www.example.com/{key}",
+            "mobile": {"appId": app_id, "route": f"/{key}"}}
+
+
+def apply_file(edge, links):
+    """`biqli-edge apply` on the running edge's data directory (the edge notices within 2 s)."""
+    path = f"{edge.dir}/links-{len(links)}.json"
+    with open(path, "w") as f:
+        json.dump({"links": links}, f)
+    return cli(["apply", path], edge.dir, timeout=120)
+
+
+def wait_for(predicate, timeout=5):
+    deadline = time.time() + timeout
+    while not predicate():
+        assert time.time() < deadline, "not seen in time"
+        time.sleep(0.05)
+
+
+DEMO_APP = f"{DEMO_TEAM}.com.example.demo"
+SECOND_APP = f"{SECOND_TEAM}.{SECOND_BUNDLE}"
+
+
+@pytest.fixture
+def shared(edge):
+    """The second app attached to the demo domain too, with one link of its own there."""
+    update_app(edge, edge.second, domains=[DEMO_HOST, SECOND_HOST])
+    api(edge, "POST", "/links", app_link(DEMO_HOST, "summer", edge.second))
+    return edge
+
+
+def test_several_ios_apps_on_one_domain_each_open_only_their_own_links(shared):
+    status, headers, body = get(shared, DEMO_HOST, AASA)
+    assert_served(status, headers, body)
+    details = json.loads(body)["applinks"]["details"]
+    assert [d["appIDs"] for d in details] == [[DEMO_APP], [SECOND_APP]]
+    for d in details:
+        patterns = [c["/"] for c in d["components"]]
+        # The shared exclusions first, then the app's own keys; no wildcard claim.
+        assert patterns[:len(EXCLUDED)] == EXCLUDED and all(c.get("exclude") for c in d["components"][:5])
+        assert not any(c.get("exclude") for c in d["components"][5:]) and "/?*" not in patterns
+    assert [c["/"] for c in details[0]["components"][5:]] == ["/invite", "/promo"]
+    assert [c["/"] for c in details[1]["components"][5:]] == ["/summer"]
+    assert opens(body, "/invite") == DEMO_APP and opens(body, "/promo") == DEMO_APP  # any query: no "?" component
+    assert opens(body, "/summer") == SECOND_APP
+    # A web-only link, an unknown key and the edge's own paths open in Safari.
+    for path in ("/docs", "/unknown", "/", "/m/handoff", "/invite/x", "/.well-known/assetlinks.json"):
+        assert opens(body, path) is None, path
+    assert get(shared, DEMO_HOST, AASA_LEGACY)[2] == body
+    # One iOS app on a domain keeps the one-segment wildcard.
+    only = get(shared, SECOND_HOST, AASA)[2]
+    assert app_ids(only) == [SECOND_APP] and opens(only, "/anything") == SECOND_APP
+    # assetlinks is not about paths: one statement per app, as before.
+    assert packages(get(shared, DEMO_HOST, ASSETLINKS)[2]) == ["com.example.demo", SECOND_PACKAGE]
+
+
+def test_link_changes_on_a_several_apps_domain_are_served_on_the_next_request(shared):
+    before = get(shared, DEMO_HOST, AASA)
+    second_before = get(shared, SECOND_HOST, AASA)
+    created = api(shared, "POST", "/links", app_link(DEMO_HOST, "autumn", shared.second))
+    status, headers, body = get(shared, DEMO_HOST, AASA)
+    assert opens(body, "/autumn") == SECOND_APP and headers["etag"] != before[1]["etag"]
+    assert get(shared, DEMO_HOST, AASA, headers={"If-None-Match": before[1]["etag"]})[0] == 200
+    # Handed to the other app.
+    api(shared, "PATCH", f"/links/{created['id']}", {"mobile": {"appId": DEMO_APP_ID}})
+    assert opens(get(shared, DEMO_HOST, AASA)[2], "/autumn") == DEMO_APP
+    # A new key.
+    api(shared, "PATCH", f"/links/{created['id']}", {"key": "winter"})
+    body = get(shared, DEMO_HOST, AASA)[2]
+    assert opens(body, "/winter") == DEMO_APP and opens(body, "/autumn") is None
+    # Disabled: it behaves as unknown, so no app claims it; enabled again: claimed again.
+    api(shared, "PATCH", f"/links/{created['id']}", {"enabled": False})
+    assert opens(get(shared, DEMO_HOST, AASA)[2], "/winter") is None
+    api(shared, "PATCH", f"/links/{created['id']}", {"enabled": True})
+    assert opens(get(shared, DEMO_HOST, AASA)[2], "/winter") == DEMO_APP
+    # Made a web-only link, then deleted.
+    api(shared, "PATCH", f"/links/{created['id']}", {"mobile": None})
+    assert opens(get(shared, DEMO_HOST, AASA)[2], "/winter") is None
+    api(shared, "DELETE", f"/links/{created['id']}")
+    after = get(shared, DEMO_HOST, AASA)
+    assert (after[2], after[1]["etag"]) == (before[2], before[1]["etag"])
+    # Moving a link to another domain changes both documents' claims.
+    moved = api(shared, "POST", "/links", app_link(DEMO_HOST, "moving", shared.second))
+    assert opens(get(shared, DEMO_HOST, AASA)[2], "/moving") == SECOND_APP
+    api(shared, "PATCH", f"/links/{moved['id']}", {"domain": SECOND_HOST})
+    assert opens(get(shared, DEMO_HOST, AASA)[2], "/moving") is None
+    # The one-app domain's document never changed: it claims every key anyway.
+    now = get(shared, SECOND_HOST, AASA)
+    assert (now[2], now[1]["etag"]) == (second_before[2], second_before[1]["etag"])
+    # Detaching the second app brings the wildcard back.
+    update_app(shared, shared.second, domains=[SECOND_HOST])
+    assert get(shared, DEMO_HOST, AASA)[2] == before_single(shared)
+
+
+def before_single(edge):
+    """The demo domain's document with the demo app alone (rendered by a fresh request)."""
+    body = get(edge, DEMO_HOST, AASA)[2]
+    assert app_ids(body) == [DEMO_APP] and opens(body, "/anything") == DEMO_APP
+    return body
+
+
+def test_a_link_that_would_push_a_several_apps_aasa_over_128_kib_is_refused(shared):
+    base = len(get(shared, DEMO_HOST, AASA)[2])
+    room = (MAX_BYTES - base) // KEY_BYTES
+    assert 1500 < room < 1800, room
+    # Most of them through apply, the last ones through the API.
+    out = apply_file(shared, [app_link(DEMO_HOST, long_key(i), DEMO_APP_ID) for i in range(room - 3)])
+    assert out.returncode == 0, out.stderr
+    wait_for(lambda: opens(get(shared, DEMO_HOST, AASA)[2], "/" + long_key(0)) == DEMO_APP)
+    for i in range(room - 3, room):
+        api(shared, "POST", "/links", app_link(DEMO_HOST, long_key(i), shared.second))
+    status, headers, body = get(shared, DEMO_HOST, AASA)
+    assert_served(status, headers, body)
+    assert MAX_BYTES - KEY_BYTES < len(body) <= MAX_BYTES
+    assert opens(body, "/" + long_key(room - 1)) == SECOND_APP
+
+    answer = api(shared, "POST", "/links", app_link(DEMO_HOST, long_key(room), DEMO_APP_ID), expect=(422,))
+    error = answer["error"]
+    assert error["code"] == "validation_error", answer
+    assert error["details"]["field"] == "domain", answer
+    message = error["details"]["rule"]
+    assert "131072-byte limit" in message and "one domain per app" in message, message
+    assert "one domain per app" in error["message"], answer
+    # Not stored, and the document is unchanged.
+    assert get(shared, DEMO_HOST, AASA)[2] == body
+    # Giving a web-only link an app, or a disabled new app link: refused alike (enabling it later must not pass the limit).
+    api(shared, "PATCH", f"/links/{LINK_IDS['docs']}", {"mobile": {"appId": DEMO_APP_ID, "route": "/docs"}},
+        expect=(422,))
+    disabled = {**app_link(DEMO_HOST, long_key(room), DEMO_APP_ID), "enabled": False}
+    assert api(shared, "POST", "/links", disabled, expect=(422,))["error"]["code"] == "validation_error"
+    # What cannot grow the document is still accepted: a web-only link, a deletion, a link elsewhere.
+    api(shared, "POST", "/links", {"domain": DEMO_HOST, "key": "web-only", "url": "https://www.example.com/"})
+    api(shared, "POST", "/links", app_link(SECOND_HOST, long_key(room), shared.second))
+    api(shared, "DELETE", f"/links/{LINK_IDS['invite']}")
+    api(shared, "POST", "/links", app_link(DEMO_HOST, "short", DEMO_APP_ID))
+
+
+def test_apply_cannot_push_a_several_apps_aasa_over_128_kib(shared):
+    out = apply_file(shared, [app_link(DEMO_HOST, long_key(i), DEMO_APP_ID) for i in range(1800)])
+    assert out.returncode == 1, out.stdout
+    assert "links[1799].domain" in out.stderr and "one domain per app" in out.stderr, out.stderr
+    time.sleep(0.3)
+    body = get(shared, DEMO_HOST, AASA)[2]
+    assert opens(body, "/" + long_key(0)) is None and len(body) < 4096  # nothing was written
+
+
+def test_attaching_a_second_ios_app_to_a_domain_with_too_many_links_is_refused(edge):
+    out = apply_file(edge, [app_link(DEMO_HOST, long_key(i), DEMO_APP_ID) for i in range(1800)])
+    assert out.returncode == 0, out.stderr  # one iOS app: the wildcard claims them all
+    single = get(edge, DEMO_HOST, AASA)[2]
+    assert app_ids(single) == [DEMO_APP] and opens(single, "/" + long_key(5)) == DEMO_APP
+    answer = api(edge, "PATCH", f"/mobile-apps/{edge.second}", {"domains": [DEMO_HOST, SECOND_HOST]},
+                 expect=(422,))
+    assert answer["error"]["code"] == "validation_error", answer
+    assert answer["error"]["details"]["field"] == "domains", answer
+    assert "one domain per app" in answer["error"]["details"]["rule"], answer
+    assert get(edge, DEMO_HOST, AASA)[2] == single
+    # An Android-only app adds no AASA entry, so it may join.
+    create_app(edge, "Android only", android=android_platform("com.example.androidonly", [SECOND_FINGERPRINT]),
+               domains=[DEMO_HOST])
+    assert get(edge, DEMO_HOST, AASA)[2] == single
+
+
+def test_check_reports_a_domain_whose_several_apps_aasa_is_over_128_kib():
+    data = tempfile.mkdtemp(prefix="edge-aasa-")
+    two = "biq_mapp_01JC0APP0000000000000000B2"
+    catalog = {
+        "domains": [{"hostname": "go.aasa.test", "verified": True}],
+        "mobileApps": [
+            {"id": "biq_mapp_01JC0APP0000000000000000A1", "name": "One", "domains": ["go.aasa.test"],
+             "ios": {"teamId": "ABCDE12345", "bundleId": "com.example.one"}},
+            {"id": two, "name": "Two", "domains": [], "ios": {"teamId": "ABCDE12345", "bundleId": "com.example.two"}},
+        ],
+        "links": [{**app_link("go.aasa.test", long_key(i), "biq_mapp_01JC0APP0000000000000000A1"),
+                   "mobile": {"appName": "One", "route": "/"}} for i in range(1800)],
+    }
+    path = f"{data}/catalog.json"
+    with open(path, "w") as f:
+        json.dump(catalog, f)
+    assert cli(["apply", path], data, timeout=120).returncode == 0
+
+    def findings():
+        out = cli(["check", "--json"], data)
+        return [f for f in json.loads(out.stdout) if f["code"] == "document_too_large"]
+
+    assert findings() == []  # one iOS app: the wildcard
+    # A store from before this rule (or edited by hand): the second app attached behind the
+    # API's back, which would refuse it. The only write a test makes to the store.
+    db = sqlite3.connect(f"{data}/edge.sqlite3")
+    db.execute("INSERT INTO app_domains (app_id, hostname, position) VALUES (?, 'go.aasa.test', 0)", (two,))
+    db.commit()
+    db.close()
+    [finding] = findings()
+    assert finding["severity"] == "error" and finding["subject"] == "go.aasa.test", finding
+    assert "one domain per app" in finding["fix"], finding
+    assert "several iOS apps" in finding["message"], finding

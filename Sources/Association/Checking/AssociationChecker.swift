@@ -9,9 +9,12 @@ import Store
 /// would serve them.
 public enum AssociationChecker {
     /// Problems in a stable order: per app (by ID), then per domain (by hostname).
-    public static func check(apps: [MobileApp], domains: [Domain], httpsActiveHosts: Set<String>)
-        -> [AssociationProblem]
-    {
+    ///
+    /// `links` holds each domain's link claims (`StoreReader.linkClaims`): the AASA of a
+    /// domain with several iOS apps lists them key by key. A domain missing there has none.
+    public static func check(
+        apps: [MobileApp], domains: [Domain], links: [String: [LinkClaim]], httpsActiveHosts: Set<String>
+    ) -> [AssociationProblem] {
         var problems: [AssociationProblem] = []
         let known = Set(domains.map(\.hostname))
         let sortedApps = apps.sorted { $0.id < $1.id }
@@ -19,7 +22,8 @@ public enum AssociationChecker {
         for domain in domains.sorted(by: { $0.hostname < $1.hostname }) {
             let attached = sortedApps.filter { $0.domains.contains(domain.hostname) }
             checkDomain(
-                domain, attached: attached, httpsActive: httpsActiveHosts.contains(domain.hostname), into: &problems)
+                domain, attached: attached, links: links[domain.hostname] ?? [],
+                httpsActive: httpsActiveHosts.contains(domain.hostname), into: &problems)
         }
         return problems
     }
@@ -105,7 +109,8 @@ public enum AssociationChecker {
     }
 
     static func checkDomain(
-        _ domain: Domain, attached: [MobileApp], httpsActive: Bool, into problems: inout [AssociationProblem]
+        _ domain: Domain, attached: [MobileApp], links: [LinkClaim], httpsActive: Bool,
+        into problems: inout [AssociationProblem]
     ) {
         let host = domain.hostname
         func add(
@@ -136,13 +141,8 @@ public enum AssociationChecker {
         reportDuplicates(attached, domain: host, into: &problems)
 
         let hasIOS = attached.contains { $0.ios != nil }
-        if let aasa = AssociationRenderer.appleAppSiteAssociation(apps: attached) {
-            if !aasa.isWithinSizeLimit {
-                add(
-                    .error, .documentTooLarge,
-                    "apple-app-site-association is \(aasa.body.count) bytes, over Apple's \(AssociationDocument.maxBytes)-byte limit; Apple ignores the whole file.",
-                    "Attach fewer iOS apps to this domain.")
-            }
+        if let aasa = AssociationRenderer.appleAppSiteAssociation(apps: attached, links: links) {
+            checkLinkKeys(attached, links: links, aasa: aasa, domain: host, into: &problems)
         } else {
             add(
                 hasIOS ? .error : .warning, .noIOSApp,
@@ -170,6 +170,58 @@ public enum AssociationChecker {
                 hasAndroid
                     ? "Fix or enable the Android app (see the app problems above)."
                     : "Add an Android platform if you ship an Android app.")
+        }
+    }
+
+    /// The AASA's size, with the fix that fits: one domain per app when it lists several
+    /// iOS apps' link keys. Also what the save-time checks refuse in advance (the size
+    /// once every disabled app and link is enabled), and the apps that no link opens.
+    static func checkLinkKeys(
+        _ attached: [MobileApp], links: [LinkClaim], aasa: AssociationDocument, domain: String,
+        into problems: inout [AssociationProblem]
+    ) {
+        let limit = AssociationDocument.maxBytes
+        let byKey = AssociationRenderer.claimsLinksByKey(apps: attached)
+        // The links' keys are to blame when the same apps without links would fit.
+        let keysToBlame =
+            byKey && AssociationRenderer.appleAppSiteAssociation(apps: attached, links: [])?.isWithinSizeLimit == true
+        let onePerApp =
+            "Give each iOS app its own domain (one domain per app: its file then claims every link with one pattern), or delete links of this domain."
+        if !aasa.isWithinSizeLimit {
+            problems.append(
+                .init(
+                    severity: .error, code: .documentTooLarge, domain: domain,
+                    message: keysToBlame
+                        ? "apple-app-site-association is \(aasa.body.count) bytes, over Apple's \(limit)-byte limit, because several iOS apps share this domain and each app's entry lists its links' keys; Apple ignores the whole file."
+                        : "apple-app-site-association is \(aasa.body.count) bytes, over Apple's \(limit)-byte limit; Apple ignores the whole file.",
+                    fix: keysToBlame ? onePerApp : "Attach fewer iOS apps to this domain."))
+        } else if AssociationValidator.sizeDependsOnLinks(apps: attached),
+            let full = AssociationRenderer.appleAppSiteAssociation(
+                apps: AssociationValidator.allEnabled(attached), links: AssociationValidator.allEnabled(links)),
+            !full.isWithinSizeLimit
+        {
+            problems.append(
+                .init(
+                    severity: .warning, code: .documentTooLarge, domain: domain,
+                    message:
+                        "apple-app-site-association would be \(full.body.count) bytes, over Apple's \(limit)-byte limit, once the disabled apps and links of this domain are enabled (several iOS apps share it, so each app's entry lists its links' keys); enabling them, and any new link with an app here, is refused.",
+                    fix: onePerApp))
+        }
+        guard byKey else { return }
+        let claimed = Set(links.filter(\.enabled).map(\.appId))
+        var seen: Set<String> = []
+        for app in AssociationRenderer.eligible(attached) {
+            guard let ios = app.ios, AssociationValidator.isValidTeamID(ios.teamId),
+                AssociationValidator.isValidBundleID(ios.bundleId), seen.insert(ios.appID.lowercased()).inserted,
+                !claimed.contains(app.id)
+            else { continue }
+            problems.append(
+                .init(
+                    severity: .warning, code: .iosAppWithoutLinks, domain: domain, appId: app.id,
+                    message:
+                        "Several iOS apps share this domain, so each opens only its own links, and no enabled link here names this app (mobile.appId): no Universal Link on this domain opens it.",
+                    fix: "Create the app's links on this domain with mobile.appId \(app.id), or detach the app from it."
+                ))
         }
     }
 

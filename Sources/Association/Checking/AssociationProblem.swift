@@ -29,6 +29,7 @@ public struct AssociationProblem: Sendable, Equatable, CustomStringConvertible {
         case noIOSApp = "domain_no_ios_app"
         case noAndroidApp = "domain_no_android_app"
         case noAppAttached = "domain_no_app"
+        case iosAppWithoutLinks = "domain_ios_app_without_links"
     }
 
     public var severity: Severity

@@ -30,26 +30,39 @@ public enum AssociationRenderer {
         ("/*/*", "Short links are one path segment; deeper paths are not links"),
     ]
 
-    /// The claim: every non-empty one-segment path, with any query (dynamic values) or
-    /// fragment. The bare root `/` is not claimed: it goes to the domain's root URL (the
-    /// operator's website), which must not be swallowed by the app.
+    /// The claim of a domain with one iOS app: every non-empty one-segment path, with any
+    /// query (dynamic values) or fragment. The bare root `/` is not claimed: it goes to
+    /// the domain's root URL (the operator's website), which must not be swallowed by the app.
     public static let claimPattern = (pattern: "/?*", comment: "Short links")
 
     // MARK: apple-app-site-association
 
     /// The AASA document, or nil when no valid, enabled iOS app is attached (the edge answers 404).
     ///
-    /// Modern `components` form only (never legacy `appID`/`paths`). All attached iOS apps
-    /// share one `details` entry: they claim the same paths, and one entry keeps the file
-    /// small; `appIDs` exists for exactly this. `webcredentials` and `appclips` appear
-    /// only when at least one app asks for them.
-    public static func appleAppSiteAssociation(apps: [MobileApp]) -> AssociationDocument? {
-        guard let value = appleAppSiteAssociationJSON(apps: apps) else { return nil }
+    /// Modern `components` form only (never legacy `appID`/`paths`). With one iOS app,
+    /// one `details` entry claims every one-segment path (`claimPattern`), so `links` is
+    /// not looked at. With several, iOS would give every link to whichever entry matches
+    /// first, so each app gets its own entry that claims only the keys of its own
+    /// enabled links (`links` with its `appId`), after the shared exclusions; links of
+    /// no listed app (web-only links, links of other apps) stay in the browser
+    /// (decision 0012). `webcredentials` and `appclips` appear only when at least one
+    /// app asks for them.
+    public static func appleAppSiteAssociation(apps: [MobileApp], links: [LinkClaim]) -> AssociationDocument? {
+        guard let value = appleAppSiteAssociationJSON(apps: apps, links: links) else { return nil }
         return AssociationDocument(kind: .appleAppSiteAssociation, body: JSONWriter().bytes(value))
     }
 
-    static func appleAppSiteAssociationJSON(apps: [MobileApp]) -> JSONValue? {
-        var appIDs: [String] = []
+    /// True when the AASA of `apps` claims links key by key (more than one iOS app is
+    /// listed), so that it depends on the domain's links; false for the wildcard form.
+    public static func claimsLinksByKey(apps: [MobileApp]) -> Bool {
+        iosEntries(apps).apps.count > 1
+    }
+
+    /// The iOS apps the AASA lists, in order, with the `webcredentials` and `appclips` IDs.
+    static func iosEntries(_ apps: [MobileApp]) -> (
+        apps: [(id: String, appID: String)], webCredentials: [String], appClips: [String]
+    ) {
+        var listed: [(id: String, appID: String)] = []
         var webCredentials: [String] = []
         var appClips: [String] = []
         var seen: Set<String> = []
@@ -57,25 +70,43 @@ public enum AssociationRenderer {
             guard let ios = app.ios, AssociationValidator.isValidTeamID(ios.teamId),
                 AssociationValidator.isValidBundleID(ios.bundleId), seen.insert(ios.appID.lowercased()).inserted
             else { continue }
-            appIDs.append(ios.appID)
+            listed.append((app.id, ios.appID))
             if ios.webCredentials { webCredentials.append(ios.appID) }
             if let clip = ios.appClipBundleId, AssociationValidator.isValidBundleID(clip) {
                 let clipID = ios.teamId + "." + clip
                 if seen.insert(clipID.lowercased()).inserted { appClips.append(clipID) }
             }
         }
-        guard !appIDs.isEmpty else { return nil }
+        return (listed, webCredentials, appClips)
+    }
 
-        var components: [JSONValue] = excludedPatterns.map { p in
+    static func appleAppSiteAssociationJSON(apps: [MobileApp], links: [LinkClaim]) -> JSONValue? {
+        let (listed, webCredentials, appClips) = iosEntries(apps)
+        guard !listed.isEmpty else { return nil }
+
+        let exclusions: [JSONValue] = excludedPatterns.map { p in
             .object([("/", .string(p.pattern)), ("exclude", .bool(true)), ("comment", .string(p.comment))])
         }
-        components.append(.object([("/", .string(claimPattern.pattern)), ("comment", .string(claimPattern.comment))]))
-
-        let details: JSONValue = .object([
-            ("appIDs", .array(appIDs.map(JSONValue.string))),
-            ("components", .array(components)),
-        ])
-        var root: [(String, JSONValue)] = [("applinks", .object([("details", .array([details]))]))]
+        var details: [JSONValue] = []
+        if listed.count == 1 {
+            let claim: JSONValue = .object([
+                ("/", .string(claimPattern.pattern)), ("comment", .string(claimPattern.comment)),
+            ])
+            details.append(
+                .object([
+                    ("appIDs", .array([.string(listed[0].appID)])), ("components", .array(exclusions + [claim])),
+                ]))
+        } else {
+            let keys = keysByApp(links)
+            for entry in listed {
+                let claims = (keys[entry.id] ?? []).map { key -> JSONValue in .object([("/", .string("/" + key))]) }
+                details.append(
+                    .object([
+                        ("appIDs", .array([.string(entry.appID)])), ("components", .array(exclusions + claims)),
+                    ]))
+            }
+        }
+        var root: [(String, JSONValue)] = [("applinks", .object([("details", .array(details))]))]
         if !webCredentials.isEmpty {
             root.append(("webcredentials", .object([("apps", .array(webCredentials.map(JSONValue.string)))])))
         }
@@ -83,6 +114,17 @@ public enum AssociationRenderer {
             root.append(("appclips", .object([("apps", .array(appClips.map(JSONValue.string)))])))
         }
         return .object(root)
+    }
+
+    /// The enabled links' keys per app ID, sorted and unique. A key that could be read as
+    /// a pattern (`*`, `?`) or needs percent-encoding cannot be stored (`^[A-Za-z0-9_-]{1,64}$`);
+    /// one that somehow is, is left out rather than claim more than its own link.
+    static func keysByApp(_ links: [LinkClaim]) -> [String: [String]] {
+        var keys: [String: Set<String>] = [:]
+        for link in links where link.enabled && AssociationValidator.isClaimableKey(link.key) {
+            keys[link.appId, default: []].insert(link.key)
+        }
+        return keys.mapValues { $0.sorted() }
     }
 
     // MARK: assetlinks.json

@@ -14,6 +14,10 @@ public enum AssociationValidationError: Error, Equatable, Sendable, CustomString
     case duplicateAppID(field: String, appID: String, domain: String, otherAppId: String)
     /// The document `kind` of `domain` would exceed `limit` bytes with the prospective apps.
     case documentTooLarge(domain: String, kind: AssociationDocumentKind, bytes: Int, limit: Int)
+    /// The AASA of `domain`, which lists several iOS apps and therefore each app's link
+    /// keys one by one, would exceed `limit` bytes after the save. `field` is the field of
+    /// the request that adds to it (`domains` for an app, `domain` for a link).
+    case tooManyLinkKeys(field: String, domain: String, bytes: Int, limit: Int)
 
     /// The wire code of the management API's error envelope.
     public var code: String { "validation_error" }
@@ -24,6 +28,7 @@ public enum AssociationValidationError: Error, Equatable, Sendable, CustomString
         case .field(let f, _): return f
         case .duplicateAppID(let f, _, _, _): return f
         case .documentTooLarge: return "domains"
+        case .tooManyLinkKeys(let f, _, _, _): return f
         }
     }
 
@@ -36,6 +41,9 @@ public enum AssociationValidationError: Error, Equatable, Sendable, CustomString
         case .documentTooLarge(let domain, let kind, let bytes, let limit):
             return
                 "\(kind.path) of \(domain) would be \(bytes) bytes, over the \(limit)-byte limit; attach fewer apps to this domain"
+        case .tooManyLinkKeys(_, let domain, let bytes, let limit):
+            return
+                "\(AssociationDocumentKind.appleAppSiteAssociation.path) of \(domain) would be \(bytes) bytes, over the \(limit)-byte limit: several iOS apps share \(domain), so each app's entry lists its links' keys one by one; use one domain per app (its AASA then claims every link with one pattern)"
         }
     }
 

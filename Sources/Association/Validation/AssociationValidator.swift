@@ -74,6 +74,17 @@ public enum AssociationValidator {
         return true
     }
 
+    /// True when `key` is a link key an AASA component may name as is: the link-key rule
+    /// `^[A-Za-z0-9_-]{1,64}$`, so no `*` or `?` (Apple's wildcards), no `/` and nothing
+    /// to percent-encode.
+    public static func isClaimableKey(_ key: String) -> Bool {
+        let u = key.utf8
+        return !u.isEmpty && u.count <= 64
+            && u.allSatisfy {
+                isUpper($0) || isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+            }
+    }
+
     // MARK: Throwing checks, for saves
 
     public static func validateTeamID(_ text: String, field: String = "ios.teamId") throws(AssociationValidationError) {

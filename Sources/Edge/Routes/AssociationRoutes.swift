@@ -8,9 +8,12 @@ import Store
 /// the host's domain. Always 200 JSON or 404, on HTTP and HTTPS alike, never a
 /// redirect, identical for every client; `ETag` and `If-None-Match` for revalidation.
 enum AssociationRoutes {
-    /// Documents rendered for a host, kept while its attached apps stay equal.
+    /// Documents rendered for a host, kept while its attached apps stay equal and, when
+    /// the AASA lists link keys (several iOS apps), while its links do (`linksVersion`).
     struct Cached {
         var apps: [MobileApp]
+        /// The reader's `linksVersion(host:)` when rendered; nil when the links were not read.
+        var linksVersion: UInt64?
         var aasa: AssociationDocument?
         var assetLinks: AssociationDocument?
     }
@@ -48,10 +51,27 @@ enum AssociationRoutes {
     ) -> AssociationDocument? {
         let reader = services.reader(context)
         guard (try? reader.domain(host)) != nil, let apps = try? reader.apps(attachedTo: host) else { return nil }
+        // Taken before the links are read: a change committed in between then only costs
+        // one more rendering, never a stale document kept.
+        let byKey = AssociationRenderer.claimsLinksByKey(apps: apps)
+        let version = byKey ? reader.linksVersion(host: host) : nil
         return caches.with(context.loopIndex) { cache in
-            if let hit = cache[host], hit.apps == apps { return pick(hit) }
+            if let hit = cache[host], hit.apps == apps, !byKey || (version != nil && hit.linksVersion == version) {
+                return pick(hit)
+            }
+            var links: [LinkClaim] = []
+            if byKey {
+                guard let read = try? reader.linkClaims(domain: host) else {
+                    // The store failed: the last document of these apps beats a 404 that
+                    // Apple's CDN would keep for a day.
+                    if let hit = cache[host], hit.apps == apps { return pick(hit) }
+                    return nil
+                }
+                links = read
+            }
             let entry = Cached(
-                apps: apps, aasa: AssociationRenderer.appleAppSiteAssociation(apps: apps),
+                apps: apps, linksVersion: version,
+                aasa: AssociationRenderer.appleAppSiteAssociation(apps: apps, links: links),
                 assetLinks: AssociationRenderer.assetLinks(apps: apps))
             if cache.count > 10_000 { cache.removeAll() }
             cache[host] = entry

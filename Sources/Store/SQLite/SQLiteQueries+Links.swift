@@ -4,6 +4,16 @@ extension SQLiteQueries {
     static let selectLinksPageOfDomain =
         "SELECT \(linkColumns) FROM links WHERE domain = ?3 AND id > ?1 ORDER BY id LIMIT ?2"
 
+    /// Only the three columns an association file needs: no metadata to decode.
+    static let selectLinkClaims =
+        "SELECT key, app_id, enabled FROM links WHERE domain = ?1 AND app_id IS NOT NULL ORDER BY key"
+
+    func linkClaims(domain: String) throws(StoreError) -> [LinkClaim] {
+        try db.queryAll(Self.selectLinkClaims, { $0.bind(1, domain) }) { s in
+            LinkClaim(key: s.text(0), appId: s.text(1), enabled: s.bool(2))
+        }
+    }
+
     func link(id: String) throws(StoreError) -> Link? {
         try db.queryFirst(Self.selectLinkById, { $0.bind(1, id) }, row: Self.decodeLink)
     }

@@ -11,6 +11,9 @@ class SQLiteQueries: StoreReader {
         self.db = db
     }
 
+    /// Only readers with a link cache count link changes (`SQLiteReader` overrides this).
+    func linksVersion(host: String) -> UInt64? { nil }
+
     /// Called before reading `click_counts`: the writer's transaction first writes
     /// the counts its batch still holds in memory, so its reads see its writes.
     func willReadCounts() throws(StoreError) {}

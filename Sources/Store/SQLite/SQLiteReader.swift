@@ -10,6 +10,12 @@ final class SQLiteReader: SQLiteQueries {
     private var seen: UInt64
     private var catalog: CatalogSnapshot
     private var cache: LinkCache
+    /// Counts `applyChanges` calls that touched links; `linksChangedAt[host]` is the
+    /// count when a link of `host` last changed, `linksClearedAt` when every cached
+    /// answer was dropped (which may hide any host's change). Hosts are few (domains).
+    private var linkChanges: UInt64 = 0
+    private var linksChangedAt: [String: UInt64] = [:]
+    private var linksClearedAt: UInt64 = 0
 
     init(db: SQLiteConnection, log: InvalidationLog, linkCacheCapacity: Int) {
         self.log = log
@@ -31,8 +37,15 @@ final class SQLiteReader: SQLiteQueries {
         let changes = log.changes(since: seen)
         if changes.clearAll {
             cache.removeAll()
-        } else {
-            for (host, key) in changes.links { cache.invalidate(host: host, key: key) }
+            linkChanges += 1
+            linksClearedAt = linkChanges
+            linksChangedAt.removeAll()
+        } else if !changes.links.isEmpty {
+            linkChanges += 1
+            for (host, key) in changes.links {
+                cache.invalidate(host: host, key: key)
+                linksChangedAt[host] = linkChanges
+            }
         }
         catalog = changes.catalog
         seen = changes.sequence
@@ -75,6 +88,11 @@ final class SQLiteReader: SQLiteQueries {
         let link = try super.link(host: host, key: key)
         cache.store(host: host, key: key, link: link)
         return link
+    }
+
+    override func linksVersion(host: String) -> UInt64? {
+        catchUp()
+        return max(linksChangedAt[host] ?? 0, linksClearedAt)
     }
 
     /// Entries held, for tests and metrics.

@@ -68,6 +68,10 @@ struct CatalogImport {
     var appIdsByName: [String: String] = [:]
     /// Names of the file's apps identified by name, each allowed once.
     var unpinnedNames: Set<String> = []
+    /// Domain -> the index of the file's last app link on it: each such domain's AASA is
+    /// checked once after every link is in (`CatalogWriter.checkLinkClaims`), and a
+    /// refusal names that entry.
+    var linkDomains: [String: Int] = [:]
 
     init(tx: any StoreTransaction, now: Int64) {
         self.tx = tx
@@ -94,13 +98,23 @@ struct CatalogImport {
                     switch section {
                     case "domains": try domain(item)
                     case "mobileApps": try app(item)
-                    default: try link(item)
+                    default:
+                        if let domain = try link(item) { linkDomains[domain] = i }
                     }
                 } catch let error as ManagementError {
                     record(error, path)
                 } catch {
                     problems.add(path, "could not be stored: \(error)")
                 }
+            }
+        }
+        for (domain, i) in linkDomains.sorted(by: { $0.value < $1.value }) {
+            do {
+                try CatalogWriter.checkLinkClaims(domain: domain, tx)
+            } catch let error as ManagementError {
+                record(error, "links[\(i)]")
+            } catch {
+                problems.add("links[\(i)]", "could not be checked: \(error)")
             }
         }
     }
@@ -186,7 +200,8 @@ struct CatalogImport {
         }
     }
 
-    mutating func link(_ json: JSONValue) throws {
+    /// Stores the link unless it is unchanged; the domain when a link with an app was written.
+    mutating func link(_ json: JSONValue) throws -> String? {
         guard case .object(var members) = json else { throw ManagementError.invalid("", "must be a JSON object") }
         guard case .string(let domain)? = json["domain"], case .string(let key)? = json["key"] else {
             throw ManagementError.invalid(
@@ -212,16 +227,17 @@ struct CatalogImport {
             same.updatedAt = existing.updatedAt
             if same == existing {
                 report.links.unchanged += 1
-                return
+                return nil
             }
-            _ = try CatalogWriter.saveLink(decoded, tx)
+            _ = try CatalogWriter.saveLink(decoded, tx, checkAssociation: false)
             report.links.updated += 1
             report.changes.append("updated link \(domain)/\(key)")
         } else {
-            _ = try CatalogWriter.saveLink(decoded, tx)
+            _ = try CatalogWriter.saveLink(decoded, tx, checkAssociation: false)
             report.links.created += 1
             report.changes.append("created link \(domain)/\(key)")
         }
+        return decoded.mobile == nil ? nil : decoded.domain
     }
 
     func appId(named name: String) throws -> String {

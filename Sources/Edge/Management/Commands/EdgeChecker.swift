@@ -57,8 +57,11 @@ enum EdgeChecker {
         defer { store.close() }
         do {
             let reader = store.reader(loop: 0)
+            let domains = try reader.domains()
+            var links: [String: [LinkClaim]] = [:]
+            for domain in domains { links[domain.hostname] = try reader.linkClaims(domain: domain.hostname) }
             findings += checkStore(
-                domains: try reader.domains(), apps: try reader.apps(), keys: try reader.secretKeys(),
+                domains: domains, apps: try reader.apps(), links: links, keys: try reader.secretKeys(),
                 certificates: certificates, now: now)
         } catch {
             findings.append(
@@ -157,7 +160,8 @@ enum EdgeChecker {
     }
 
     static func checkStore(
-        domains: [Domain], apps: [MobileApp], keys: [SecretKeyRecord], certificates: CertificateSet, now: Int64
+        domains: [Domain], apps: [MobileApp], links: [String: [LinkClaim]], keys: [SecretKeyRecord],
+        certificates: CertificateSet, now: Int64
     ) -> [CheckFinding] {
         var out: [CheckFinding] = []
         if !keys.contains(where: { $0.revokedAt == nil }) {
@@ -197,7 +201,9 @@ enum EdgeChecker {
             out.append(.ok("certificate_valid", host, "certificate valid"))
         }
         // Certificates were reported above, per domain.
-        let problems = AssociationChecker.check(apps: apps, domains: domains, httpsActiveHosts: active).filter {
+        let problems = AssociationChecker.check(
+            apps: apps, domains: domains, links: links, httpsActiveHosts: active
+        ).filter {
             $0.code != .httpsInactive
         }
         out += problems.map(CheckFinding.init)

@@ -21,7 +21,7 @@ extension OpenAPIDocument {
             "post": operation(
                 "links.create", tag: "Links", summary: "Create a link",
                 description:
-                    "The domain and the mobile app must exist (422 naming the field); the key must be free on the domain (409 alias_taken).",
+                    "The domain and the mobile app must exist (422 naming the field); the key must be free on the domain (409 alias_taken). On a domain with several iOS apps, whose apple-app-site-association lists each app link's key, a link with a mobile app that would take that file over 128 KiB is refused (422 validation_error on domain): use one domain per app.",
                 writes: true, answer: 201, "The link.", schema: schemaRef("Link"), body: "LinkCreate", errors: .creating
             ),
         ],
@@ -31,7 +31,8 @@ extension OpenAPIDocument {
                 answer: 200, "The link.", schema: schemaRef("Link"), errors: .reading),
             "patch": operation(
                 "links.update", tag: "Links", summary: "Update a link",
-                description: "Merge of the given fields; mobile and preview one level deep.",
+                description:
+                    "Merge of the given fields; mobile and preview one level deep. The 128 KiB rule of create applies to the link as changed.",
                 parameters: [parameterRef("LinkId")], writes: true,
                 answer: 200, "The link.", schema: schemaRef("Link"), body: "LinkUpdate", errors: .changing),
             "delete": operation(

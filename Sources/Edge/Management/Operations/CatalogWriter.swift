@@ -13,8 +13,9 @@ enum CatalogWriter {
     }
 
     /// Checks that every attached domain exists and that the association files stay
-    /// valid (`AssociationValidator.validateSave`: no app ID twice per domain, 128 KiB),
-    /// then stores the app. Returns the app as stored (fingerprints normalised).
+    /// valid (`AssociationValidator.validateSave`: no app ID twice per domain, 128 KiB
+    /// with the domain's links), then stores the app. Returns the app as stored
+    /// (fingerprints normalised).
     static func saveApp(_ app: MobileApp, _ tx: any StoreTransaction) throws -> MobileApp {
         var problems = FieldProblems()
         for (i, host) in app.domains.enumerated() where try tx.domain(host) == nil {
@@ -22,9 +23,11 @@ enum CatalogWriter {
         }
         try problems.check()
         let others = try tx.apps()
+        var links: [String: [LinkClaim]] = [:]
+        for host in app.domains where links[host] == nil { links[host] = try tx.linkClaims(domain: host) }
         let stored: MobileApp
         do throws(AssociationValidationError) {
-            stored = try AssociationValidator.validateSave(app, otherApps: others)
+            stored = try AssociationValidator.validateSave(app, otherApps: others, links: links)
         } catch {
             throw ManagementError.invalid(error.field, error.message)
         }
@@ -33,8 +36,12 @@ enum CatalogWriter {
     }
 
     /// Checks the domain and the app exist and the key is free on the domain (a
-    /// generated one when empty), then stores the link.
-    static func saveLink(_ link: Link, _ tx: any StoreTransaction) throws -> Link {
+    /// generated one when empty), then stores the link, and refuses it (the caller's
+    /// savepoint rolls the write back) when it would push the domain's AASA over
+    /// 128 KiB: with several iOS apps on the domain, every app link's key is listed
+    /// (`checkLinkClaims`). `apply` passes `checkAssociation: false` and checks each
+    /// domain once, after all its links, rather than once per link.
+    static func saveLink(_ link: Link, _ tx: any StoreTransaction, checkAssociation: Bool = true) throws -> Link {
         var problems = FieldProblems()
         if try tx.domain(link.domain) == nil {
             problems.add("domain", "names no domain (\(link.domain)); create the domain first")
@@ -50,7 +57,24 @@ enum CatalogWriter {
             throw ManagementError.aliasTaken(domain: link.domain, key: link.key)
         }
         try tx.putLink(out)
+        // Only a link with an app can add a key; the write is checked as stored, so a
+        // changed key or domain counts as it will be served.
+        if checkAssociation && out.mobile != nil { try checkLinkClaims(domain: out.domain, tx) }
         return out
+    }
+
+    /// Refuses (`validation_error` on `field`) when the AASA of `domain`, which lists
+    /// each link's key once several iOS apps share it, is over 128 KiB with the links
+    /// as they now are in `tx`.
+    static func checkLinkClaims(domain: String, _ tx: any StoreTransaction, field: String = "domain") throws {
+        let apps = try tx.apps(attachedTo: domain)
+        guard AssociationValidator.sizeDependsOnLinks(apps: apps) else { return }
+        let links = try tx.linkClaims(domain: domain)
+        do throws(AssociationValidationError) {
+            try AssociationValidator.validateLinks(domain: domain, apps: apps, links: links, field: field)
+        } catch {
+            throw ManagementError.invalid(error.field, error.message)
+        }
     }
 
     private static func freeKey(domain: String, _ tx: any StoreTransaction) throws -> String {
