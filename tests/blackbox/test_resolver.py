@@ -716,6 +716,21 @@ def test_missing_or_malformed_sdk_headers_are_400_invalid_headers(demo, case):
     assert open_events(demo) == []
 
 
+def test_a_bad_sdk_version_header_is_refused_with_the_rule_it_breaks(demo):
+    # Issue 14 (item 10d): a tab inside the value is named as such, not as a length problem.
+    phone = Device(demo, "ios")
+    h, body = phone.prepare(deep_link="https://go.example.test/invite")
+    for value, message in (("1.0\t0", "X-Biq-SDK-Version must not contain a tab or other control character."),
+                           ("1" * 33, "X-Biq-SDK-Version must be at most 32 characters."),
+                           ("", "X-Biq-SDK-Version must not be empty.")):
+        b = refused(post(demo, {**h, "X-Biq-SDK-Version": value}, body), 400, "invalid_headers")
+        assert b["error"]["message"] == message, (value, b)
+    h.pop("X-Biq-SDK-Version")
+    b = refused(post(demo, h, body), 400, "invalid_headers")
+    assert b["error"]["message"] == "X-Biq-SDK-Version is required.", b
+    assert open_events(demo) == []
+
+
 def nested(depth):
     """An `attestation` value that makes the whole body `depth` levels deep (the body object is level 1)."""
     value = []
