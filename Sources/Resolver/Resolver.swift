@@ -105,7 +105,12 @@ public final class Resolver: Sendable {
             }
             return ResponseFactory.success(stored: stored, receipt: receipt, requestId: requestId)
         case .rejected(let error, let abuse):
-            if abuse { limiters.failures.record(address, nowMillis: c.now) }
+            // An unavailable handoff takes from the address's failure bucket; once that
+            // is spent, such refusals become 429 (and only they: valid tokens still match).
+            if abuse, let wait = limiters.failures.acquire(address, nowMillis: c.now) {
+                return ResponseFactory.error(
+                    .rateLimited(retryAfterSeconds: ResolverLimiters.retryAfterSeconds(wait)), requestId: requestId)
+            }
             return ResponseFactory.error(error, requestId: requestId)
         }
     }

@@ -995,9 +995,41 @@ def test_repeated_invalid_keys_from_one_address_are_429(edge_factory):
     edge = start_demo(edge_factory, env={"BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "3"})
     for _ in range(3):
         refused(Device(edge, "android", key="biqli_mobile_pk_" + "A" * 64).open(), 401, "invalid_mobile_key")
-    a = Device(edge, "android").open()
+    for key in ("biqli_mobile_pk_" + "A" * 64, "biqli_mobile_pk_" + "B" * 64, "garbage"):
+        a = Device(edge, "android", key=key).open()
+        refused(a, 429, "rate_limited")
+        assert re.fullmatch(r"[1-9][0-9]*", a.headers["retry-after"]), a.headers
+
+
+def test_a_spent_invalid_key_bucket_refuses_only_invalid_keys(edge_factory):
+    # Issue 14 (item 6): one device behind a NAT with a stale key must not lock every app behind the same
+    # address out for the rest of the minute; the stricter bucket slows further invalid attempts only.
+    edge = start_demo(edge_factory, env={"BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "3"})
+    other = api(edge, "POST", "/mobile-apps", {"name": "Second", "android": demo_android(packageName="com.example.two"),
+                                               "domains": []})
+    stale = Device(edge, "android", key="biqli_mobile_pk_" + "S" * 64)
+    for _ in range(3):
+        refused(stale.open(), 401, "invalid_mobile_key")
+    refused(stale.open(), 429, "rate_limited")
+    for _ in range(3):  # the other devices behind the address, with valid keys of either app
+        ok(Device(edge, "ios").open(deep_link="https://go.example.test/invite"), "exact_app_link")
+        ok(Device(edge, "android").open(first_open=False), "none")
+        ok(Device(edge, "android", key=other["publishableKey"], app_id=other["id"]).open(), "none")
+    a = stale.open()
     refused(a, 429, "rate_limited")
     assert re.fullmatch(r"[1-9][0-9]*", a.headers["retry-after"]), a.headers
+
+
+def test_a_spent_invalid_token_bucket_refuses_unknown_tokens_but_a_valid_one_still_matches(edge_factory):
+    edge = start_demo(edge_factory, env={"BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "3"})
+    for _ in range(3):
+        refused(Device(edge, "android").open(handoff="bqmh_" + b64e(os.urandom(32))), 404, "resource_not_found")
+    a = Device(edge, "android").open(handoff="bqmh_" + b64e(os.urandom(32)))
+    refused(a, 429, "rate_limited")
+    assert re.fullmatch(r"[1-9][0-9]*", a.headers["retry-after"]), a.headers
+    refused(Device(edge, "android").open(handoff="bqmh_malformed"), 429, "rate_limited")
+    ok(Device(edge, "android").open(handoff=play_token(edge, "/invite?ref=BOB")), "exact_install_referrer")
+    ok(Device(edge, "ios").open(handoff=pasted_token(edge, "/promo")), "exact_handoff")
 
 
 def test_the_per_token_limit(edge_factory):
