@@ -90,7 +90,7 @@ extension Resolver {
             handoff: handoff, appLink: appLink, probabilistic: plan, now: now,
             openId: openIds.with(input.readerLoop) {
                 $0.make(prefix: Identifier.openPrefix, milliseconds: UInt64(max(0, now)))
-            })
+            }, signer: signer)
     }
 
     /// Probabilistic evaluation would run only for an iOS first open without
