@@ -8,14 +8,18 @@ import Store
 /// before `resolve` returns, without touching the store's writer. Everything
 /// else runs one body on the writer (group commit) and completes after the
 /// commit: on the writer thread, or on the request's loop through
-/// `resumeOnLoop` when the edge provides it (then signing and rendering happen
-/// on the loops, not on the single writer thread).
+/// `resumeOnLoop` when the edge provides it (then the answer is put together on
+/// the loops, not on the single writer thread). A receipt is signed before the
+/// write: on the loop when the answer is known there (an app link), by the write
+/// body when only it can decide the match (handoff, probabilistic), so that the
+/// open event is stored with its receipt and replays of it return the receipt.
 public final class Resolver: Sendable {
     /// Hands `work` to event loop `loop`; the edge implements it with its loop's task queue.
     public typealias LoopHop = @Sendable (_ loop: Int, _ work: @escaping @Sendable () -> Void) -> Void
 
     let store: any Store
     let keyring: ReceiptKeyring
+    let signer: ReceiptSigner
     let hasher: SourceAddressHasher
     let configuration: Configuration
     let limiters: ResolverLimiters
@@ -37,6 +41,7 @@ public final class Resolver: Sendable {
         _ = Sodium.ready
         self.store = store
         self.keyring = keyring
+        self.signer = ReceiptSigner(issuer: configuration.publicURL, keyring: keyring)
         self.hasher = sourceAddressHasher
         self.configuration = configuration
         self.limiters = ResolverLimiters(configuration.limits)
@@ -94,18 +99,15 @@ public final class Resolver: Sendable {
         -> ResolveOutput
     {
         switch outcome {
-        case .replay(let stored):
-            return ResponseFactory.success(stored: stored, receipt: nil, requestId: requestId)
-        case .live(let stored, let match):
-            let receipt = match.map { m in
-                let claims = ReceiptClaims(
-                    issuer: configuration.publicURL, request: c.request, appId: c.app.id, openId: c.openId, match: m,
-                    nowMillis: c.now, lifetimeSeconds: keyring.configuration.receiptLifetimeSeconds)
-                return keyring.sign(claims.json, now: c.now)
-            }
+        case .replay(let stored, let receipt), .live(let stored, let receipt):
             return ResponseFactory.success(stored: stored, receipt: receipt, requestId: requestId)
         case .rejected(let error, let abuse):
-            if abuse { limiters.failures.record(address, nowMillis: c.now) }
+            // An unavailable handoff takes from the address's failure bucket; once that
+            // is spent, such refusals become 429 (and only they: valid tokens still match).
+            if abuse, let wait = limiters.failures.acquire(address, nowMillis: c.now) {
+                return ResponseFactory.error(
+                    .rateLimited(retryAfterSeconds: ResolverLimiters.retryAfterSeconds(wait)), requestId: requestId)
+            }
             return ResponseFactory.error(error, requestId: requestId)
         }
     }

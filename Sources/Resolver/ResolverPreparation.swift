@@ -6,9 +6,10 @@ extension Resolver {
     /// decided without the writer. Throws the refusal, or returns what the write
     /// body needs.
     ///
-    /// Order: method; the source address's buckets; SDK headers; bearer key;
-    /// the app's bucket; content type and JSON; schema; app ownership, state and
-    /// platform; headers against body; instance and token buckets.
+    /// Order: method; the source address's bucket; SDK headers; bearer key (an
+    /// invalid one takes from the address's failure bucket, or is 429 when that
+    /// is spent); the app's bucket; content type and JSON; schema; app ownership,
+    /// state and platform; headers against body; instance and token buckets.
     func prepare(_ input: ResolveInput, headers h: HeaderValues, address: String) throws(ResolverError)
         -> ResolutionContext
     {
@@ -16,7 +17,6 @@ extension Resolver {
         let now = input.now
         let addressKey = RateLimiter.key(address)
         try limit(limiters.address.acquire(addressKey, nowMillis: now))
-        try limit(limiters.failures.check(addressKey, nowMillis: now))
 
         let headers = try RequestHeaders.validate(h)
         let reader = store.reader(loop: input.readerLoop)
@@ -26,7 +26,9 @@ extension Resolver {
                 h.authorization, loop: input.readerLoop, now: now, keysVersion: store.publishableKeysVersion,
                 reader: reader, cache: keyCache)
         } catch {
-            if error == .invalidMobileKey { limiters.failures.record(addressKey, nowMillis: now) }
+            // Only an invalid key meets the failure bucket: a valid key from the same
+            // address (another app behind the same NAT) is never refused by it.
+            if error == .invalidMobileKey { try limit(limiters.failures.acquire(addressKey, nowMillis: now)) }
             throw error
         }
         try limit(limiters.app.acquire(RateLimiter.key(key.appId), nowMillis: now))
@@ -72,6 +74,9 @@ extension Resolver {
         let handoff: HandoffInput =
             anyTokenHash.map { hash in HandoffToken.isWellFormed(request.handoffToken!) ? .token(hash) : .malformed }
             ?? .none
+        // A malformed token can only be refused: with the failure bucket spent, say
+        // 429 here instead of asking the writer (a well-formed one may be valid and goes on).
+        if case .malformed = handoff { try limit(limiters.failures.check(addressKey, nowMillis: now)) }
 
         let appLink = try request.deepLink.flatMap { (link: String) throws(ResolverError) -> Match? in
             try read { () throws(StoreError) in try AppLinkMatcher.match(link, app: app, reader: reader) }
@@ -85,7 +90,7 @@ extension Resolver {
             handoff: handoff, appLink: appLink, probabilistic: plan, now: now,
             openId: openIds.with(input.readerLoop) {
                 $0.make(prefix: Identifier.openPrefix, milliseconds: UInt64(max(0, now)))
-            })
+            }, signer: signer)
     }
 
     /// Probabilistic evaluation would run only for an iOS first open without

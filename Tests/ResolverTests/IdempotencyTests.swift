@@ -5,7 +5,7 @@ import XCTest
 @testable import Resolver
 
 final class IdempotencyTests: XCTestCase {
-    func testIdenticalRetryReplaysStoredResultWithNewRequestIdAndNoReceipt() {
+    func testIdenticalRetryReplaysStoredResultWithNewRequestIdAndNoReceiptOnceItExpired() {
         let w = World()
         var r = w.android()
         r.handoffToken = w.addHandoff(platform: .android).token
@@ -24,6 +24,66 @@ final class IdempotencyTests: XCTestCase {
         XCTAssertNil(again.receipt)
         XCTAssertTrue(again.json["attributionReceipt"]?.isNull ?? false)
         XCTAssertEqual(w.openEvents.count, 1)
+    }
+
+    /// Issue 14: an SDK whose first answer was lost retries the same event and must
+    /// still get its proof, the very receipt of the first answer, until it expires.
+    func testAReplayReturnsTheStoredReceiptUntilItExpires() throws {
+        let w = World()
+        var r = w.ios()
+        r.deepLink = "https://go.example.test/invite?ref=BOB"
+        let first = w.resolve(r)
+        first.assertMatch("exact_app_link")
+        let receipt = try XCTUnwrap(first.receipt)
+        let verified = try XCTUnwrap(ReceiptVerifier.verify(receipt, jwks: w.keyring.jwks(now: w.now)))
+        let expiresAt = try XCTUnwrap(verified.claims["exp"]?.intValue) * 1000
+        XCTAssertEqual(expiresAt, w.now + 600_000)
+
+        w.now = expiresAt - 1
+        let inTime = w.resolve(r)
+        inTime.assertMatch("exact_app_link")
+        XCTAssertEqual(inTime.receipt, receipt, "the stored receipt, byte for byte")
+        XCTAssertEqual(inTime.storedPart, first.storedPart)
+
+        w.now = expiresAt
+        let late = w.resolve(r)
+        late.assertMatch("exact_app_link")
+        XCTAssertEqual(late.storedPart, first.storedPart)
+        XCTAssertTrue(late.json["attributionReceipt"]?.isNull ?? false, "expired: null, not an expired receipt")
+        XCTAssertEqual(w.openEvents.count, 1)
+    }
+
+    /// The SDKs send the eventId as Idempotency-Key (kept without a hash); other
+    /// clients may send their own key (kept as its hash): both replays carry the receipt.
+    func testAReplayCarriesTheReceiptWhetherTheKeyIsTheEventIdOrItsOwn() throws {
+        let w = World()
+        for ownKey in [false, true] {
+            var r = w.android()
+            r.handoffToken = w.addHandoff(platform: .android).token
+            if ownKey { r.idempotencyKey = "client-key-" + SDKRequest.hex(20, upper: false) }
+            let first = w.resolve(r)
+            first.assertMatch("exact_install_referrer")
+            let receipt = try XCTUnwrap(first.receipt)
+            var retry = r
+            retry.requestId = "req_" + SDKRequest.hex(32, upper: false)
+            let again = w.resolve(retry)
+            again.assertMatch("exact_install_referrer")
+            XCTAssertEqual(again.receipt, receipt, "own key: \(ownKey)")
+            XCTAssertEqual(again.openId, first.openId)
+        }
+        XCTAssertEqual(w.openEvents.count, 2)
+        XCTAssertTrue(w.openEvents.allSatisfy { $0.receipt != nil && $0.receiptExpiresAt == w.now + 600_000 })
+    }
+
+    func testANoneAnswerStoresNoReceipt() {
+        let w = World()
+        let r = w.android()
+        w.resolve(r).assertMatch("none")
+        let again = w.resolve(r)
+        again.assertMatch("none")
+        XCTAssertTrue(again.json["attributionReceipt"]?.isNull ?? false)
+        XCTAssertEqual(w.openEvents.map(\.receipt), [nil])
+        XCTAssertEqual(w.openEvents.map(\.receiptExpiresAt), [nil])
     }
 
     func testReusedEventIdWithDifferentDataIsConflict() {
@@ -70,7 +130,7 @@ final class IdempotencyTests: XCTestCase {
             shuffled.requestId = "req_" + SDKRequest.hex(32, upper: true)
             let again = w.resolve(shuffled)
             XCTAssertEqual(again.storedPart, first.storedPart)
-            XCTAssertNil(again.receipt)
+            XCTAssertEqual(again.receipt, first.receipt)
         }
         XCTAssertEqual(w.openEvents.count, 1)
     }

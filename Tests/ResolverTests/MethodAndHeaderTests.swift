@@ -57,6 +57,40 @@ final class MethodAndHeaderTests: XCTestCase {
         }
     }
 
+    /// Issue 14: the message names the rule the value breaks (a tab is not a length problem).
+    func testSdkVersionHeaderMessageNamesTheBrokenRule() {
+        let w = World()
+        let cases: [(String?, String)] = [
+            (nil, "X-Biq-SDK-Version is required."),
+            ("", "X-Biq-SDK-Version must not be empty."),
+            ("1.0\t0", "X-Biq-SDK-Version must not contain a tab or other control character."),
+            ("1.0\u{7F}", "X-Biq-SDK-Version must not contain a tab or other control character."),
+            ("1.0.0-bêta", "X-Biq-SDK-Version must contain printable ASCII characters only."),
+            (String(repeating: "1", count: 33), "X-Biq-SDK-Version must be at most 32 characters."),
+        ]
+        for (value, message) in cases {
+            var r = w.ios()
+            r.headerOverrides = [("x-biq-sdk-version", value)]
+            let a = w.resolve(r)
+            a.assertError(400, "invalid_headers")
+            XCTAssertEqual(a.message, message, String(reflecting: value))
+        }
+        var twice = w.ios().input(now: w.now)
+        twice.headers.append(("x-biq-sdk-version", "1.0.0"))
+        XCTAssertEqual(w.resolve(twice).message, "X-Biq-SDK-Version must be sent once.")
+    }
+
+    func testSdkVersionRuleAcceptsPrintableASCIIUpTo32Characters() {
+        for ok in ["1", "1.0.0", "1.0.0 (build 7)", String(repeating: "9", count: 32), "~!@#$%^&*()"] {
+            XCTAssertNil(RequestHeaders.sdkVersionProblem(.value(ok)), ok)
+        }
+        // Tabs and spaces around the value are HTTP whitespace, trimmed before the check.
+        let w = World()
+        var padded = w.ios()
+        padded.headerOverrides = [("x-biq-sdk-version", "\t" + padded.sdkVersion + " ")]
+        XCTAssertEqual(w.resolve(padded).status, 200)
+    }
+
     func testMissingOrInvalidRequestIdIsInvalidHeadersWithAGeneratedId() {
         let w = World()
         for value in [nil, "short", "req with spaces", String(repeating: "r", count: 101)] as [String?] {

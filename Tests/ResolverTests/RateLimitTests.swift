@@ -81,22 +81,60 @@ final class RateLimitTests: XCTestCase {
             bad.publishableKey = World.makeKey()
             w.resolve(bad).assertError(401, "invalid_mobile_key")
         }
-        let blocked = w.resolve(w.ios())
+        var bad = w.ios()
+        bad.publishableKey = World.makeKey()
+        let blocked = w.resolve(bad)
         blocked.assertError(429, "rate_limited")
         XCTAssertEqual(blocked.header("Retry-After"), "6")
+        var malformed = w.ios()
+        malformed.publishableKey = "not-a-key"
+        w.resolve(malformed).assertError(429, "rate_limited")
         var elsewhere = w.ios()
         elsewhere.sourceAddress = "198.51.100.3"
-        XCTAssertEqual(w.resolve(elsewhere).status, 200)
+        elsewhere.publishableKey = World.makeKey()
+        w.resolve(elsewhere).assertError(401, "invalid_mobile_key")
+        w.now += 6_000
+        w.resolve(bad).assertError(401, "invalid_mobile_key")
     }
 
-    func testRepeatedUnknownHandoffsFromOneAddressHitTheFailureBucket() {
+    /// Issue 14: one device with a stale key must not lock every app behind the same
+    /// address (a NAT) out: the failure bucket refuses only further invalid attempts.
+    func testASpentFailureBucketStillLetsValidKeysFromTheSameAddressThrough() {
+        let w = World(limits: limits(failures: 3))
+        var stale = w.android()
+        stale.publishableKey = World.makeKey()
+        for _ in 0..<3 { w.resolve(stale).assertError(401, "invalid_mobile_key") }
+        w.resolve(stale).assertError(429, "rate_limited")
+        for _ in 0..<20 {
+            w.resolve(w.ios()).assertMatch("none")
+            XCTAssertEqual(w.resolve(SDKRequest.android(app: w.otherAppId, key: w.otherAppKey)).status, 200)
+        }
+        w.resolve(stale).assertError(429, "rate_limited")
+    }
+
+    func testRepeatedUnknownHandoffsFromOneAddressHitTheFailureBucketButValidTokensStillMatch() {
         let w = World(limits: limits(failures: 10))
         for _ in 0..<10 {
             var r = w.android()
             r.handoffToken = World.makeToken()
             w.resolve(r).assertError(404, "resource_not_found")
         }
-        w.resolve(w.android()).assertError(429, "rate_limited")
+        var unknown = w.android()
+        unknown.handoffToken = World.makeToken()
+        let blocked = w.resolve(unknown)
+        blocked.assertError(429, "rate_limited")
+        XCTAssertEqual(blocked.header("Retry-After"), "6")
+        // Not invalid attempts: answered as usual from the same address.
+        w.resolve(w.android()).assertMatch("none")
+        var valid = w.android()
+        valid.handoffToken = w.addHandoff(platform: .android).token
+        w.resolve(valid).assertMatch("exact_install_referrer")
+        // A malformed token is refused on the loop, without the writer.
+        var malformed = w.android()
+        malformed.handoffToken = "bqmh_short"
+        let before = w.store.bodiesRun
+        w.resolve(malformed).assertError(429, "rate_limited")
+        XCTAssertEqual(w.store.bodiesRun, before)
     }
 
     func testRateLimitedAnswerIsSynchronousAndNeverReachesTheWriter() {

@@ -20,15 +20,14 @@ final class RateLimiterTests: XCTestCase {
         XCTAssertEqual(ResolverLimiters.retryAfterSeconds(1_000_001), 2)
     }
 
-    func testCheckDoesNotConsumeAndRecordCounts() {
+    func testCheckDoesNotConsumeAndARefusedAcquireTakesNothing() {
         let l = RateLimiter(limit: 2, maxKeys: 1_000)
-        XCTAssertNil(l.check("a", nowMillis: 0))
-        l.record("a", nowMillis: 0)
-        XCTAssertNil(l.check("a", nowMillis: 0))
-        l.record("a", nowMillis: 0)
-        XCTAssertNotNil(l.check("a", nowMillis: 0))
-        for _ in 0..<1_000 { l.record("a", nowMillis: 0) }
-        XCTAssertNil(l.check("a", nowMillis: 60_000), "a flood does not push recovery out")
+        for _ in 0..<5 { XCTAssertNil(l.check("a", nowMillis: 0)) }
+        XCTAssertNil(l.acquire("a", nowMillis: 0))
+        XCTAssertNil(l.acquire("a", nowMillis: 0))
+        XCTAssertEqual(l.check("a", nowMillis: 0), 30_000_000)
+        for _ in 0..<1_000 { XCTAssertNotNil(l.acquire("a", nowMillis: 0)) }
+        XCTAssertNil(l.check("a", nowMillis: 30_000), "refused attempts do not push recovery out")
     }
 
     func testZeroLimitDisablesTheBucket() {

@@ -84,4 +84,32 @@ final class ReceiptTests: XCTestCase {
         XCTAssertEqual(v.claims["matchedBy"]?.stringValue, "probabilistic")
         XCTAssertEqual(v.claims["confidence"]?.stringValue, "probabilistic")
     }
+
+    /// Issue 14: every kind of match is stored with the receipt it was answered with,
+    /// whether the loop signed it (app link) or the write body did (handoff, probabilistic).
+    func testEveryMatchIsStoredWithTheReceiptItWasAnsweredWith() throws {
+        let w = World()
+        w.addIOSClick()
+        var appLink = w.ios()
+        appLink.deepLink = "https://go.example.test/invite"
+        var iosHandoff = w.ios()
+        iosHandoff.handoffToken = w.addHandoff(platform: .ios).token
+        var referrer = w.android()
+        referrer.handoffToken = w.addHandoff(platform: .android).token
+        var probabilistic = w.ios()
+        probabilistic.probabilisticAllowed = true
+        probabilistic.domain = "go.example.test"
+        for (r, kind) in [
+            (appLink, "exact_app_link"), (iosHandoff, "exact_handoff"), (referrer, "exact_install_referrer"),
+            (probabilistic, "probabilistic"),
+        ] {
+            let a = w.resolve(r)
+            a.assertMatch(kind)
+            let receipt = try XCTUnwrap(a.receipt, kind)
+            let v = try XCTUnwrap(ReceiptVerifier.verify(receipt, jwks: jwks(w)), kind)
+            let stored = try XCTUnwrap(w.openEvents.first { $0.id == a.openId }, kind)
+            XCTAssertEqual(stored.receipt, Array(receipt.utf8), kind)
+            XCTAssertEqual(stored.receiptExpiresAt, try XCTUnwrap(v.claims["exp"]?.intValue) * 1000, kind)
+        }
+    }
 }

@@ -62,10 +62,10 @@ final class SQLiteResolutionTests: XCTestCase {
         rmdir(directory)
     }
 
-    private func resolve(_ r: SDKRequest) -> Answer {
+    private func resolve(_ r: SDKRequest, at time: Int64? = nil) -> Answer {
         let done = DispatchSemaphore(value: 0)
         let box = Locked<ResolveOutput?>(nil)
-        resolver.resolve(r.input(now: now)) { output in
+        resolver.resolve(r.input(now: time ?? now)) { output in
             box.value = output
             done.signal()
         }
@@ -166,5 +166,32 @@ final class SQLiteResolutionTests: XCTestCase {
         mismatchFirst.deepLink = "https://go.example.test/promo"
         resolve(mismatchFirst).assertError(422, "handoff_mismatch")
         XCTAssertNil(try store.reader(loop: 0).handoff(tokenHash: HandoffToken.hash(unclaimed))?.claimedByInstance)
+    }
+
+    /// Issue 14, through SQLite: the receipt is written with the event, in either
+    /// form of the Idempotency-Key, and a replay returns it until its `exp`.
+    func testAReplayReturnsTheReceiptStoredWithTheEventUntilItExpires() throws {
+        for ownKey in [false, true] {
+            var claim = android()
+            claim.handoffToken = try addHandoff()
+            if ownKey { claim.idempotencyKey = "key_" + SDKRequest.hex(20, upper: false) }
+            let a = resolve(claim)
+            a.assertMatch("exact_install_referrer")
+            let receipt = try XCTUnwrap(a.receipt)
+            let stored = try XCTUnwrap(store.reader(loop: 0).openEvent(id: XCTUnwrap(a.openId)))
+            XCTAssertEqual(stored.receipt, Array(receipt.utf8))
+            XCTAssertEqual(stored.receiptExpiresAt, now + 600_000)
+
+            let replay = resolve(claim, at: now + 599_999)
+            replay.assertMatch("exact_install_referrer")
+            XCTAssertEqual(replay.receipt, receipt, "own key: \(ownKey)")
+            let late = resolve(claim, at: now + 600_000)
+            late.assertMatch("exact_install_referrer")
+            XCTAssertEqual(late.openId, a.openId)
+            XCTAssertTrue(late.json["attributionReceipt"]?.isNull ?? false, "own key: \(ownKey)")
+        }
+        let none = android()
+        resolve(none).assertMatch("none")
+        XCTAssertNil(try store.reader(loop: 0).openEvent(app: appId, eventId: none.eventId)?.receipt)
     }
 }

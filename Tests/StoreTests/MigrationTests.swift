@@ -77,7 +77,11 @@ final class MigrationTests: XCTestCase {
             let click = try reader.click(id: "biq_clk_fixture")
             XCTAssertEqual(click?.sourceHash, [1, 2], context)
             XCTAssertEqual(click?.dynamic.first?.1, "A", context)
-            XCTAssertEqual(try reader.openEvent(id: "biq_open_fixture")?.storedResponse, Array("{}".utf8), context)
+            let open = try reader.openEvent(id: "biq_open_fixture")
+            XCTAssertEqual(open?.storedResponse, Array("{}".utf8), context)
+            // Events from before version 4 have no receipt; the version 4 fixture's has one.
+            XCTAssertEqual(open?.receipt, fixture.version >= 4 ? Array("jws".utf8) : nil, context)
+            XCTAssertEqual(open?.receiptExpiresAt, fixture.version >= 4 ? 602_000 : nil, context)
             XCTAssertEqual(
                 try reader.analytics(app: SchemaFixtures.appId, since: 0, recent: 0).clicks,
                 [.init(platform: .ios, kind: .deepView, count: 1)], context)

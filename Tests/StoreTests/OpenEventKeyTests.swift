@@ -48,6 +48,40 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertEqual(inTx?.id, "biq_open_1")
     }
 
+    /// Schema version 4 (issue 14): the receipt and its expiry round-trip with the
+    /// event, whichever form keeps its key; an event without one reads back nil.
+    func testAnEventKeepsItsReceiptAndItsExpiryInEitherKeyForm() throws {
+        var own = open("biq_open_1", event: "open_a1", key: "open_a1")
+        own.receipt = Array("header.claims.signature".utf8)
+        own.receiptExpiresAt = 620_000
+        var hashed = open("biq_open_2", event: "open_b2", key: "key_b2")
+        hashed.receipt = [UInt8](repeating: 0x41, count: 1_200)
+        hashed.receiptExpiresAt = 630_000
+        XCTAssertNil(insert(own, key: "open_a1"))
+        XCTAssertNil(insert(hashed, key: "key_b2"))
+        XCTAssertNil(insert(open("biq_open_3", event: "open_c3", key: "open_c3"), key: "open_c3"))
+        let byKey = try reader.openEvent(
+            app: Fixture.appId, eventId: "open_new", idempotencyKey: "key_b2", keyHash: Digest.sha256("key_b2"))
+        XCTAssertEqual(byKey?.receipt, hashed.receipt)
+        XCTAssertEqual(byKey?.receiptExpiresAt, 630_000)
+        let byEvent = try reader.openEvent(app: Fixture.appId, eventId: "open_a1")
+        XCTAssertEqual(byEvent?.receipt, own.receipt)
+        XCTAssertEqual(byEvent?.receiptExpiresAt, 620_000)
+        let none = try reader.openEvent(id: "biq_open_3")
+        XCTAssertNil(none?.receipt)
+        XCTAssertNil(none?.receiptExpiresAt)
+    }
+
+    func testAStoredReceiptIsValidUntilItsExpiryExcluded() {
+        var event = open("biq_open_1", event: "open_a1", key: "open_a1")
+        XCTAssertNil(event.receipt(validAt: 0), "no receipt")
+        event.receipt = [1, 2, 3]
+        XCTAssertNil(event.receipt(validAt: 0), "a receipt without an expiry is never returned")
+        event.receiptExpiresAt = 600_000
+        XCTAssertEqual(event.receipt(validAt: 599_999), [1, 2, 3])
+        XCTAssertNil(event.receipt(validAt: 600_000))
+    }
+
     func testAKeyIsUniquePerAppInEitherForm() throws {
         XCTAssertNil(insert(open("biq_open_1", event: "open_a1", key: "open_a1"), key: "open_a1"))
         XCTAssertNil(insert(open("biq_open_2", event: "open_b2", key: "key_b2"), key: "key_b2"))

@@ -280,9 +280,9 @@ def test_android_play_referrer_resolves_the_click_time_snapshot_and_keeps_it_aft
 
     update_link(demo, "invite", mobile={"route": "/invite/v2", "referralCode": "NEWCODE",
                                         "metadata": {"campaign": "autumn"}})
-    # The SDK's retry of the same event: the stored answer, no receipt.
+    # The SDK's retry of the same event: the stored answer with the stored receipt (still valid).
     again = ok(phone.resend(request_id="req_" + hex32(False)), "exact_install_referrer")
-    assert again["open"]["id"] == first_id and again["attributionReceipt"] is None
+    assert again["open"]["id"] == first_id and again["attributionReceipt"] == b["attributionReceipt"]
     assert {k: again[k] for k in expected} == expected
     # A later launch of the same instance still holding the token (not a first open): its claim replays.
     later = ok(phone.open(handoff=token, first_open=False), "exact_install_referrer")
@@ -586,7 +586,7 @@ def test_key_rotation_overlap_and_revocation(demo):
     first = ok(phone.open(deep_link="https://go.example.test/invite"), "exact_app_link")
     h, body = phone.prepare(event=phone.last[2], **phone.last[1])
     again = ok(post(demo, {**h, "Authorization": "Bearer " + k3}, body), "exact_app_link")
-    assert again["open"]["id"] == first["open"]["id"] and again["attributionReceipt"] is None
+    assert again["open"]["id"] == first["open"]["id"] and again["attributionReceipt"] == first["attributionReceipt"]
 
 
 def test_a_key_rotated_out_without_overlap_is_refused_at_once_even_if_just_used(demo):
@@ -626,7 +626,7 @@ def test_an_identical_replay_returns_the_stored_answer_and_writes_nothing(demo):
         rid = "req_" + hex32(True)
         again = ok(phone.resend(request_id=rid), "exact_app_link")
         assert again["requestId"] == rid and again["open"]["id"] == first["open"]["id"]
-        assert again["attributionReceipt"] is None
+        assert again["attributionReceipt"] == first["attributionReceipt"]  # stored with the event
         assert {k: again[k] for k in ("open", "click", "link", "attribution")} == \
             {k: first[k] for k in ("open", "click", "link", "attribution")}
     assert len(open_events(demo, instance_id=phone.instance)) == 1
@@ -640,7 +640,7 @@ def test_android_nulls_omitted_fields_and_time_spelling_are_the_same_canonical_r
     fields["occurredAt"] = "2026-11-29T10:00:00Z"
     same = {k: v for k, v in fields.items() if v is not None}
     again = ok(post(demo, h, json.dumps(same).encode()), "exact_app_link")
-    assert again["open"]["id"] == first["open"]["id"] and again["attributionReceipt"] is None
+    assert again["open"]["id"] == first["open"]["id"] and again["attributionReceipt"] == first["attributionReceipt"]
     assert len(open_events(demo)) == 1
 
 
@@ -667,9 +667,35 @@ def test_fifty_concurrent_identical_requests_give_one_open_event(demo):
         answers = list(pool.map(lambda _: post(demo, h, body), range(50)))
     bodies = [ok(a, "exact_install_referrer") for a in answers]
     assert len({b["open"]["id"] for b in bodies}) == 1
-    assert sum(1 for b in bodies if b["attributionReceipt"]) == 1  # the live answer; 49 replays
+    # The live answer and 49 replays: the receipt is stored with the event, so all carry the same one.
+    assert bodies[0]["attributionReceipt"] and len({b["attributionReceipt"] for b in bodies}) == 1
     assert len(open_events(demo, event_id=json.loads(body)["eventId"])) == 1
     assert len(open_events(demo)) == 1
+
+
+def test_a_replay_returns_the_stored_receipt_by_event_id_and_by_idempotency_key(demo):
+    # Issue 14 (item 9): an SDK whose first answer was lost retries with the same key; the install's proof must
+    # not be gone. The same receipt comes back (until it expires, docs/receipts.md), stored with the event.
+    keys = jwks(demo)
+    android = Device(demo, "android")  # the SDKs: Idempotency-Key = eventId
+    first = ok(android.open(handoff=play_token(demo, "/invite?ref=BOB")), "exact_install_referrer")
+    ios = Device(demo, "ios")  # another client's own Idempotency-Key, kept as its hash
+    h, body = ios.prepare(deep_link="https://go.example.test/promo?ref=ZED",
+                          headers={"Idempotency-Key": "client-key-" + hex32(False)})
+    second = ok(post(demo, h, body), "exact_app_link")
+    for device, answer, again in (
+            (android, first, lambda: android.resend(request_id="req_" + hex32(False))),
+            (ios, second, lambda: post(demo, {**h, "X-Biq-Request-Id": "req_" + hex32(True)}, body))):
+        receipt = answer["attributionReceipt"]
+        _, claims = verify_receipt(receipt, keys)
+        replay = ok(again(), answer["open"]["matchedBy"])
+        assert replay["open"]["id"] == answer["open"]["id"] and replay["requestId"] != answer["requestId"]
+        assert replay["attributionReceipt"] == receipt
+        [row] = _rows(demo, "SELECT receipt, receipt_expires_at FROM open_events WHERE id = ?",
+                      (answer["open"]["id"],))
+        assert row["receipt"] == receipt.encode() and row["receipt_expires_at"] == claims["exp"] * 1000
+        assert claims["eventId"] == device.last[2] and claims["exp"] == claims["iat"] + 600
+    assert len(open_events(demo)) == 2
 
 
 # ---------------------------------------------------------------- 9. errors over the wire
@@ -713,6 +739,21 @@ def test_missing_or_malformed_sdk_headers_are_400_invalid_headers(demo, case):
     b = refused(post(demo, h, body), 400, "invalid_headers")
     if "X-Biq-Request-Id" not in h or case.endswith("request_id"):
         assert re.fullmatch(r"[A-Za-z0-9._~-]{8,100}", b["requestId"]), b  # one of the edge's own
+    assert open_events(demo) == []
+
+
+def test_a_bad_sdk_version_header_is_refused_with_the_rule_it_breaks(demo):
+    # Issue 14 (item 10d): a tab inside the value is named as such, not as a length problem.
+    phone = Device(demo, "ios")
+    h, body = phone.prepare(deep_link="https://go.example.test/invite")
+    for value, message in (("1.0\t0", "X-Biq-SDK-Version must not contain a tab or other control character."),
+                           ("1" * 33, "X-Biq-SDK-Version must be at most 32 characters."),
+                           ("", "X-Biq-SDK-Version must not be empty.")):
+        b = refused(post(demo, {**h, "X-Biq-SDK-Version": value}, body), 400, "invalid_headers")
+        assert b["error"]["message"] == message, (value, b)
+    h.pop("X-Biq-SDK-Version")
+    b = refused(post(demo, h, body), 400, "invalid_headers")
+    assert b["error"]["message"] == "X-Biq-SDK-Version is required.", b
     assert open_events(demo) == []
 
 
@@ -980,9 +1021,41 @@ def test_repeated_invalid_keys_from_one_address_are_429(edge_factory):
     edge = start_demo(edge_factory, env={"BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "3"})
     for _ in range(3):
         refused(Device(edge, "android", key="biqli_mobile_pk_" + "A" * 64).open(), 401, "invalid_mobile_key")
-    a = Device(edge, "android").open()
+    for key in ("biqli_mobile_pk_" + "A" * 64, "biqli_mobile_pk_" + "B" * 64, "garbage"):
+        a = Device(edge, "android", key=key).open()
+        refused(a, 429, "rate_limited")
+        assert re.fullmatch(r"[1-9][0-9]*", a.headers["retry-after"]), a.headers
+
+
+def test_a_spent_invalid_key_bucket_refuses_only_invalid_keys(edge_factory):
+    # Issue 14 (item 6): one device behind a NAT with a stale key must not lock every app behind the same
+    # address out for the rest of the minute; the stricter bucket slows further invalid attempts only.
+    edge = start_demo(edge_factory, env={"BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "3"})
+    other = api(edge, "POST", "/mobile-apps", {"name": "Second", "android": demo_android(packageName="com.example.two"),
+                                               "domains": []})
+    stale = Device(edge, "android", key="biqli_mobile_pk_" + "S" * 64)
+    for _ in range(3):
+        refused(stale.open(), 401, "invalid_mobile_key")
+    refused(stale.open(), 429, "rate_limited")
+    for _ in range(3):  # the other devices behind the address, with valid keys of either app
+        ok(Device(edge, "ios").open(deep_link="https://go.example.test/invite"), "exact_app_link")
+        ok(Device(edge, "android").open(first_open=False), "none")
+        ok(Device(edge, "android", key=other["publishableKey"], app_id=other["id"]).open(), "none")
+    a = stale.open()
     refused(a, 429, "rate_limited")
     assert re.fullmatch(r"[1-9][0-9]*", a.headers["retry-after"]), a.headers
+
+
+def test_a_spent_invalid_token_bucket_refuses_unknown_tokens_but_a_valid_one_still_matches(edge_factory):
+    edge = start_demo(edge_factory, env={"BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "3"})
+    for _ in range(3):
+        refused(Device(edge, "android").open(handoff="bqmh_" + b64e(os.urandom(32))), 404, "resource_not_found")
+    a = Device(edge, "android").open(handoff="bqmh_" + b64e(os.urandom(32)))
+    refused(a, 429, "rate_limited")
+    assert re.fullmatch(r"[1-9][0-9]*", a.headers["retry-after"]), a.headers
+    refused(Device(edge, "android").open(handoff="bqmh_malformed"), 429, "rate_limited")
+    ok(Device(edge, "android").open(handoff=play_token(edge, "/invite?ref=BOB")), "exact_install_referrer")
+    ok(Device(edge, "ios").open(handoff=pasted_token(edge, "/promo")), "exact_handoff")
 
 
 def test_the_per_token_limit(edge_factory):

@@ -13,7 +13,9 @@ import Store
 /// once more, when it will see the winner and answer a replay or a refusal.
 ///
 /// What cannot change (the app link, the stored response of an answer without a
-/// handoff) was prepared on the event loop (decision 0008).
+/// handoff and its receipt) was prepared on the event loop (decision 0008). The
+/// receipt of a match only this body can decide (handoff, probabilistic) is signed
+/// here, so that the event is stored with its receipt in one commit (issue 14).
 enum Resolution {
     static let unavailableHandoff = ResolverError.resourceNotFound("The handoff is unknown, expired or unavailable.")
 
@@ -32,17 +34,19 @@ enum Resolution {
             app: appId, eventId: r.eventId, idempotencyKey: c.idempotencyKey, keyHash: c.idempotencyKeyHash)
         {
             if e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
-            return .replay(stored: e.storedResponse)
+            // The same event: its receipt too, while it is valid (an SDK whose answer was lost).
+            return .replay(stored: e.storedResponse, receipt: e.receipt(validAt: c.now))
         }
 
         // 3. First-open immutability.
         if r.firstOpen, let firstId = instance?.firstOpenId, let first = try tx.openEvent(id: firstId) {
-            return .replay(stored: first.storedResponse)
+            return .replay(stored: first.storedResponse, receipt: nil)
         }
 
         // 4. Exact: handoff (bound here when the answer is a live match), then app link.
         var match = c.appLink
         var stored = c.expectedStored
+        var receipt = c.expectedReceipt  // follows `match`: reset wherever the match is replaced
         switch c.handoff {
         case .none:
             break
@@ -55,6 +59,7 @@ enum Resolution {
                 instance: r.appInstanceId, openId: c.openId)
             {
                 match = .handoff(view, matchedBy: matchedBy)
+                receipt = nil
             } else {
                 // Not bound now: say why, in the contract's order.
                 guard let h = try tx.handoff(tokenHash: tokenHash), h.appId == appId, h.platform == r.platform,
@@ -70,9 +75,10 @@ enum Resolution {
                 guard h.claimedByInstance != nil else { throw StoreError.conflict("handoff_claim") }
                 if let openId = h.claimedByOpen, let original = try tx.openEvent(id: openId) {
                     // The binding instance asks again: the same accepted result.
-                    return .replay(stored: original.storedResponse)
+                    return .replay(stored: original.storedResponse, receipt: nil)
                 }
                 match = .handoff(HandoffView(h), matchedBy: matchedBy)
+                receipt = nil
             }
             stored = OpenResponseBody.render(openId: c.openId, firstOpen: r.firstOpen, match: match)
         }
@@ -90,9 +96,14 @@ enum Resolution {
                 let dynamic = DynamicValues.filter(click.dynamic, allowed: payload.dynamicKeys)
                 match = .current(link, payload: payload, matchedBy: .probabilistic, clickId: click.id, dynamic: dynamic)
                 consumedClick = click.id
+                receipt = nil
                 stored = OpenResponseBody.render(openId: c.openId, firstOpen: r.firstOpen, match: match)
             }
         }
+
+        // The receipt of a match decided here is signed here, so that it is stored with
+        // the event in the same commit and every replay of the event can return it.
+        if receipt == nil, let m = match { receipt = c.signer.sign(c, match: m) }
 
         // Writes: nothing above has written, save the handoff binding of this match.
         let becomesFirstOpen = r.firstOpen && match != nil && instance?.firstOpenId == nil
@@ -107,11 +118,12 @@ enum Resolution {
                 id: c.openId, appId: appId, appInstanceId: r.appInstanceId, eventId: r.eventId,
                 idempotencyKeyHash: c.idempotencyKeyHash, requestHash: c.requestHash, platform: r.platform,
                 matchedBy: match?.matchedBy ?? .none, firstOpen: r.firstOpen, sdkVersion: r.sdkVersion,
-                linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored),
+                linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored,
+                receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt),
             idempotencyKey: c.idempotencyKey)
         if let id = consumedClick {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict("click_consumed") }
         }
-        return .live(stored: stored, match: match)
+        return .live(stored: stored, receipt: receipt?.jws)
     }
 }

@@ -26,11 +26,17 @@ final class ResolutionContext: Sendable {
     /// immutability or probabilistic matching decide otherwise (the app link or
     /// none), its stored response rendered here so that the writer does not.
     let expectedStored: [UInt8]
+    /// The receipt of that expected answer when it is the app link, signed here for
+    /// the same reason: the writer stores it with the open event (issue 14) and
+    /// signs only the matches that it alone decides (handoff, probabilistic).
+    let expectedReceipt: SignedReceipt?
+    /// Signs those (on the writer).
+    let signer: ReceiptSigner
 
     init(
         request: OpenRequest, app: MobileApp, idempotencyKey: String, idempotencyKeyHash: [UInt8],
         requestHash: [UInt8], handoff: HandoffInput, appLink: Match?, probabilistic: ProbabilisticPlan?, now: Int64,
-        openId: String
+        openId: String, signer: ReceiptSigner
     ) {
         self.request = request
         self.app = app
@@ -42,10 +48,15 @@ final class ResolutionContext: Sendable {
         self.probabilistic = probabilistic
         self.now = now
         self.openId = openId
+        self.signer = signer
         if case .none = handoff {
             expectedStored = OpenResponseBody.render(openId: openId, firstOpen: request.firstOpen, match: appLink)
+            expectedReceipt = appLink.map { link in
+                signer.sign(request: request, appId: app.id, openId: openId, match: link, now: now)
+            }
         } else {
             expectedStored = []
+            expectedReceipt = nil
         }
     }
 }
@@ -74,10 +85,13 @@ struct ProbabilisticPlan: Sendable {
 
 /// What the write body decided.
 enum Outcome: Sendable {
-    /// A stored response answered again: no receipt, nothing written.
-    case replay(stored: [UInt8])
-    /// A new open event was written; `match` is nil for `none`.
-    case live(stored: [UInt8], match: Match?)
+    /// A stored response answered again, nothing written. `receipt` is the stored
+    /// receipt of the same event while it is valid; nil otherwise, and for an
+    /// earlier event's answer given to a new one (first-open immutability, a
+    /// handoff's binding instance asking again).
+    case replay(stored: [UInt8], receipt: [UInt8]?)
+    /// A new open event was written with `receipt` (nil for `none`).
+    case live(stored: [UInt8], receipt: [UInt8]?)
     /// Refused before anything was written. `abuse` marks failures that count
     /// toward the per-address bucket of invalid tokens.
     case rejected(ResolverError, abuse: Bool)

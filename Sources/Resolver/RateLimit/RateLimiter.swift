@@ -64,7 +64,6 @@ final class RateLimiter: Sendable {
 
     func acquire(_ key: String, nowMillis: Int64) -> Int64? { acquire(Self.key(key), nowMillis: nowMillis) }
     func check(_ key: String, nowMillis: Int64) -> Int64? { check(Self.key(key), nowMillis: nowMillis) }
-    func record(_ key: String, nowMillis: Int64) { record(Self.key(key), nowMillis: nowMillis) }
 
     /// Takes one request for `key` at `nowMillis`: nil when allowed, else the
     /// microseconds until one would be.
@@ -92,17 +91,6 @@ final class RateLimiter: Sendable {
         return shard(key).entries.withLock { map -> Int64? in
             guard let tat = map[key], tat - now > tolerance else { return nil }
             return tat - now - tolerance
-        }
-    }
-
-    /// Counts one event for `key` even when spent (failures are recorded after the fact).
-    func record(_ key: UInt64, nowMillis: Int64) {
-        guard isEnabled else { return }
-        let now = nowMillis * 1000
-        shard(key).entries.withLock { map in
-            let tat = max(map[key] ?? now, now)
-            // Cap at one interval past the limit, so a flood cannot push recovery out forever.
-            store(&map, key, min(tat + interval, now + tolerance + interval), now: now)
         }
     }
 

@@ -9,8 +9,9 @@ public struct RateLimits: Sendable, Equatable {
     /// Requests per handoff token (by its hash). Default 20.
     public var perHandoffToken: Int
     /// Failed attempts per source address: invalid keys (401) and unavailable
-    /// handoffs (404). Once spent, the address gets 429 before its key is even
-    /// looked at. Default 10.
+    /// handoffs (404). Once spent, further such attempts from the address get 429,
+    /// and only they: a valid key or token from the same address (other devices
+    /// behind one NAT) is answered as usual. Default 10.
     public var failuresPerSourceAddress: Int
     /// Most keys each bucket remembers; past it, entries are dropped (oldest state
     /// first, failing open) so memory stays bounded. Default 100,000.

@@ -38,13 +38,19 @@ public struct OpenEvent: Sendable, Equatable {
     public var clickId: String?
     public var at: Int64
     /// The response body's JSON without `requestId` and `attributionReceipt`;
-    /// replays re-add the caller's request ID and no receipt.
+    /// replays re-add the caller's request ID and `receipt` while it is valid.
     public var storedResponse: [UInt8]
+    /// The attribution receipt of a matched answer (a compact JWS), kept so that a
+    /// replay of the same event returns it until `receiptExpiresAt`; nil for `none`.
+    public var receipt: [UInt8]?
+    /// When `receipt` expires (its `exp`), milliseconds since the epoch.
+    public var receiptExpiresAt: Int64?
 
     public init(
         id: String, appId: String, appInstanceId: String, eventId: String, idempotencyKeyHash: [UInt8]?,
         requestHash: [UInt8], platform: Platform, matchedBy: MatchType, firstOpen: Bool, sdkVersion: String,
-        linkId: String?, clickId: String?, at: Int64, storedResponse: [UInt8]
+        linkId: String?, clickId: String?, at: Int64, storedResponse: [UInt8], receipt: [UInt8]? = nil,
+        receiptExpiresAt: Int64? = nil
     ) {
         self.id = id
         self.appId = appId
@@ -60,6 +66,14 @@ public struct OpenEvent: Sendable, Equatable {
         self.clickId = clickId
         self.at = at
         self.storedResponse = storedResponse
+        self.receipt = receipt
+        self.receiptExpiresAt = receiptExpiresAt
+    }
+
+    /// The stored receipt while it is valid at `now` (ms), else nil.
+    public func receipt(validAt now: Int64) -> [UInt8]? {
+        guard let receipt, let expiresAt = receiptExpiresAt, now < expiresAt else { return nil }
+        return receipt
     }
 
     public var confidence: Confidence { matchedBy.confidence }

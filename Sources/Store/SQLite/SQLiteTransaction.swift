@@ -274,7 +274,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     static let insertOpenSQL = """
         INSERT INTO open_events (\(openColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
         """
 
     /// Without the key text the hash is kept as given (an empty one as none).
@@ -338,6 +338,8 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             b.text(12, event.clickId)
             b.int(13, event.at)
             b.blob(14, event.storedResponse)
+            b.blob(15, event.receipt)
+            b.int(16, event.receiptExpiresAt)
         }
     }
 

@@ -42,5 +42,9 @@ struct StaticInsert {
 
     @inline(__always) func int(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(statement.handle, index, value) }
 
+    func int(_ index: Int32, _ value: Int64?) {
+        if let value { int(index, value) } else { null(index) }
+    }
+
     @inline(__always) func null(_ index: Int32) { sqlite3_bind_null(statement.handle, index) }
 }

@@ -20,6 +20,7 @@ enum Migrations {
         Migration(version: 1, sql: SchemaV1.sql),
         Migration(version: 2, sql: SchemaV2.sql),
         Migration(version: 3, sql: SchemaV3.sql),
+        Migration(version: 4, sql: SchemaV4.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

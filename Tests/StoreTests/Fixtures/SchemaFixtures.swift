@@ -12,6 +12,7 @@ enum SchemaFixtures {
         (1, v1),
         (2, v2),
         (3, v3),
+        (4, v4),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -239,4 +240,22 @@ enum SchemaFixtures {
                 """
         )
         .replacingOccurrences(of: "PRAGMA user_version = 2;", with: "PRAGMA user_version = 3;")
+
+    /// Version 4: `open_events` with the receipt columns, spelled as SQLite writes
+    /// `ALTER TABLE ... ADD COLUMN` into the schema (after the last column), and a
+    /// receipt in the fixture's open event.
+    static let v4 =
+        v3
+        .replacingOccurrences(
+            of: """
+                    stored_response BLOB NOT NULL,
+                    UNIQUE (app_id, event_id)
+                """,
+            with: """
+                    stored_response BLOB NOT NULL, receipt BLOB, receipt_expires_at INTEGER,
+                    UNIQUE (app_id, event_id)
+                """
+        )
+        .replacingOccurrences(of: "2000, X'7B7D');", with: "2000, X'7B7D', X'6A7773', 602000);")
+        .replacingOccurrences(of: "PRAGMA user_version = 3;", with: "PRAGMA user_version = 4;")
 }
