@@ -57,6 +57,7 @@ enum ServeCommand {
             printError("biqli-edge: \(error)")
             return 2
         }
+        EdgeApplication.blockSignals()
         let app: EdgeApplication
         do {
             app = try EdgeApplication(configuration: configuration, demo: demo)

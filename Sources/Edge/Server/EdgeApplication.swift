@@ -139,14 +139,26 @@ final class EdgeApplication: @unchecked Sendable {
         EdgeRoutes.install(on: router, services: services)
     }
 
-    /// Starts serving, waits for SIGTERM/SIGINT (graceful stop) and SIGHUP (certificate reload).
-    func runUntilSignalled() -> Int32 {
-        // Block the signals before any thread exists so that every thread inherits the mask
-        // and only `sigwait` below sees them.
+    /// The signals `runUntilSignalled` waits for. `blockSignals` must run before any
+    /// thread exists (the store's writer starts in `init`): every thread inherits the
+    /// mask, so that only the main thread's `sigwait` takes them. A thread that did not
+    /// block SIGTERM would receive one sent before the main thread waits, and the
+    /// default action would end the process at once, without the graceful stop.
+    static let handledSignals: sigset_t = {
         var set = sigset_t()
         sigemptyset(&set)
         for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
+        return set
+    }()
+
+    static func blockSignals() {
+        var set = handledSignals
         pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Starts serving, waits for SIGTERM/SIGINT (graceful stop) and SIGHUP (certificate reload).
+    func runUntilSignalled() -> Int32 {
+        var set = EdgeApplication.handledSignals
         do {
             try server.start()
         } catch {
