@@ -16,38 +16,43 @@ let package = Package(
         // The one C shim: what Swift cannot import (epoll, eventfd, accept4, OpenSSL macros, atomics).
         .target(name: "CSystem", dependencies: ["COpenSSL"], cSettings: [.define("_GNU_SOURCE")]),
 
-        // Pure value types shared by every layer: JSON, ULIDs, base64url, timestamps.
-        .target(name: "Core"),
+        // Pure value helpers shared by every layer: JSON, ULIDs, base64url, SHA-256, timestamps.
+        .target(name: "Core", dependencies: ["CSystem"]),
+        // The domain's values and their rules: links, apps, domains, keys, handoffs, clicks,
+        // open events, handoff tokens and keys, dynamic values, the source-address hash. No I/O.
+        .target(name: "Model", dependencies: ["Core", "CSodium"]),
         // Transport: event loops, TLS, HTTP/1.1. Knows nothing of links.
         .target(name: "HTTP", dependencies: ["Core", "CSystem", "COpenSSL"]),
         // Persistence behind the `Store` protocol; SQLite today.
-        .target(name: "Store", dependencies: ["Core", "CSQLite", "CSystem", "CSodium"]),
+        .target(name: "Store", dependencies: ["Core", "Model", "CSQLite", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.
-        .target(name: "Association", dependencies: ["Core", "Store"]),
+        .target(name: "Association", dependencies: ["Core", "Model"]),
         // Short-link visits: visitor classification, dynamic values, handoff tokens, Play referrer.
-        .target(name: "Visit", dependencies: ["Core", "Store", "CSodium"]),
+        .target(name: "Visit", dependencies: ["Core", "Model", "CSodium"]),
         // HTML pages, escaping, CSP nonces.
-        .target(name: "Templates", dependencies: ["Core", "Store", "CSodium"]),
+        .target(name: "Templates", dependencies: ["Core", "Model", "CSodium"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
-        .target(name: "Resolver", dependencies: ["Core", "Store", "CSodium"]),
+        .target(name: "Resolver", dependencies: ["Core", "Model", "Store", "CSodium"]),
         // The executable: configuration, CLI, routes, visit flow, management API.
         .executableTarget(
             name: "Edge",
             dependencies: [
-                "HTTP", "Store", "Association", "Templates", "Resolver", "Visit", "Core", "CSystem", "COpenSSL",
+                "HTTP", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Core", "CSystem",
+                "COpenSSL",
                 "CSodium",
             ]
         ),
         // Store benchmark and crash-test writer (bench/store, bench/store-crash-test).
-        .executableTarget(name: "StoreBench", dependencies: ["Store", "Core"]),
+        .executableTarget(name: "StoreBench", dependencies: ["Model", "Store", "Core"]),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "ModelTests", dependencies: ["Model", "Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CSystem", "COpenSSL"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
-        .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core"]),
-        .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core"]),
-        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Store", "Core"]),
-        .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core"]),
-        .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "Store", "Core"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Core", "Model"]),
+        .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core", "Model"]),
+        .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),
+        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Store", "Core", "Model"]),
+        .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model"]),
+        .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "Store", "Core", "Model"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `POST /api/v1/track/open`, everything but the sockets.

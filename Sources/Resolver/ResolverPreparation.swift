@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 extension Resolver {
@@ -83,7 +84,7 @@ extension Resolver {
         }
         let plan = try probabilisticPlan(request, app: app, address: address, now: now, reader: reader)
 
-        let keyHash = Digest.sha256(headers.idempotencyKey)
+        let keyHash = SHA256.hash(headers.idempotencyKey)
         return ResolutionContext(
             request: request, app: app, idempotencyKey: headers.idempotencyKey, idempotencyKeyHash: keyHash,
             requestHash: CanonicalRequest.hash(request, idempotencyKeyHash: keyHash, tokenHash: anyTokenHash),

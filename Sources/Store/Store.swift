@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// Everything the edge and the resolver remember, behind one protocol so that a
 /// PostgreSQL backend can replace SQLite without the layers above noticing.

@@ -1,4 +1,4 @@
-import Store
+import Model
 import XCTest
 
 @testable import Association

@@ -1,4 +1,4 @@
-import Store
+import Model
 
 enum Fixtures {
     static let fingerprintA =

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import Core
@@ -41,29 +42,49 @@ final class SHA256Tests: XCTestCase {
         }
     }
 
-    func testIncrementalUpdatesInAnyChunkingGiveTheOneShotDigest() {
+    func testEveryInputShapeGivesTheSameDigest() {
         var bytes: [UInt8] = []
         for _ in 0..<5 { bytes.append(contentsOf: (0...255).map { UInt8($0) }) }
         let expected = "d414b085826eb06778483ba35564dc849e643359f69ed9747878ba6e54985bed"
         XCTAssertEqual(SHA256.hex(SHA256.hash(bytes)), expected)
-        for chunk in [1, 3, 55, 63, 64, 65, 200] {
-            var h = SHA256()
-            var i = 0
-            while i < bytes.count {
-                h.update(bytes[i..<min(i + chunk, bytes.count)])
-                i += chunk
-            }
-            XCTAssertEqual(SHA256.hex(h.finalize()), expected, "chunk \(chunk)")
-            XCTAssertEqual(SHA256.hex(h.finalize()), expected, "finalize is repeatable")
-        }
+        XCTAssertEqual(SHA256.hex(SHA256.hash(bytes[...])), expected)
+        XCTAssertEqual(SHA256.hex(bytes.withUnsafeBytes { SHA256.hash($0) }), expected)
+        XCTAssertEqual(SHA256.hex(SHA256.hash("abc")), SHA256.hex(SHA256.hash(Array("abc".utf8))))
+        // A slice that does not start at 0.
+        XCTAssertEqual(SHA256.hash(bytes[1...3]), SHA256.hash([1, 2, 3]))
     }
 
-    func testNonContiguousSequenceAndStringOverloadsAgree() {
+    func testAStringIsHashedAsItsUTF8Bytes() {
         let text = "bqmh_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
         let expected = "81bcf7407bf4e0f60c3ff84f7e72deabf766c364ac6a624d2f063bf5118dcdb6"
         XCTAssertEqual(SHA256.hex(SHA256.hash(text)), expected)
-        XCTAssertEqual(SHA256.hex(SHA256.hash(text.utf8)), expected)
-        XCTAssertEqual(SHA256.hex(SHA256.hash(text.utf8.lazy.map { $0 })), expected)
+        XCTAssertEqual(SHA256.hex(SHA256.hash(Array(text.utf8))), expected)
         XCTAssertEqual(SHA256.hash(text).count, SHA256.digestCount)
     }
+
+    func testThreadsHashingAtOnceGetTheirOwnAnswers() {
+        // OpenSSL's context is per thread: concurrent callers must not see each other's state.
+        let inputs = (0..<8).map { t in (0..<500).map { i in "thread \(t) input \(i)" } }
+        let expected = inputs.map { $0.map { SHA256.hash(Array($0.utf8)) } }
+        let mismatches = Mismatches()
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { t in
+            for (i, text) in inputs[t].enumerated() where SHA256.hash(text) != expected[t][i] {
+                mismatches.add()
+            }
+        }
+        XCTAssertEqual(mismatches.count, 0)
+    }
+
+    func testAnEmptyBufferWithoutAnAddressHashesAsEmpty() {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        XCTAssertEqual(
+            SHA256.hex(SHA256.hash(empty)), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}
+
+private final class Mismatches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var count: Int { lock.withLock { n } }
 }

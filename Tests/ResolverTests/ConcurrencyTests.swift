@@ -1,5 +1,6 @@
 import Core
 import Dispatch
+import Model
 import Store
 import XCTest
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Model
 import Store
 import Synchronization
 import XCTest

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 import XCTest
 

@@ -1,5 +1,6 @@
 import CSQLite
 import Core
+import Model
 import XCTest
 
 @testable import Store

@@ -1,4 +1,5 @@
 import Core
+import Model
 import XCTest
 
 @testable import Store

@@ -1,4 +1,5 @@
 import Core
+import Model
 import XCTest
 
 @testable import Store
@@ -8,7 +9,7 @@ import XCTest
 /// found by that key, and every key stays unique per app whichever form holds it.
 final class OpenEventKeyTests: StoreTestCase {
     private func open(_ id: String, event: String, key: String, app: String = Fixture.appId) -> OpenEvent {
-        Fixture.open(id: id, eventId: event, app: app, idempotencyKeyHash: Digest.sha256(key))
+        Fixture.open(id: id, eventId: event, app: app, idempotencyKeyHash: SHA256.hash(key))
     }
 
     private func insert(_ event: OpenEvent, key: String) -> StoreError? {
@@ -16,7 +17,7 @@ final class OpenEventKeyTests: StoreTestCase {
     }
 
     private func find(event: String, key: String, app: String = Fixture.appId) throws -> String? {
-        try reader.openEvent(app: app, eventId: event, idempotencyKey: key, keyHash: Digest.sha256(key))?.id
+        try reader.openEvent(app: app, eventId: event, idempotencyKey: key, keyHash: SHA256.hash(key))?.id
     }
 
     func testAnEventThatIsItsOwnKeyStoresNoHash() throws {
@@ -25,7 +26,7 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertEqual(try raw.integer("SELECT length(idempotency_key_hash) FROM open_events"), 0)
         XCTAssertEqual(try raw.integer("SELECT count(*) FROM open_events WHERE length(idempotency_key_hash) > 0"), 0)
         // Read back as the model says: the key's SHA-256.
-        XCTAssertEqual(try reader.openEvent(id: "biq_open_1")?.idempotencyKeyHash, Digest.sha256("open_a1"))
+        XCTAssertEqual(try reader.openEvent(id: "biq_open_1")?.idempotencyKeyHash, SHA256.hash("open_a1"))
         XCTAssertEqual(try find(event: "open_a1", key: "open_a1"), "biq_open_1")
     }
 
@@ -42,7 +43,7 @@ final class OpenEventKeyTests: StoreTestCase {
         // Inside a transaction too.
         let inTx = try write { tx in
             try tx.openEvent(
-                app: Fixture.appId, eventId: "x_new_1", idempotencyKey: "open_a1", keyHash: Digest.sha256("open_a1")
+                app: Fixture.appId, eventId: "x_new_1", idempotencyKey: "open_a1", keyHash: SHA256.hash("open_a1")
             )
         }
         XCTAssertEqual(inTx?.id, "biq_open_1")
@@ -61,7 +62,7 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertNil(insert(hashed, key: "key_b2"))
         XCTAssertNil(insert(open("biq_open_3", event: "open_c3", key: "open_c3"), key: "open_c3"))
         let byKey = try reader.openEvent(
-            app: Fixture.appId, eventId: "open_new", idempotencyKey: "key_b2", keyHash: Digest.sha256("key_b2"))
+            app: Fixture.appId, eventId: "open_new", idempotencyKey: "key_b2", keyHash: SHA256.hash("key_b2"))
         XCTAssertEqual(byKey?.receipt, hashed.receipt)
         XCTAssertEqual(byKey?.receiptExpiresAt, 630_000)
         let byEvent = try reader.openEvent(app: Fixture.appId, eventId: "open_a1")
@@ -114,7 +115,7 @@ final class OpenEventKeyTests: StoreTestCase {
         let (e1, e2) = (open("biq_open_1", event: "open_e1", key: key), open("biq_open_2", event: "open_e2", key: key))
         let error = writeError { tx in
             let free = try tx.openEvent(
-                app: Fixture.appId, eventId: "open_e1", idempotencyKey: key, keyHash: Digest.sha256(key))
+                app: Fixture.appId, eventId: "open_e1", idempotencyKey: key, keyHash: SHA256.hash(key))
             XCTAssertNil(free)
             try tx.insertOpenEvent(e2, idempotencyKey: key)
             try tx.insertOpenEvent(e1, idempotencyKey: key)
@@ -126,7 +127,7 @@ final class OpenEventKeyTests: StoreTestCase {
             writeError { tx in
                 let free = try tx.openEvent(
                     app: Fixture.appId, eventId: "open_e3", idempotencyKey: "open_e3",
-                    keyHash: Digest.sha256("open_e3"))
+                    keyHash: SHA256.hash("open_e3"))
                 XCTAssertNil(free)
                 try tx.insertOpenEvent(e3, idempotencyKey: "open_e3")
             })

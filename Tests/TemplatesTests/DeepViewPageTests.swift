@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Model
 import XCTest
 
 @testable import Templates

@@ -1,5 +1,5 @@
 import Core
-import Store
+import Model
 import XCTest
 
 @testable import Templates

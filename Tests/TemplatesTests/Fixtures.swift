@@ -1,4 +1,4 @@
-import Store
+import Model
 
 @testable import Templates
 

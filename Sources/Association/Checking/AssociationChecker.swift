@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// What `biqli-edge check` says about association files: everything that would make
 /// Apple's or Google's verification fail, or the edge serve something unexpected,

@@ -1,5 +1,5 @@
 import Core
-import Store
+import Model
 
 /// Builds a domain's association files from the apps attached to it.
 ///

@@ -1,4 +1,4 @@
-import Store
+import Model
 
 extension AssociationValidator {
     /// Checks the set of apps that would be attached to `domain`: no app ID twice

@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// The write-time rules for everything that ends up in an association file.
 ///

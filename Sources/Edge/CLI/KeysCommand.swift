@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `biqli-edge keys create|list|revoke`: workspace secret keys, which authenticate the

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// The zero-set-up demo of `serve --demo`: the domain `go.example.test` (and

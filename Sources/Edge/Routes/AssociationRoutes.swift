@@ -1,6 +1,7 @@
 import Association
 import Core
 import HTTP
+import Model
 import Store
 
 /// `/.well-known/apple-app-site-association` (and `/apple-app-site-association`) and

@@ -1,4 +1,5 @@
 import HTTP
+import Model
 import Store
 
 /// `/healthz` and `/metrics`.

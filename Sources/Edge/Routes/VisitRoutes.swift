@@ -1,4 +1,5 @@
 import HTTP
+import Model
 import Store
 import Templates
 

@@ -1,3 +1,4 @@
+import Model
 import Store
 
 #if canImport(Glibc)

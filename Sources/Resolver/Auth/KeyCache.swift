@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// Publishable-key records by the `Authorization` value that carried the key (the

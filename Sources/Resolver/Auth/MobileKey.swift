@@ -1,3 +1,5 @@
+import Core
+import Model
 import Store
 
 /// The `Authorization: Bearer biqli_mobile_pk_...` check.
@@ -59,7 +61,7 @@ enum MobileKey {
             record = try cache.record(key: value, loop: loop, now: now, version: keysVersion) {
                 () throws(StoreError) in
                 let keyHash = text.withUTF8 { u in
-                    Digest.sha256(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: u[keyRange])))
+                    SHA256.hash(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: u[keyRange])))
                 }
                 return try reader.publishableKey(hash: keyHash)
             }

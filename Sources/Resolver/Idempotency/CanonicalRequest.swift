@@ -1,3 +1,5 @@
+import Core
+import Model
 import Store
 
 /// The canonical form of a validated request, whose SHA-256 decides whether a
@@ -52,7 +54,7 @@ enum CanonicalRequest {
     }
 
     static func hash(_ r: OpenRequest, idempotencyKeyHash: [UInt8], tokenHash: [UInt8]?) -> [UInt8] {
-        Digest.sha256(bytes(r, idempotencyKeyHash: idempotencyKeyHash, tokenHash: tokenHash))
+        SHA256.hash(bytes(r, idempotencyKeyHash: idempotencyKeyHash, tokenHash: tokenHash))
     }
 
     private static func length(_ n: Int, _ out: inout [UInt8]) {

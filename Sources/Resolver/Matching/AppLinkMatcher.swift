@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// `exact_app_link`: an installed app opened a short URL directly.

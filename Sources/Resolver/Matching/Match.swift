@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// What an open resolved to, when it resolved to a link.

@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// The body that runs on the store's writer, inside the current group-commit

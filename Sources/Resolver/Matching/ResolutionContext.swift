@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// Everything the write body needs, computed on the event loop before the

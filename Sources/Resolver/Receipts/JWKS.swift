@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// The public half of the receipt keys as a JSON Web Key Set (RFC 7517/8037).

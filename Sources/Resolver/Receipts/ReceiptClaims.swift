@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// The claims of an attribution receipt (documented in docs/receipts.md).

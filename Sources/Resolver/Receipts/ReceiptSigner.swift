@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// A signed attribution receipt: the compact JWS as `SigningKey.sign` writes it,

@@ -1,5 +1,6 @@
 import CSodium
 import Core
+import Model
 import Store
 
 /// One Ed25519 key in memory, ready to sign compact JWS.
@@ -68,7 +69,7 @@ final class SigningKey: @unchecked Sendable {
     /// collision-free `kid` that anyone holding the JWK can recompute.
     static func thumbprint(_ publicKey: [UInt8]) -> String {
         let canonical = #"{"crv":"Ed25519","kty":"OKP","x":""# + Base64URL.encode(publicKey) + #""}"#
-        return Base64URL.encode(Digest.sha256(canonical))
+        return Base64URL.encode(SHA256.hash(canonical))
     }
 
     /// `header.payload.signature` as UTF-8 bytes, the payload being the claims' JSON

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// The stored part of a 200 body: `open`, `click`, `link` and `attribution`, in

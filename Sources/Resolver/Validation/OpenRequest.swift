@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// A request body that passed validation, normalised: an absent field, an

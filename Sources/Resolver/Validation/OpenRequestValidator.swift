@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// Body checks: `invalid_request` for what is not a JSON object within the size

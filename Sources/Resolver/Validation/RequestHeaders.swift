@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// The SDK headers, validated (`invalid_headers` otherwise).

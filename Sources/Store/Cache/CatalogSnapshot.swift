@@ -1,3 +1,5 @@
+import Model
+
 /// Every domain and Mobile App, immutable once built: the hot path reads domains
 /// and apps from here without a query or a lock (see `InvalidationLog` for how a
 /// reader gets the newest one safely).

@@ -1,3 +1,4 @@
+import Model
 import Synchronization
 
 /// How the writer tells every reader what changed, with one atomic load per read

@@ -1,3 +1,5 @@
+import Model
+
 /// One reader's host + key -> link cache, owned by that reader's thread (no lock).
 ///
 /// Holds negative entries too (`nil`: no such link), so a flood of unknown keys

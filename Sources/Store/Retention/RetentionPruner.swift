@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// Prunes a store in the background: every `intervalMilliseconds`, clicks and
 /// open events older than `maxAgeMilliseconds` and expired handoffs go, through

@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// Memory for the text and blob values of the writer's hot inserts, bound with
 /// `SQLITE_STATIC` so that SQLite keeps a pointer instead of its own copy.

@@ -1,3 +1,5 @@
+import Model
+
 #if canImport(Glibc)
 import Glibc
 #endif

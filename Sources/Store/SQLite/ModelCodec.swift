@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// JSON forms of the model parts stored in one column: platform settings,
 /// dynamic values (ordered pairs), string lists, metadata.

@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// One SQLite connection with its cache of prepared statements.
 ///

@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// Maps SQLite result codes to `StoreError`, naming the uniqueness rule that broke.
 enum SQLiteErrors {

@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// SQLite's process-wide configuration, applied once before anything initialises
 /// the library (opening a connection or registering a VFS does).

@@ -1,3 +1,6 @@
+import Core
+import Model
+
 extension SQLiteQueries {
     // MARK: clicks
 
@@ -78,7 +81,7 @@ extension SQLiteQueries {
         }
         let eventId = s.text(3)
         // An empty blob stands for "the key was the eventId" (see SchemaV1).
-        let keyHash = s.optionalBlob(4).map { $0.isEmpty ? Digest.sha256(eventId) : $0 }
+        let keyHash = s.optionalBlob(4).map { $0.isEmpty ? SHA256.hash(eventId) : $0 }
         return OpenEvent(
             id: s.text(0), appId: s.text(1), appInstanceId: s.text(2), eventId: eventId,
             idempotencyKeyHash: keyHash, requestHash: s.blob(5), platform: platform, matchedBy: matchedBy,

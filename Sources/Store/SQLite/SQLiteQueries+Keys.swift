@@ -1,3 +1,5 @@
+import Model
+
 extension SQLiteQueries {
     static let secretKeyColumns = "id, name, key_hash, hint, created_at, revoked_at"
     static let selectSecretKey = "SELECT \(secretKeyColumns) FROM secret_keys WHERE key_hash = ?1"

@@ -1,3 +1,5 @@
+import Model
+
 extension SQLiteQueries {
     static let selectLinkById = "SELECT \(linkColumns) FROM links WHERE id = ?1"
     static let selectLinksPage = "SELECT \(linkColumns) FROM links WHERE id > ?1 ORDER BY id LIMIT ?2"

@@ -1,3 +1,5 @@
+import Model
+
 /// `StoreReader` over one connection: the SQL of every read.
 ///
 /// Used as is by transactions (on the writer's connection, so reads see the

@@ -1,3 +1,5 @@
+import Model
+
 /// One event loop's reader: its own read-only (`query_only`) connection with
 /// cached statements, the current domain/app snapshot and a private link cache.
 ///

@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
 /// The C macro is a cast of -1 and cannot be imported.

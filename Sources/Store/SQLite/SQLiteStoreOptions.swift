@@ -1,4 +1,5 @@
 import Core
+import Model
 
 extension SQLiteStore {
     /// Tuning of the SQLite store. The defaults suit the edge on a small machine.

@@ -1,3 +1,5 @@
+import Model
+
 /// Probabilistic candidates through the writer's `CandidateIndex` (decision 0009).
 ///
 /// The index names the clicks to look at; each is then read by its primary key

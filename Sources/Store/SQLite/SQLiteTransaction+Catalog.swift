@@ -1,3 +1,5 @@
+import Model
+
 /// Writes of the configuration tables: domains, apps, links, keys. Each one
 /// records what readers must forget once the batch commits.
 extension SQLiteTransaction {

@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// Bounded deletes for retention. Each call removes at most `limit` rows so one
 /// prune step never holds the writer for long; `SQLiteStore.prune` repeats them.

@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// The writer's `StoreTransaction`: reads and writes on the writer connection
 /// inside the current batch, so reads see the writes of earlier jobs.

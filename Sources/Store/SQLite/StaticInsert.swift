@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 /// Binds the parameters of one execution of a hot insert with `SQLITE_STATIC`,
 /// each text or blob copied once into the writer's `BindArena`. Made by

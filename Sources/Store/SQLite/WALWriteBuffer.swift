@@ -1,4 +1,5 @@
 import CSQLite
+import Model
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import Model
+
 /// One forward-only schema step: from `version - 1` to `version`.
 struct Migration: Sendable {
     let version: Int

@@ -1,3 +1,5 @@
+import Model
+
 /// Schema version 1. Forward-only: once released, never edit this text; add a
 /// `SchemaV2` with the `ALTER`/`CREATE` statements that lead from here instead.
 ///

@@ -1,3 +1,5 @@
+import Model
+
 /// Version 2: the probabilistic candidates leave SQLite's indexes (decision 0009).
 ///
 /// `clicks_probabilistic` took a random key per iOS click, a dirtied 4 KiB page per

@@ -1,3 +1,5 @@
+import Model
+
 /// Version 3: `clicks` becomes a rowid table with no index (decision 0010).
 ///
 /// Keyed by its time-ordered text id, the table was a `WITHOUT ROWID` B-tree that

@@ -1,3 +1,5 @@
+import Model
+
 /// Version 4: an open event keeps its attribution receipt (issue 14), so that a
 /// replay of the same event (by eventId or Idempotency-Key) returns it while it is
 /// valid. Both columns are NULL for `none` answers and for events written before.

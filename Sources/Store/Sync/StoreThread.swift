@@ -1,4 +1,5 @@
 import CSystem
+import Model
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// The writer's in-memory index of the iOS clicks that probabilistic matching may
 /// pick: (app, domain, source hash) -> click ids, newest first (decision 0009).

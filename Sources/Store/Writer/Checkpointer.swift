@@ -1,5 +1,6 @@
 import CSQLite
 import Core
+import Model
 import Synchronization
 
 /// Moves committed pages from the WAL into the database file on its own thread

@@ -1,3 +1,5 @@
+import Model
+
 /// The click counts of the writer's current batch, before they reach `click_counts`.
 ///
 /// Analytics count clicks per app, UTC hour, platform and kind. Rather than

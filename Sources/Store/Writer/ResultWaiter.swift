@@ -1,3 +1,5 @@
+import Model
+
 /// Blocks one thread until a write's completion hands over its result (`writeAndWait`).
 final class ResultWaiter<T: Sendable>: @unchecked Sendable {
     private let monitor = Monitor()

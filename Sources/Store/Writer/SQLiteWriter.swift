@@ -1,5 +1,6 @@
 import CSQLite
 import Core
+import Model
 import Synchronization
 
 #if canImport(Glibc)

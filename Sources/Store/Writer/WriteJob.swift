@@ -1,3 +1,5 @@
+import Model
+
 /// One `write` request as the writer thread sees it: run the body inside the
 /// batch, remember the outcome, report it after the commit.
 ///

@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// The hand-off from request threads to the writer thread.
 ///

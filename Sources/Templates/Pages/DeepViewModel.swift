@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// What the Deep View shows. Every string is shown as text (escaped); every URL is a `SafeURL`.
 public struct DeepViewModel: Sendable {

@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// The `/m/handoff` page, for someone who opened the copied handoff URL in a browser. It never
 /// shows the token; it only explains what to do (install, open, tap Paste).

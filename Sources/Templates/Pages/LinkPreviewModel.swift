@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// What a link-preview bot gets: Open Graph and Twitter tags plus a readable page.
 public struct LinkPreviewModel: Sendable {

@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// Where the Deep View's Continue button (and the handoff page's button) sends an iOS visitor.
 /// Only the two checked constructors make one, so `url` is always an Apple store URL.

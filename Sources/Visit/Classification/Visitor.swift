@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// What the classifier decided about one request, in the documented order
 /// (`spec/edge-behaviour.md`, "Classifying a visitor").

@@ -1,5 +1,5 @@
 import Core
-import Store
+import Model
 
 /// Turns a visit of a mobile-enabled link into what the store keeps: the snapshot of
 /// the link's mobile payload at this instant, and the handoff that carries it.

@@ -1,4 +1,4 @@
-import Store
+import Model
 
 /// The Google Play URL an Android visitor is redirected to, with the handoff token
 /// nested in the Install Referrer (`spec/resolver-contract.md`, "Where the handoff

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Model
 import Store
 
 /// A `Store` in memory, faithful to the protocol's threading model so that the

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// Reads and writes over a `MemoryState`, with the SQLite store's semantics.

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// Every table of the store as plain values; copied (copy-on-write) for each

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Model
 import Store
 import XCTest
 

@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import Model
 import Store
 
 /// The workspace API: routes a request under `/api/v1/` through `ManagementRoutesTable`,

@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import Model
 import Store
 
 /// `Authorization: Bearer biqli_sk_...`: a workspace secret key, looked up by the

@@ -1,4 +1,5 @@
 import HTTP
+import Model
 import Store
 
 /// One operation of the workspace API: method, path pattern (OpenAPI spelling, with

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `apply FILE.json`: a declarative, idempotent import of

@@ -1,3 +1,4 @@
+import Model
 import Store
 
 /// What the store-touching commands (`keys`, `apply`, `check`) share with `serve`: the

@@ -1,6 +1,7 @@
 import Association
 import Core
 import HTTP
+import Model
 import Store
 
 #if canImport(Glibc)

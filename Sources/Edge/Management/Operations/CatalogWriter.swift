@@ -1,5 +1,6 @@
 import Association
 import Core
+import Model
 import Store
 
 /// The checks that need the store, and the writes, shared by the workspace API and

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `/api/v1/domains` and `/api/v1/domains/{hostname}`.

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `/api/v1/links` and `/api/v1/links/{id}`.

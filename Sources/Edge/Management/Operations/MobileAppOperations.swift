@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `/api/v1/mobile-apps`, `/api/v1/mobile-apps/{id}`, key rotation and analytics.

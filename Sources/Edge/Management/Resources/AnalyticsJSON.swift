@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// `GET /api/v1/mobile-apps/{id}/analytics`: the Mobile App page's numbers for the

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// The API's JSON for each resource: the writable fields (what a create states and a

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// A domain as a request states it (create: the whole domain; PATCH: the stored

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// A link as a request states it. A create without `key` gets a generated one when

@@ -1,5 +1,6 @@
 import Association
 import Core
+import Model
 import Store
 import Templates
 import Visit

@@ -9,7 +9,7 @@ public struct HandoffSnapshot: Sendable, Equatable {
     /// The static referral code, else an allowed dynamic `ref`, else nil.
     public var referralCode: String?
     public var metadata: JSONValue {
-        didSet { metadataJSON = ModelCodec.encode(json: metadata) }
+        didSet { metadataJSON = MetadataEncoding.bytes(metadata) }
     }
     /// `metadata` as stored: the link's own encoding when made from its payload.
     public private(set) var metadataJSON: [UInt8]
@@ -21,7 +21,7 @@ public struct HandoffSnapshot: Sendable, Equatable {
     ) {
         self.init(
             linkId: linkId, shortUrl: shortUrl, route: route, referralCode: referralCode, metadata: metadata,
-            metadataJSON: ModelCodec.encode(json: metadata), dynamic: dynamic)
+            metadataJSON: MetadataEncoding.bytes(metadata), dynamic: dynamic)
     }
 
     /// The snapshot of a link's mobile payload: its metadata and their encoding as

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Store
+@testable import Model
 
 final class DynamicValuesTests: XCTestCase {
     private func capture(_ query: String?, _ allowed: [String] = ["ref", "campaign", "color"]) -> [String] {

@@ -1,7 +1,7 @@
 import Core
 import XCTest
 
-@testable import Store
+@testable import Model
 
 final class HandoffKeyTests: XCTestCase {
     private func token(_ ms: UInt64, _ fill: UInt8) -> String {

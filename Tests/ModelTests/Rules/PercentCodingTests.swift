@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Store
+@testable import Model
 
 final class PercentCodingTests: XCTestCase {
     func testEncodeKeepsOnlyUnreservedCharacters() {

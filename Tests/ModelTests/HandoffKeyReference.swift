@@ -1,6 +1,6 @@
 import Core
 
-@testable import Store
+@testable import Model
 
 extension HandoffKey {
     /// The storage key of `token` written the plain way, as `HandoffKey` describes it

@@ -74,7 +74,7 @@ public enum HandoffToken {
                     for i in 0..<HandoffKey.timeBytes { out[i] = HandoffKey.timeByte(bits, i) }
                     o = HandoffKey.timeBytes
                 }
-                Digest.sha256(UnsafeRawBufferPointer(u), into: out.baseAddress! + o)
+                SHA256.hash(UnsafeRawBufferPointer(u), into: out.baseAddress! + o)
                 initialized = count
             }
         }

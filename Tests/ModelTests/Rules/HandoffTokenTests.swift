@@ -1,7 +1,7 @@
 import Core
 import XCTest
 
-@testable import Store
+@testable import Model
 
 final class HandoffTokenTests: XCTestCase {
     func testGeneratedTokensHaveTheSDKFormat() {

@@ -60,7 +60,7 @@ public struct MobilePayload: Sendable, Equatable {
     public var referralCode: String?
     /// Safe metadata: a JSON object (20 keys, 3 levels, 4 KB, no sensitive keys).
     public var metadata: JSONValue {
-        didSet { metadataJSON = ModelCodec.encode(json: metadata) }
+        didSet { metadataJSON = MetadataEncoding.bytes(metadata) }
     }
     /// `metadata` as the store writes it, encoded once per link rather than by the
     /// store's writer for every handoff snapshot of it.
@@ -78,7 +78,7 @@ public struct MobilePayload: Sendable, Equatable {
         self.route = route
         self.referralCode = referralCode
         self.metadata = metadata
-        self.metadataJSON = ModelCodec.encode(json: metadata)
+        self.metadataJSON = MetadataEncoding.bytes(metadata)
         self.dynamicKeys = dynamicKeys
         self.deepView = deepView
     }
