@@ -113,6 +113,15 @@ final class ManagementContractTests: XCTestCase {
         XCTAssertTrue(try matches(appPattern, DemoData.appId))
         // The ids the demo had before: an L is not Crockford base 32.
         XCTAssertFalse(try matches(linkPattern, "biq_lnk_01JDEM0L1NK000000000000001"))
+        // The pattern is ULID.isValid.
+        for ulid in [
+            "01JDEM0HREF000000000000001", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+            "01jdem0href000000000000001", "01JDEM0HREF00000000000001", "01JDEM0HREF0000000000000011",
+        ] {
+            XCTAssertEqual(
+                try matches(linkPattern, Identifier.linkPrefix + ulid),
+                Identifier.isValid(Identifier.linkPrefix + ulid, prefix: Identifier.linkPrefix), ulid)
+        }
     }
 
     func testTheHostnameSchemaIsHostnameRule() throws {

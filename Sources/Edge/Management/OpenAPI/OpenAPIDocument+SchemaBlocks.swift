@@ -75,8 +75,9 @@ extension OpenAPIDocument {
         }.joined()
     }
 
-    /// The pattern of a resource id: its prefix and a ULID.
-    static func idPattern(_ prefix: String) -> JSONValue { .string("^\(prefix)[0-9A-HJKMNP-TV-Z]{26}$") }
+    /// The pattern of a resource id: its prefix and a ULID (`ULID.isValid`: 26 of Crockford's
+    /// base 32, no I, L, O or U, the first at most 7 so that the value fits 128 bits).
+    static func idPattern(_ prefix: String) -> JSONValue { .string("^\(prefix)[0-7][0-9A-HJKMNP-TV-Z]{25}$") }
 
     static let timestamp: JSONValue = [
         "type": "string", "format": "date-time", "readOnly": true, "description": "ISO 8601, UTC.",
