@@ -33,6 +33,13 @@ final class ManagementOpenAPITests: XCTestCase {
                     $0["$ref"] == "#/components/parameters/IdempotencyKey"
                 },
                 route.isWrite, "Idempotency-Key of \(route.operationId)")
+            // The body a route refuses to go without is the document's required one.
+            XCTAssertEqual(
+                operation?["requestBody"]?["required"] == .bool(true), route.requiresBody,
+                "requestBody of \(route.operationId)")
+            // Every request line can be too long for the transport.
+            XCTAssertEqual(operation?["responses"]?["414"], OpenAPIErrorResponse.uriTooLong.reference)
+            XCTAssertNotNil(operation?["responses"]?["400"], "\(route.operationId) documents no 400")
             if route.isPublic {
                 XCTAssertEqual(operation?["security"], .array([]))
             } else {

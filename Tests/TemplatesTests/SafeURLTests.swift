@@ -65,6 +65,23 @@ final class SafeURLTests: XCTestCase {
         }
     }
 
+    func testAcceptsOnlyRealIPv6Hosts() {
+        for host in [
+            "::1", "::", "1::", "2001:db8::1", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "::ffff:192.0.2.1",
+            "1:2:3:4:5:6:1.2.3.4", "FE80::A",
+        ] {
+            XCTAssertNotNil(SafeURL("https://[\(host)]/"), host)
+        }
+        // Hex digits or colons alone are not an address: URL parsers (browsers, Python's
+        // urlsplit) refuse these, so the edge must not store them.
+        for host in [
+            "be47", "1:2", ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "12345::",
+            "::1.2.3", "::1.2.3.256", "::01.2.3.4", "1.2.3.4::", "::g", ":1::", "1:2:3:4:5:6:7:1.2.3.4",
+        ] {
+            XCTAssertNil(SafeURL("https://[\(host)]/"), host)
+        }
+    }
+
     func testRejectsOverlongURLs() {
         let long = "https://example.com/" + String(repeating: "a", count: SafeURL.maxLength)
         XCTAssertNil(SafeURL(long))

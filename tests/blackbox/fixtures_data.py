@@ -27,9 +27,9 @@ DEMO_PACKAGE = "com.example.demo"
 DEMO_FINGERPRINT = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
 DEMO_APP_STORE_ID = "1234567890"
 LINK_IDS = {
-    "invite": "biq_lnk_01JDEM0L1NK000000000000001",
-    "promo": "biq_lnk_01JDEM0L1NK000000000000002",
-    "docs": "biq_lnk_01JDEM0L1NK000000000000003",
+    "invite": "biq_lnk_01JDEM0HREF000000000000001",
+    "promo": "biq_lnk_01JDEM0HREF000000000000002",
+    "docs": "biq_lnk_01JDEM0HREF000000000000003",
 }
 
 UA_ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "

@@ -113,7 +113,7 @@ def test_unknown_routes_under_api_v1_are_json_404(api, path):
 @pytest.mark.parametrize("method,path,allowed", [
     ("PUT", "/api/v1/domains", {"GET", "HEAD", "POST"}),
     ("DELETE", "/api/v1/links", {"GET", "HEAD", "POST"}),
-    ("POST", "/api/v1/links/biq_lnk_01JDEM0L1NK000000000000001", {"GET", "HEAD", "PATCH", "DELETE"}),
+    ("POST", "/api/v1/links/biq_lnk_01JDEM0HREF000000000000001", {"GET", "HEAD", "PATCH", "DELETE"}),
     ("GET", "/api/v1/mobile-apps/biq_mapp_x/keys/rotate", {"POST"}),
     ("OPTIONS", "/api/v1/mobile-apps", {"GET", "HEAD", "POST"}),
     ("POST", "/api/v1/openapi.json", {"GET", "HEAD"}),
@@ -746,7 +746,10 @@ def test_curl_style_form_content_type_is_read_as_json(api):
 
 
 def test_an_empty_create_names_every_required_field(api):
-    r = api.post("/api/v1/links", raw=b"")
+    r = api.post("/api/v1/links", {})
     assert r.status == 422 and {f for f, _ in r.fields} == {"domain", "url"}
-    r = api.post("/api/v1/mobile-apps")
+    r = api.post("/api/v1/mobile-apps", {})
     assert r.status == 422 and {f for f, _ in r.fields} == {"name", "ios"}
+    # No body at all is a request that cannot be read: the document requires one.
+    r = api.post("/api/v1/links", raw=b"")
+    assert r.status == 400 and r.fields == [("body", "is required: a JSON object (on a PATCH, {} changes nothing)")]

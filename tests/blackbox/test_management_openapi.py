@@ -7,7 +7,7 @@ scenario here fails the test, so a new route cannot go undocumented-untested."""
 import json, tempfile, uuid
 
 import jsonschema, pytest, referencing, referencing.jsonschema
-from edge import Edge
+from edge import Conn, Edge
 from management_api import FINGERPRINT, Api, new_key
 
 METHODS = ("get", "post", "patch", "delete", "put")
@@ -86,6 +86,11 @@ class Checker:
         for header in documented.get("headers", {}):
             if header != "Idempotent-Replayed":
                 assert header.lower() in r.headers, (op["operationId"], header)
+        if "text/plain" in documented["content"]:
+            # The transport's refusals (413, 414): plain text, before the API sees the request.
+            assert r.headers["content-type"].startswith("text/plain"), (op["operationId"], r)
+            self.seen.add((op["operationId"], r.status))
+            return r
         schema = documented["content"]["application/json"]["schema"]
         if "$ref" in schema:
             validator(self.registry, schema["$ref"][1:]).validate(r.json)
@@ -93,6 +98,22 @@ class Checker:
             jsonschema.Draft202012Validator(schema).validate(r.json)
         self.seen.add((op["operationId"], r.status))
         return r
+
+    def transport_limits(self, path, method, concrete):
+        """414 for a request line over 8 KiB; 413 for a body over 1 MiB where the operation
+        documents it (the edge answers from Content-Length alone)."""
+        self.call(path, method, concrete, query="?cursor=" + "a" * 9000, expect=414)
+        op = self.doc["paths"][path][method]
+        if "413" in op["responses"]:
+            c = Conn(self.api.edge.http_port)
+            try:
+                c.send(f"{method.upper()} {concrete} HTTP/1.1\r\nHost: localhost\r\n"
+                       f"Authorization: Bearer {self.api.key}\r\nContent-Length: 2000000\r\n\r\n")
+                status, headers, _ = c.response()
+            finally:
+                c.close()
+            assert status == 413 and headers["content-type"].startswith("text/plain"), (op["operationId"], status)
+            self.seen.add((op["operationId"], 413))
 
 
 def test_every_operation_answers_as_documented(world):
@@ -106,6 +127,8 @@ def test_every_operation_answers_as_documented(world):
 
     # Meta
     c.call("/api/v1/openapi.json", "get", "/api/v1/openapi.json", key="", expect=200)
+    c.call("/api/v1/openapi.json", "get", "/api/v1/openapi.json", key="", headers={"X-Biq-Request-Id": "bad"},
+           expect=400)
 
     # Domains
     P, I = "/api/v1/domains", "/api/v1/domains/{hostname}"
@@ -207,6 +230,12 @@ def test_every_operation_answers_as_documented(world):
     c.call(LI, "delete", f"{L}/{link['id']}", expect=404)
     c.call(LI, "delete", f"{L}/{second['id']}", key=nokey, expect=401)
     c.call(LI, "delete", f"{L}/{second['id']}", expect=400, query="?force=1")
+
+    # The transport's limits, on every operation.
+    for path, method, _ in operations(doc):
+        concrete = path.replace("{hostname}", host).replace("{id}", app["id"] if "mobile-apps" in path else
+                                                                    second["id"])
+        c.transport_limits(path, method, concrete)
 
     # Deletes last: the app, then the domains.
     c.call(AI, "delete", f"{A}/{app['id']}", expect=400, query="?cascade=1")

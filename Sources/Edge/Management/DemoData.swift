@@ -7,7 +7,17 @@ import Store
 /// Installed once into an empty demo store; the keys are printed when created.
 enum DemoData {
     static let hostnames = ["go.example.test", "links.example.test"]
+    /// Fixed ids, so that the printed commands and the tests can name them. They are
+    /// real ULIDs (Crockford's base 32: no I, L, O or U), as the OpenAPI document's id
+    /// patterns require. A demo store made before they were (its links were
+    /// `biq_lnk_01JDEM0L1NK...`) keeps its old ids: `install` adds nothing to a store
+    /// that has the demo app; delete the demo data directory to get these.
     static let appId = "biq_mapp_01JDEM0APP00000000000000AA"
+    static let linkIds = [
+        "invite": "biq_lnk_01JDEM0HREF000000000000001",
+        "promo": "biq_lnk_01JDEM0HREF000000000000002",
+        "docs": "biq_lnk_01JDEM0HREF000000000000003",
+    ]
     static let domain = "go.example.test"
 
     /// What `install` created that can only be shown now (keys are stored hashed).
@@ -51,7 +61,7 @@ enum DemoData {
                     hint: KeyMaterial.hint(secret), createdAt: now))
             let links: [Link] = [
                 Link(
-                    id: "biq_lnk_01JDEM0L1NK000000000000001", domain: domain, key: "invite",
+                    id: linkIds["invite"]!, domain: domain, key: "invite",
                     url: "https://www.example.com/invite",
                     mobile: MobilePayload(
                         appId: appId, route: "/invite/accepted", referralCode: "PARTNER_42",
@@ -60,7 +70,7 @@ enum DemoData {
                         title: "Join me on Biqli Demo", description: "Accept the invite and get a welcome bonus.",
                         imageUrl: "https://www.example.com/og/invite.png"), createdAt: now, updatedAt: now),
                 Link(
-                    id: "biq_lnk_01JDEM0L1NK000000000000002", domain: domain, key: "promo",
+                    id: linkIds["promo"]!, domain: domain, key: "promo",
                     url: "https://www.example.com/promo",
                     mobile: MobilePayload(
                         appId: appId, route: "/promo/spring", referralCode: nil, metadata: ["tier": "gold"],
@@ -68,7 +78,7 @@ enum DemoData {
                     preview: LinkPreview(title: "Spring promo", description: "20% off this week."),
                     createdAt: now, updatedAt: now),
                 Link(
-                    id: "biq_lnk_01JDEM0L1NK000000000000003", domain: domain, key: "docs",
+                    id: linkIds["docs"]!, domain: domain, key: "docs",
                     url: "https://www.example.com/docs", preview: LinkPreview(title: "Documentation"),
                     createdAt: now, updatedAt: now),
             ]

@@ -4,7 +4,8 @@
 /// - the text starts with `https://` (scheme compared case-insensitively, stored lower-case), so
 ///   `javascript:`, `data:`, `http:`, `//host` and relative URLs are all rejected;
 /// - the host is a DNS name (`[a-z0-9-]` labels, ASCII only: write IDNs in punycode), an IPv4
-///   address or a bracketed IPv6 address, stored lower-case; an optional port is 1...65535;
+///   address or a bracketed IPv6 address (a real one: `isIPv6`), stored lower-case; an
+///   optional port is 1...65535;
 /// - no credentials (`user:pass@`), i.e. no `@` anywhere before the path;
 /// - no whitespace, controls, backslash (browsers read it as `/`), `"`, `'`, `<`, `>` or backtick,
 ///   and every `%` starts a valid escape;
@@ -78,11 +79,7 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
         if authority.first == UInt8(ascii: "[") {
             // A bracketed IPv6 literal.
             guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            let inner = authority[(authority.startIndex + 1)..<close]
-            let isAddressByte: (UInt8) -> Bool = {
-                isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
-            }
-            guard inner.count >= 2, inner.allSatisfy(isAddressByte) else { return nil }
+            guard isIPv6(authority[(authority.startIndex + 1)..<close]) else { return nil }
             hostPart = authority[authority.startIndex...close]
             afterHost = authority[(close + 1)...]
         } else {
@@ -127,6 +124,59 @@ public struct SafeURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// An IPv6 address in RFC 4291 2.2 text form: eight groups of 1 to 4 hex digits, or
+    /// fewer around one `::`, the last two groups possibly written as a dotted IPv4
+    /// address. No zone id. (`[be47]` or `[1:2]` is no address: browsers refuse them, and
+    /// so do URL parsers such as Python's.)
+    static func isIPv6(_ text: ArraySlice<UInt8>) -> Bool {
+        let colon = UInt8(ascii: ":")
+        var split: Int?
+        var i = text.startIndex
+        while i + 1 < text.endIndex {
+            if text[i] == colon && text[i + 1] == colon {
+                if split != nil { return false }
+                split = i
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        guard let split else { return groupCount(text, lastMayBeIPv4: true) == 8 }
+        guard let head = groupCount(text[text.startIndex..<split], lastMayBeIPv4: false),
+            let tail = groupCount(text[(split + 2)...], lastMayBeIPv4: true)
+        else { return false }
+        return head + tail <= 7
+    }
+
+    /// The number of 16-bit groups `text` (`h:h:...`) spells, an IPv4 ending counting
+    /// two; 0 for empty text; nil when malformed.
+    private static func groupCount(_ text: ArraySlice<UInt8>, lastMayBeIPv4: Bool) -> Int? {
+        if text.isEmpty { return 0 }
+        let parts = text.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        var count = 0
+        for (n, part) in parts.enumerated() {
+            if lastMayBeIPv4 && n == parts.count - 1 && part.contains(UInt8(ascii: ".")) {
+                guard isIPv4(part) else { return nil }
+                count += 2
+            } else {
+                guard (1...4).contains(part.count), part.allSatisfy(isHexDigit) else { return nil }
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Four decimal numbers 0 to 255 without leading zeros, joined by dots.
+    private static func isIPv4(_ text: ArraySlice<UInt8>) -> Bool {
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                guard (1...3).contains(part.count), part.allSatisfy(isDigit) else { return false }
+                guard part.count == 1 || part.first != UInt8(ascii: "0") else { return false }
+                return part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 255
+            }
+    }
 
     private static func isPort(_ digits: ArraySlice<UInt8>) -> Bool {
         guard (1...5).contains(digits.count), digits.allSatisfy(isDigit) else { return false }

@@ -9,7 +9,7 @@ import Store
 ///
 /// Every answer, error or not, is JSON with `Cache-Control: no-store` and
 /// `X-Biq-Request-Id` (the caller's when it is 8 to 100 safe characters, else
-/// `req_` + 32 hex digits).
+/// `req_` + 32 hex digits; a caller's id that breaks that rule is refused with 400).
 final class ManagementAPI: Sendable {
     let store: any Store
     let environment: ManagementEnvironment
@@ -35,7 +35,8 @@ final class ManagementAPI: Sendable {
     /// Everything that can be done on the loop: routing, auth, parsing, and reads.
     /// `routeName` gets the operation id (for the access log and metrics).
     func prepare(_ request: HTTPRequest, reader: any StoreReader, routeName: inout String) -> Prepared {
-        let requestId = Self.requestId(request.headers["x-biq-request-id"])
+        let callerIds = request.headers.values("x-biq-request-id")
+        let requestId = Self.requestId(callerIds.count == 1 ? callerIds[0] : nil)
         do {
             let path = Self.originPath(request.path)
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
@@ -56,6 +57,7 @@ final class ManagementAPI: Sendable {
                 throw ManagementError.methodNotAllowed(allowed)
             }
             routeName = route.operationId
+            try Self.checkRequestId(callerIds)
             var keyId = ""
             if !route.isPublic { keyId = try ManagementAuth.authenticate(request.headers, reader: reader).id }
             let query = try QueryParameters(request.query)
@@ -68,13 +70,10 @@ final class ManagementAPI: Sendable {
                 return .answer(response(try operation(call, reader, environment), requestId: requestId))
             case .write(let operation):
                 call.body = try RequestBody.parse(request)
-                if let key = request.headers["idempotency-key"] {
-                    guard ManagementIdempotency.isValidKey(key) else {
-                        throw ManagementError.malformed(
-                            FieldProblem("Idempotency-Key", "must be 8 to 100 of A-Z a-z 0-9 . _ ~ -"))
-                    }
-                    call.idempotencyKey = key
+                if route.requiresBody && call.body == nil {
+                    throw ManagementError.malformed(RequestBody.missing)
                 }
+                call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
                 return .write(PendingWrite(call: call, operation: operation))
             }
         } catch {
@@ -149,6 +148,32 @@ final class ManagementAPI: Sendable {
         HTTPResponse.json(status, body, headers: [("X-Biq-Request-Id", requestId)] + extra)
     }
 
+    /// The one-header rule of `X-Biq-Request-Id` and `Idempotency-Key` (from the seed):
+    /// 8 to 100 of `A-Z a-z 0-9 . _ ~ -`.
+    static let headerTokenRule = "must be 8 to 100 of A-Z a-z 0-9 . _ ~ -"
+
+    /// A caller's `X-Biq-Request-Id` is echoed in the answer and the logs, so one that
+    /// breaks the rule, or comes twice, is refused (400 naming the header) rather than
+    /// silently replaced: the caller would otherwise look for an id that never existed.
+    static func checkRequestId(_ values: [String]) throws(ManagementError) {
+        guard let value = values.first else { return }
+        guard values.count == 1 else { throw .malformed(FieldProblem("X-Biq-Request-Id", "must appear once")) }
+        guard ManagementIdempotency.isValidKey(value) else {
+            throw .malformed(FieldProblem("X-Biq-Request-Id", headerTokenRule))
+        }
+    }
+
+    /// The write's `Idempotency-Key`, nil when absent; 400 when malformed or repeated.
+    static func idempotencyKey(_ values: [String]) throws(ManagementError) -> String? {
+        guard let value = values.first else { return nil }
+        guard values.count == 1 else { throw .malformed(FieldProblem("Idempotency-Key", "must appear once")) }
+        guard ManagementIdempotency.isValidKey(value) else {
+            throw .malformed(FieldProblem("Idempotency-Key", headerTokenRule))
+        }
+        return value
+    }
+
+    /// The caller's id when it is valid, else `req_` + 32 hex digits.
     static func requestId(_ incoming: String?) -> String {
         if let v = incoming, ManagementIdempotency.isValidKey(v) { return v }
         var rng = SystemRandomNumberGenerator()

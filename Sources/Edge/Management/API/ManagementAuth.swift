@@ -5,9 +5,9 @@ import Store
 
 /// `Authorization: Bearer biqli_sk_...`: a workspace secret key, looked up by the
 /// SHA-256 of its whole text, not revoked. Anything else (no header, another scheme,
-/// an unknown or revoked key, a `biqli_pk_` or `biqli_mobile_pk_` key) is
-/// `invalid_token`, with one message for all so that the answer tells nothing
-/// about which keys exist.
+/// an unknown or revoked key, a `biqli_pk_` or `biqli_mobile_pk_` key, two
+/// `Authorization` fields) is `invalid_token`, with one message for all so that the
+/// answer tells nothing about which keys exist.
 enum ManagementAuth {
     /// `biqli_sk_` + 43 base64url characters.
     static func isWellFormed(_ key: String) -> Bool {
@@ -28,9 +28,12 @@ enum ManagementAuth {
         return trimmed.isEmpty ? nil : String(trimmed)
     }
 
-    /// The key record that authenticates `headers`.
+    /// The key record that authenticates `headers`. A request with two `Authorization`
+    /// fields is refused whatever they hold: a proxy or a client library that added a
+    /// second one must not decide which key acts (RFC 9110 5.3 allows no list here).
     static func authenticate(_ headers: HTTPHeaders, reader: any StoreReader) throws -> SecretKeyRecord {
-        guard let key = bearer(headers["authorization"]), isWellFormed(key),
+        let values = headers.values("authorization")
+        guard values.count == 1, let key = bearer(values[0]), isWellFormed(key),
             let record = try reader.secretKey(hash: KeyMaterial.hash(key)), record.revokedAt == nil
         else { throw ManagementError.invalidToken }
         return record

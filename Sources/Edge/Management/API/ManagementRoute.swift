@@ -21,18 +21,23 @@ struct ManagementRoute: Sendable {
     let query: Set<String>
     /// No secret key needed (the OpenAPI document).
     let isPublic: Bool
+    /// The request must carry a JSON object (creates and updates; `{}` is a PATCH that
+    /// changes nothing). An empty body there is 400, as the document's
+    /// `requestBody.required` says.
+    let requiresBody: Bool
     let handler: Handler
     let segments: [Substring]
 
     init(
         _ method: HTTPMethod, _ pattern: String, _ operationId: String, query: Set<String> = [],
-        isPublic: Bool = false, _ handler: Handler
+        isPublic: Bool = false, requiresBody: Bool = false, _ handler: Handler
     ) {
         self.method = method
         self.pattern = pattern
         self.operationId = operationId
         self.query = query
         self.isPublic = isPublic
+        self.requiresBody = requiresBody
         self.handler = handler
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
     }
@@ -68,16 +73,21 @@ enum ManagementRoutesTable {
         ManagementRoute(.get, "/api/v1/openapi.json", "openapi.get", isPublic: true, .read(OpenAPIDocument.answer)),
 
         ManagementRoute(.get, "/api/v1/domains", "domains.list", query: listQuery, .read(DomainOperations.list)),
-        ManagementRoute(.post, "/api/v1/domains", "domains.create", .write(DomainOperations.create)),
+        ManagementRoute(
+            .post, "/api/v1/domains", "domains.create", requiresBody: true, .write(DomainOperations.create)),
         ManagementRoute(.get, "/api/v1/domains/{hostname}", "domains.get", .read(DomainOperations.get)),
-        ManagementRoute(.patch, "/api/v1/domains/{hostname}", "domains.update", .write(DomainOperations.update)),
+        ManagementRoute(
+            .patch, "/api/v1/domains/{hostname}", "domains.update", requiresBody: true, .write(DomainOperations.update)),
         ManagementRoute(.delete, "/api/v1/domains/{hostname}", "domains.delete", .write(DomainOperations.delete)),
 
         ManagementRoute(
             .get, "/api/v1/mobile-apps", "mobileApps.list", query: listQuery, .read(MobileAppOperations.list)),
-        ManagementRoute(.post, "/api/v1/mobile-apps", "mobileApps.create", .write(MobileAppOperations.create)),
+        ManagementRoute(
+            .post, "/api/v1/mobile-apps", "mobileApps.create", requiresBody: true, .write(MobileAppOperations.create)),
         ManagementRoute(.get, "/api/v1/mobile-apps/{id}", "mobileApps.get", .read(MobileAppOperations.get)),
-        ManagementRoute(.patch, "/api/v1/mobile-apps/{id}", "mobileApps.update", .write(MobileAppOperations.update)),
+        ManagementRoute(
+            .patch, "/api/v1/mobile-apps/{id}", "mobileApps.update", requiresBody: true,
+            .write(MobileAppOperations.update)),
         ManagementRoute(
             .delete, "/api/v1/mobile-apps/{id}", "mobileApps.delete", .write(MobileAppOperations.delete)),
         ManagementRoute(
@@ -89,9 +99,10 @@ enum ManagementRoutesTable {
 
         ManagementRoute(
             .get, "/api/v1/links", "links.list", query: listQuery.union(["domain"]), .read(LinkOperations.list)),
-        ManagementRoute(.post, "/api/v1/links", "links.create", .write(LinkOperations.create)),
+        ManagementRoute(.post, "/api/v1/links", "links.create", requiresBody: true, .write(LinkOperations.create)),
         ManagementRoute(.get, "/api/v1/links/{id}", "links.get", .read(LinkOperations.get)),
-        ManagementRoute(.patch, "/api/v1/links/{id}", "links.update", .write(LinkOperations.update)),
+        ManagementRoute(
+            .patch, "/api/v1/links/{id}", "links.update", requiresBody: true, .write(LinkOperations.update)),
         ManagementRoute(.delete, "/api/v1/links/{id}", "links.delete", .write(LinkOperations.delete)),
     ]
 }

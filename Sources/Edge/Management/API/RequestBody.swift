@@ -13,6 +13,9 @@ enum RequestBody {
     /// Deepest accepted nesting (a link body needs 5: link, mobile, metadata and its 3 levels).
     static let maxDepth = 16
 
+    /// What a create or an update without a body is told.
+    static let missing = FieldProblem("body", "is required: a JSON object (on a PATCH, {} changes nothing)")
+
     /// The object's members, or nil for an empty body.
     static func parse(_ request: HTTPRequest) throws(ManagementError) -> [(String, JSONValue)]? {
         let body = request.body

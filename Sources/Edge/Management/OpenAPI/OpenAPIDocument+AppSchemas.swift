@@ -9,16 +9,16 @@ extension OpenAPIDocument {
     static let appFields: [OpenAPIField] =
         [
             OpenAPIField("id", ["type": "string", "pattern": idPattern("biq_mapp_"), "readOnly": true]),
-            OpenAPIField("name", ["type": "string", "minLength": 1, "maxLength": 100]),
+            OpenAPIField("name", text(100)),
             OpenAPIField("enabled", boolean("false stops new resolutions and store redirects. Default true.")),
-            OpenAPIField("iconUrl", nullableURL("Shown on the Deep View.", pattern: "^https://")),
+            OpenAPIField("iconUrl", url("Shown on the Deep View.", httpsOnly: true)),
             .nested("ios", read: "IOSPlatform", create: "IOSPlatformInput", update: "IOSPlatformPatch"),
             .nested("android", read: "AndroidPlatform", create: "AndroidPlatformInput", update: "AndroidPlatformPatch"),
             OpenAPIField(
                 "domains",
                 [
                     "type": "array", "maxItems": 100, "uniqueItems": true,
-                    "items": ["type": "string", "pattern": .string(hostnamePattern)],
+                    "items": hostname(),
                     "description": "Hostnames of existing domains; the app is listed in their association files.",
                 ]),
             OpenAPIField(
@@ -37,6 +37,11 @@ extension OpenAPIDocument {
                     "description": "The keys that work now (never the keys themselves).",
                 ]),
         ] + timestamps
+
+    /// The create rule that an app has at least one platform: `name` present as an object.
+    static func platformRequired(_ name: String) -> JSONValue {
+        ["required": [.string(name)], "properties": [name: ["type": "object"]]]
+    }
 
     /// A publishable key in the one answer that shows it; a replay cannot show it again.
     static func shownOnce(_ description: String) -> JSONValue {
@@ -58,10 +63,13 @@ extension OpenAPIDocument {
             ] + appFields.dropFirst())
             .schema(.read),
         "MobileAppCreate": appFields.schema(
-            .create, required: ["name"], description: "At least one of ios and android."),
+            .create, required: ["name"], description: "At least one of ios and android."
+        )
+        .adding("anyOf", [platformRequired("ios"), platformRequired("android")]),
         "MobileAppUpdate": appFields.schema(
             .update,
-            description: "Given fields replace the stored ones; ios and android are merged one level deep; null clears."
+            description:
+                "Given fields replace the stored ones; ios and android are merged one level deep; null clears. The merged app must still have ios or android (422 otherwise): a PATCH may clear one of them only when the other stays."
         ),
         "PublishableKeySummary": record([
             "id": ["type": "string", "pattern": "^pk_"],

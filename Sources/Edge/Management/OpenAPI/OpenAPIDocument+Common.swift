@@ -11,8 +11,12 @@ extension OpenAPIDocument {
         "type": "string", "minLength": 8, "maxLength": 100, "pattern": "^[A-Za-z0-9._~-]+$",
     ]
 
-    static func pathParameter(_ name: String) -> JSONValue {
-        ["name": .string(name), "in": "path", "required": true, "schema": ["type": "string"]]
+    /// A path parameter; a value outside `schema` names nothing, so it is a 404.
+    static func pathParameter(_ name: String, _ schema: JSONValue, _ description: String) -> JSONValue {
+        [
+            "name": .string(name), "in": "path", "required": true, "schema": schema,
+            "description": .string(description),
+        ]
     }
 
     static let commonComponents: JSONValue = [
@@ -23,8 +27,9 @@ extension OpenAPIDocument {
                 "schema": ["type": "integer", "minimum": 1, "maximum": 100, "default": 50],
             ],
             "Cursor": [
-                "name": "cursor", "in": "query", "description": "The nextCursor of the previous page.",
-                "schema": ["type": "string", "maxLength": 256],
+                "name": "cursor", "in": "query",
+                "description": "The nextCursor of the previous page (not empty: leave cursor out for the first page).",
+                "schema": ["type": "string", "minLength": 1, "maxLength": 256],
             ],
             "IdempotencyKey": [
                 "name": "Idempotency-Key", "in": "header", "required": false,
@@ -34,17 +39,20 @@ extension OpenAPIDocument {
             ],
             "RequestId": [
                 "name": "X-Biq-Request-Id", "in": "header", "required": false,
-                "description": "Echoed when valid; generated (req_ + 32 hex) otherwise.",
+                "description":
+                    "Echoed in the X-Biq-Request-Id answer header and request_id; generated (req_ + 32 hex) when absent. One that breaks the rule, or comes twice, is 400 validation_error.",
                 "schema": requestKeySchema,
             ],
-            "Hostname": pathParameter("hostname"),
-            "AppId": pathParameter("id"),
-            "LinkId": pathParameter("id"),
+            "Hostname": pathParameter(
+                "hostname", hostname(), "The domain."),
+            "AppId": pathParameter(
+                "id", ["type": "string", "pattern": idPattern("biq_mapp_")], "The Mobile App's id."),
+            "LinkId": pathParameter("id", ["type": "string", "pattern": idPattern("biq_lnk_")], "The link's id."),
         ],
         "headers": [
             "RequestId": [
                 "description": "The caller's X-Biq-Request-Id when valid, else req_ + 32 hex digits.",
-                "schema": ["type": "string"],
+                "schema": requestKeySchema,
             ],
             "CacheControl": ["description": "Always no-store.", "schema": ["type": "string", "const": "no-store"]],
         ],

@@ -10,11 +10,9 @@ extension OpenAPIDocument {
         [
             OpenAPIField(
                 "hostname",
-                [
-                    "type": "string", "maxLength": 253, "pattern": .string(hostnamePattern),
-                    "description":
-                        "Lower-case DNS name of at least two labels, not an IP address; punycode for IDNs. The primary key; cannot change.",
-                ]),
+                hostname(
+                    "Lower-case DNS name of at least two labels, not an IP address; punycode for IDNs. The primary key; cannot change."
+                )),
             OpenAPIField(
                 "verified",
                 boolean(
@@ -28,9 +26,9 @@ extension OpenAPIDocument {
                 ]),
             OpenAPIField(
                 "deepViewEnabled", boolean("The domain's Deep View switch (the link has the other). Default true.")),
-            OpenAPIField("rootUrl", nullableURL("Where / goes; null: the built-in page.")),
+            OpenAPIField("rootUrl", url("Where / goes; null: the built-in page.")),
             OpenAPIField(
-                "notFoundUrl", nullableURL("Where unknown and disabled keys go; null: the built-in 404 page.")),
+                "notFoundUrl", url("Where unknown and disabled keys go; null: the built-in 404 page.")),
         ] + timestamps
 
     static let domainSchemas: JSONValue = [
@@ -38,7 +36,9 @@ extension OpenAPIDocument {
         "DomainCreate": domainFields.schema(.create, required: ["hostname"]),
         "DomainUpdate": domainFields.schema(
             .update,
-            description: "JSON merge of the given fields over the stored domain. hostname may be sent only unchanged."),
+            description:
+                "JSON merge of the given fields over the stored domain. hostname may be sent only unchanged (another one is 422: it is the domain's key)."
+        ),
         "DomainList": list(of: "Domain", cursorIs: "the last hostname"),
         "DeletedDomain": deleted(key: "hostname"),
         "DeletedResource": deleted(key: "id"),

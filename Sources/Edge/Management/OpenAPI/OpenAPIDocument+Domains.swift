@@ -6,12 +6,29 @@ import Core
 /// `ManagementOpenAPITests` and the black-box test `test_management_openapi.py` keep it
 /// true to the routes and the answers.
 extension OpenAPIDocument {
+    static let domainLinks: JSONValue = .object(
+        pathLinks(
+            "hostname", to: "hostname",
+            [("GetDomain", "domains.get"), ("UpdateDomain", "domains.update"), ("DeleteDomain", "domains.delete")])
+            + [
+                (
+                    "ListLinksOfDomain",
+                    ["operationId": "links.list", "parameters": ["domain": "$response.body#/hostname"]]
+                ),
+                // A plain web link: a generated mobile payload would name an app that does not exist.
+                (
+                    "CreateLinkOnDomain",
+                    bodyLink("links.create", ["domain": "$response.body#/hostname", "mobile": .null])
+                ),
+                ("CreateAppOnDomain", bodyLink("mobileApps.create", ["domains": ["$response.body#/hostname"]])),
+            ])
+
     static let domainPaths: JSONValue = [
         "/api/v1/openapi.json": [
             "get": operation(
                 "openapi.get", tag: "Meta", summary: "This document", description: "Needs no key.", isPublic: true,
                 answer: 200, "OpenAPI 3.1 document.", schema: ["type": "object", "required": ["openapi", "paths"]],
-                errors: [])
+                errors: .meta)
         ],
         "/api/v1/domains": [
             "get": operation(
@@ -21,7 +38,8 @@ extension OpenAPIDocument {
             "post": operation(
                 "domains.create", tag: "Domains", summary: "Create a domain",
                 description: "409 domain_taken when the hostname exists.", writes: true,
-                answer: 201, "The domain.", schema: schemaRef("Domain"), body: "DomainCreate", errors: .creating),
+                answer: 201, "The domain.", schema: schemaRef("Domain"), links: domainLinks, body: "DomainCreate",
+                errors: .creating),
         ],
         "/api/v1/domains/{hostname}": [
             "get": operation(

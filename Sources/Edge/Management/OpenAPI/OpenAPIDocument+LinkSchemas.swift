@@ -13,30 +13,32 @@ extension OpenAPIDocument {
                 "shortUrl",
                 ["type": "string", "format": "uri", "readOnly": true, "description": "https://<domain>/<key>"]),
             OpenAPIField(
-                "domain", ["type": "string", "pattern": .string(hostnamePattern), "description": "An existing domain."]),
+                "domain", hostname("An existing domain.")),
             OpenAPIField(
                 "key",
                 [
                     "type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                    "not": ["pattern": .string(reservedKeyPattern)],
                     "description":
                         "Unique per domain (409 alias_taken). Reserved first segments are refused: api, m, _biqli, healthz, metrics, ... Generated (7 characters) when omitted at creation.",
                 ]),
             OpenAPIField(
                 "url",
-                [
-                    "type": "string", "format": "uri", "maxLength": 2048,
-                    "description": "Web destination: desktop visitors, and mobile ones when the link is not mobile.",
-                ]),
+                url("Web destination: desktop visitors, and mobile ones when the link is not mobile.", nullable: false)),
             OpenAPIField("enabled", boolean("A disabled link behaves as unknown and resolves to none. Default true.")),
             .nested("mobile", read: "MobilePayload", create: "MobilePayloadInput", update: "MobilePayloadPatch"),
             // A preview has no merge of its own: an update sends it as a create does.
             .nested("preview", read: "LinkPreview", create: "LinkPreviewInput", update: "LinkPreviewInput"),
         ] + timestamps
 
+    /// The keys `EdgeRoutes` keeps for itself, in any case (`LinkKeyRule.isReserved`).
+    static let reservedKeyPattern = "^(" + EdgeRoutes.reservedKeys.sorted().map(anyCase).joined(separator: "|") + ")$"
+
     static let mobilePayloadFields = [
-        OpenAPIField("appId", ["type": "string", "maxLength": 64, "description": "An existing Mobile App."]),
-        OpenAPIField("route", ["type": "string", "minLength": 1, "maxLength": 500, "pattern": "^/"]),
-        OpenAPIField("referralCode", ["type": ["string", "null"], "minLength": 1, "maxLength": 128]),
+        OpenAPIField(
+            "appId", ["type": "string", "pattern": idPattern("biq_mapp_"), "description": "An existing Mobile App."]),
+        OpenAPIField("route", text(500, pattern: #"^/[^\u0000-\u001F\u007F-\u009F]*$"#)),
+        OpenAPIField("referralCode", text(128, nullable: true)),
         OpenAPIField(
             "metadata",
             [
@@ -54,12 +56,11 @@ extension OpenAPIDocument {
     ]
 
     static let linkPreviewFields = [
-        OpenAPIField("title", ["type": ["string", "null"], "minLength": 1, "maxLength": 300]),
-        OpenAPIField("description", ["type": ["string", "null"], "minLength": 1, "maxLength": 1000]),
+        OpenAPIField("title", text(300, nullable: true)),
+        OpenAPIField("description", text(1000, nullable: true, pattern: multiLinePattern)),
         OpenAPIField(
             "imageUrl",
-            nullableURL(
-                "Absolute https URL: it is shown inside pages. Other schemes: 422 url_blocked.", pattern: "^https://")),
+            url("Absolute https URL: it is shown inside pages.", httpsOnly: true)),
     ]
 
     static let linkSchemas: JSONValue = [

@@ -6,6 +6,10 @@ import Core
 /// `ManagementOpenAPITests` and the black-box test `test_management_openapi.py` keep it
 /// true to the routes and the answers.
 extension OpenAPIDocument {
+    static let linkLinks: JSONValue = .object(
+        pathLinks(
+            "id", to: "id", [("GetLink", "links.get"), ("UpdateLink", "links.update"), ("DeleteLink", "links.delete")]))
+
     static let linkPaths: JSONValue = [
         "/api/v1/links": [
             "get": operation(
@@ -22,8 +26,8 @@ extension OpenAPIDocument {
                 "links.create", tag: "Links", summary: "Create a link",
                 description:
                     "The domain and the mobile app must exist (422 naming the field); the key must be free on the domain (409 alias_taken). On a domain with several iOS apps, whose apple-app-site-association lists each app link's key, a link with a mobile app that would take that file over 128 KiB is refused (422 validation_error on domain): use one domain per app.",
-                writes: true, answer: 201, "The link.", schema: schemaRef("Link"), body: "LinkCreate", errors: .creating
-            ),
+                writes: true, answer: 201, "The link.", schema: schemaRef("Link"), links: linkLinks, body: "LinkCreate",
+                errors: .creating),
         ],
         "/api/v1/links/{id}": [
             "get": operation(

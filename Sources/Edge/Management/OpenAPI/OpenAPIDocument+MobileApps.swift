@@ -6,6 +6,20 @@ import Core
 /// `ManagementOpenAPITests` and the black-box test `test_management_openapi.py` keep it
 /// true to the routes and the answers.
 extension OpenAPIDocument {
+    static let appLinks: JSONValue = .object(
+        pathLinks(
+            "id", to: "id",
+            [
+                ("GetApp", "mobileApps.get"), ("UpdateApp", "mobileApps.update"), ("DeleteApp", "mobileApps.delete"),
+                ("RotateAppKey", "mobileApps.rotateKey"), ("AppAnalytics", "mobileApps.analytics"),
+            ])
+            + [
+                (
+                    "CreateMobileLink",
+                    bodyLink("links.create", ["mobile": ["appId": "$response.body#/id", "route": "/"]])
+                )
+            ])
+
     static let mobileAppPaths: JSONValue = [
         "/api/v1/mobile-apps": [
             "get": operation(
@@ -17,7 +31,7 @@ extension OpenAPIDocument {
                 description:
                     "Returns the app with its first publishable key (biqli_mobile_pk_...), shown this once. The app's domains must exist; an iOS app ID or Android package may appear once per domain; each association file stays within 128 KiB.",
                 writes: true, answer: 201, "The app and its first publishable key.",
-                schema: schemaRef("MobileAppCreated"), body: "MobileAppCreate", errors: .creating),
+                schema: schemaRef("MobileAppCreated"), links: appLinks, body: "MobileAppCreate", errors: .creating),
         ],
         "/api/v1/mobile-apps/{id}": [
             "get": operation(

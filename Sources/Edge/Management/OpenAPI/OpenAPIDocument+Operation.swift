@@ -18,6 +18,26 @@ extension OpenAPIDocument {
 
     static let pageParameters = [parameterRef("Limit"), parameterRef("Cursor")]
 
+    /// Links that pass the answer's `field` as the path parameter `parameter` of each operation.
+    static func pathLinks(_ field: String, to parameter: String, _ operations: [(String, String)]) -> [(
+        String, JSONValue
+    )] {
+        operations.map { name, operationId in
+            (
+                name,
+                [
+                    "operationId": .string(operationId),
+                    "parameters": .object([(parameter, .string("$response.body#/" + field))]),
+                ]
+            )
+        }
+    }
+
+    /// A link that fills part of the target's request body with values of the answer.
+    static func bodyLink(_ operationId: String, _ body: JSONValue) -> JSONValue {
+        ["operationId": .string(operationId), "requestBody": body]
+    }
+
     /// The headers of every answer.
     static let standardHeaders: [(String, JSONValue)] = [
         ("X-Biq-Request-Id", ref("headers", "RequestId")),
@@ -40,10 +60,12 @@ extension OpenAPIDocument {
     ///   - isPublic: the route needs no key.
     ///   - status, answerDescription, schema: the success answer.
     ///   - body: the request body's schema name.
+    ///   - links: OpenAPI links from the success answer to the operations that take what it
+    ///     returns (clients and the stateful phase of `scripts/test`'s schemathesis follow them).
     static func operation(
         _ id: String, tag: String, summary: String, description: String = "", parameters: [JSONValue] = [],
         writes: Bool = false, isPublic: Bool = false,
-        answer status: Int, _ answerDescription: String, schema: JSONValue,
+        answer status: Int, _ answerDescription: String, schema: JSONValue, links: JSONValue? = nil,
         body: String? = nil, errors: [OpenAPIErrorResponse]
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [
@@ -53,11 +75,12 @@ extension OpenAPIDocument {
         if isPublic { members.append(("security", [])) }
         let shared = writes ? [parameterRef("RequestId"), parameterRef("IdempotencyKey")] : [parameterRef("RequestId")]
         members.append(("parameters", .array(parameters + shared)))
-        let success: JSONValue = [
+        var success: JSONValue = [
             "description": .string(answerDescription),
             "headers": .object(writes ? standardHeaders + [replayedHeader] : standardHeaders),
             "content": jsonContent(schema),
         ]
+        if let links { success = success.adding("links", links) }
         members.append(("responses", .object([(String(status), success)] + errors.map { ($0.status, $0.reference) })))
         if let body { members.append(("requestBody", ["required": true, "content": jsonContent(schemaRef(body))])) }
         return .object(members)

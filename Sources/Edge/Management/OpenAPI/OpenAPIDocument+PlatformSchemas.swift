@@ -6,22 +6,32 @@ import Core
 /// `ManagementOpenAPITests` and the black-box test `test_management_openapi.py` keep it
 /// true to the routes and the answers.
 extension OpenAPIDocument {
+    static let bundleIdPattern = #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
+
     static let iosFields = [
         OpenAPIField("teamId", ["type": "string", "pattern": "^[A-Z0-9]{10}$"]),
         OpenAPIField(
-            "bundleId", ["type": "string", "maxLength": 155, "pattern": #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#]),
+            "bundleId", ["type": "string", "maxLength": 155, "pattern": .string(bundleIdPattern)]),
         OpenAPIField("appStoreId", ["type": ["string", "null"], "pattern": "^[0-9]{1,20}$"]),
         OpenAPIField(
             "testFlightUrl",
-            ["type": ["string", "null"], "pattern": #"^https://testflight\.apple\.com/join/[A-Za-z0-9]{1,32}$"#]),
-        OpenAPIField("fallbackUrl", nullableURL("Where iOS visitors go when Deep View is off; null: the store.")),
+            [
+                "type": ["string", "null"],
+                "pattern": .string("^" + anyCase("https://testflight.apple.com") + "/join/[A-Za-z0-9]{1,32}$"),
+            ]),
+        OpenAPIField("fallbackUrl", url("Where iOS visitors go when Deep View is off; null: the store.")),
         OpenAPIField("probabilisticFallback", boolean("Default false.")),
         OpenAPIField(
             "probabilisticWindowMinutes",
             ["type": "integer", "minimum": 1, "maximum": 60, "description": "Default 60."]),
         OpenAPIField("sdkEnabled", boolean("Default true.")),
         OpenAPIField("webCredentials", boolean("Adds the app to webcredentials in the AASA. Default false.")),
-        OpenAPIField("appClipBundleId", ["type": ["string", "null"], "maxLength": 155]),
+        OpenAPIField(
+            "appClipBundleId",
+            [
+                "type": ["string", "null"], "maxLength": 155, "pattern": .string(bundleIdPattern),
+                "description": "The App Clip's bundle ID (not the app's own).",
+            ]),
     ]
 
     /// Bodies take fingerprints in any spelling; answers show the one they are stored in.
@@ -48,14 +58,12 @@ extension OpenAPIDocument {
         OpenAPIField(
             "playStoreUrl",
             [
-                "type": ["string", "null"], "pattern": #"^https://play\.google\.com/store/apps/details"#,
+                "type": ["string", "null"],
+                "pattern": #"^https://play\.google\.com/store/apps/details"#,
                 "description":
                     "Operator Play URL for this package; its referrer must leave room for the handoff token. null: the default Play URL.",
             ]),
-        OpenAPIField(
-            "fallbackUrl",
-            nullableURL(
-                "Absolute http or https URL (stored normalised). Other schemes are refused with 422 url_blocked.")),
+        OpenAPIField("fallbackUrl", url("Where Android visitors go when the store cannot be used; stored normalised.")),
         OpenAPIField("sdkEnabled", boolean("Default true.")),
     ]
 

@@ -16,8 +16,13 @@ struct Pagination: Sendable {
             limit = n
         }
         if let text = query["cursor"] {
-            guard !text.isEmpty, text.utf8.count <= 256 else {
-                throw .malformed(FieldProblem("cursor", "must be the nextCursor of the previous page"))
+            // Counted in characters, as the document's maxLength counts.
+            guard !text.isEmpty, text.unicodeScalars.count <= 256 else {
+                throw .malformed(
+                    FieldProblem(
+                        "cursor",
+                        "must be the nextCursor of the previous page (1 to 256 characters; omit it for the first)"
+                    ))
             }
             cursor = text
         }
