@@ -21,8 +21,11 @@ let package = Package(
         // The domain's values and their rules: links, apps, domains, keys, handoffs, clicks,
         // open events, handoff tokens and keys, dynamic values, the source-address hash. No I/O.
         .target(name: "Model", dependencies: ["Core", "CSodium"]),
-        // Transport: event loops, TLS, HTTP/1.1. Knows nothing of links.
-        .target(name: "HTTP", dependencies: ["Core", "CSystem", "COpenSSL"]),
+        // HTTP message types (request, response, headers, methods, status) that every
+        // layer can build and return; no I/O.
+        .target(name: "HTTPTypes"),
+        // Transport: event loops, TLS, HTTP/1.1 parsing, routing. Knows nothing of links.
+        .target(name: "HTTP", dependencies: ["Core", "HTTPTypes", "CSystem", "COpenSSL"]),
         // Persistence behind the `Store` protocol; SQLite today.
         .target(name: "Store", dependencies: ["Core", "Model", "CSQLite", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.
@@ -30,14 +33,15 @@ let package = Package(
         // Short-link visits: visitor classification, dynamic values, handoff tokens, Play referrer.
         .target(name: "Visit", dependencies: ["Core", "Model", "CSodium"]),
         // HTML pages, escaping, CSP nonces.
-        .target(name: "Templates", dependencies: ["Core", "Model", "CSodium"]),
+        .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model", "CSodium"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
-        .target(name: "Resolver", dependencies: ["Core", "Model", "Store", "CSodium"]),
+        .target(name: "Resolver", dependencies: ["Core", "HTTPTypes", "Model", "Store", "CSodium"]),
         // The executable: configuration, CLI, routes, visit flow, management API.
         .executableTarget(
             name: "Edge",
             dependencies: [
-                "HTTP", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Core", "CSystem",
+                "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Core",
+                "CSystem",
                 "COpenSSL",
                 "CSodium",
             ]
@@ -47,12 +51,12 @@ let package = Package(
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Core"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CSystem", "COpenSSL"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTypes", "CSystem", "COpenSSL"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core", "Model"]),
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core", "Model"]),
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),
-        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Store", "Core", "Model"]),
-        .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model"]),
-        .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "Store", "Core", "Model"]),
+        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
+        .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
+        .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Core
+import HTTPTypes
 import Model
 import Store
 
@@ -53,8 +54,8 @@ public final class Resolver: Sendable {
     }
 
     /// Resolves one request; `completion` is called exactly once.
-    public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (ResolveOutput) -> Void) {
-        let headers = HeaderValues(input.headers)
+    public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let headers = HeaderValues(input.request.headers)
         let requestId = RequestID.resolve(headers)
         let address = SourceAddressHasher.normalize(input.sourceAddress)
         let context: ResolutionContext
@@ -69,7 +70,7 @@ public final class Resolver: Sendable {
 
     private func submit(
         _ context: ResolutionContext, requestId: String, address: String, loop: Int, attempt: Int,
-        _ completion: @escaping @Sendable (ResolveOutput) -> Void
+        _ completion: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         store.write(
             { tx in try Resolution.run(context, in: tx) },
@@ -97,7 +98,7 @@ public final class Resolver: Sendable {
     }
 
     private func finish(_ outcome: Outcome, _ c: ResolutionContext, requestId: String, address: String)
-        -> ResolveOutput
+        -> HTTPResponse
     {
         switch outcome {
         case .replay(let stored, let receipt), .live(let stored, let receipt):

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Model
 import Store
 
@@ -8,16 +9,16 @@ extension Resolver {
     /// `GET /.well-known/jwks.json`: the published receipt keys, read from the
     /// store so that a key rotated by another process shows up too. Cacheable
     /// for five minutes, shorter than the margin a retired key stays published.
-    public func jwks(readerLoop: Int, now: Int64) -> ResolveOutput {
+    public func jwks(readerLoop: Int, now: Int64) -> HTTPResponse {
         let body: [UInt8]
         do {
             body = JWKS.document(try store.reader(loop: readerLoop).signingKeys(), now: now)
         } catch {
             body = keyring.jwks(now: now)
         }
-        return ResolveOutput(
+        return HTTPResponse(
             status: 200,
-            headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=300")],
+            headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "public, max-age=300")]),
             body: body)
     }
 }

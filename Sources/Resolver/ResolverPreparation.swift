@@ -14,7 +14,7 @@ extension Resolver {
     func prepare(_ input: ResolveInput, headers h: HeaderValues, address: String) throws(ResolverError)
         -> ResolutionContext
     {
-        guard input.method == "POST" else { throw .methodNotAllowed }
+        guard input.request.method == .post else { throw .methodNotAllowed }
         let now = input.now
         let addressKey = RateLimiter.key(address)
         try limit(limiters.address.acquire(addressKey, nowMillis: now))
@@ -37,7 +37,7 @@ extension Resolver {
         guard ContentType.isJSON(h.contentType) else {
             throw .invalidRequest("Content-Type must be application/json.")
         }
-        let request = try OpenRequestValidator.decode(input.body)
+        let request = try OpenRequestValidator.decode(input.request.body)
 
         guard request.appId == key.appId, let app = try read({ () throws(StoreError) in try reader.app(request.appId) })
         else {

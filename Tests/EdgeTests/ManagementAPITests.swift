@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 import Model
 import Store
 import XCTest

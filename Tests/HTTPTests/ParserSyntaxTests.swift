@@ -1,3 +1,4 @@
+import HTTPTypes
 import XCTest
 
 @testable import HTTP

@@ -1,3 +1,4 @@
+import HTTPTypes
 import XCTest
 
 @testable import HTTP
@@ -130,15 +131,20 @@ final class ParserTests: XCTestCase {
         XCTAssertNil(r.host)
     }
 
-    func testAbsoluteFormTargetIsKeptRawAndItsAuthorityReplacesHost() throws {
+    func testAbsoluteFormTargetBecomesOriginFormAndItsAuthorityReplacesHost() throws {
         let raw = "GET http://Go.Example.com:8080/x?y=1 HTTP/1.1\r\nHost: other.example\r\nAccept: */*\r\n\r\n"
         let (r, _) = try XCTUnwrap(H.request(H.oneShot(H.bytes(raw))))
-        XCTAssertEqual(r.target, "http://Go.Example.com:8080/x?y=1")
+        XCTAssertEqual(r.target, "/x?y=1")
+        XCTAssertEqual(r.path, "/x")
+        XCTAssertEqual(r.query, "y=1")
         XCTAssertEqual(r.headers["host"], "Go.Example.com:8080")
         XCTAssertEqual(r.host, "go.example.com")
         XCTAssertEqual(r.headers.values("host").count, 1)
         let https = try XCTUnwrap(H.request(H.oneShot(H.bytes("GET HTTPS://a.example HTTP/1.0\r\n\r\n"))))
         XCTAssertEqual(https.0.host, "a.example")
+        XCTAssertEqual(https.0.target, "/")
+        let query = try XCTUnwrap(H.request(H.oneShot(H.bytes("GET http://a.example?k=v HTTP/1.0\r\n\r\n"))))
+        XCTAssertEqual(query.0.target, "/?k=v")
     }
 
     func testOptionsAsteriskForm() throws {

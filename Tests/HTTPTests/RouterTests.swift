@@ -30,14 +30,6 @@ final class RouterTests: XCTestCase {
         XCTAssertNil(match(r, "/é", "/e"))
     }
 
-    func testAbsoluteFormTargetsRouteByTheirPath() {
-        XCTAssertEqual(
-            Router.pathStart(ofAbsoluteForm: "http://go.example.com/invite").map {
-                String("http://go.example.com/invite"[$0...])
-            }, "/invite")
-        XCTAssertNil(Router.pathStart(ofAbsoluteForm: "http://go.example.com"))
-    }
-
     private func match(_ router: Router, _ pattern: String, _ path: String) -> RouteParameters? {
         router.routeMatch(pattern: pattern, path: path)
     }

@@ -1,6 +1,7 @@
 import COpenSSL
 import CSystem
 import Foundation
+import HTTPTypes
 import XCTest
 
 @testable import HTTP

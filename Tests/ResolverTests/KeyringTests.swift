@@ -1,4 +1,5 @@
 import Core
+import HTTPTypes
 import Model
 import Store
 import XCTest
@@ -90,8 +91,8 @@ final class KeyringTests: XCTestCase {
         try w.keyring.rotate(now: w.now + 1)
         let out = w.resolver.jwks(readerLoop: 0, now: w.now + 2)
         XCTAssertEqual(out.status, 200)
-        XCTAssertEqual(out.header("Content-Type"), "application/json")
-        XCTAssertEqual(out.header("Cache-Control"), "public, max-age=300")
+        XCTAssertEqual(out.headers["Content-Type"], "application/json")
+        XCTAssertEqual(out.headers["Cache-Control"], "public, max-age=300")
         let doc = try JSONParser.parse(out.body)
         let keys = try XCTUnwrap(doc["keys"]?.arrayValue)
         XCTAssertEqual(keys.count, 2)

@@ -76,7 +76,7 @@ final class MethodAndHeaderTests: XCTestCase {
             XCTAssertEqual(a.message, message, String(reflecting: value))
         }
         var twice = w.ios().input(now: w.now)
-        twice.headers.append(("x-biq-sdk-version", "1.0.0"))
+        twice.request.headers.add("x-biq-sdk-version", "1.0.0")
         XCTAssertEqual(w.resolve(twice).message, "X-Biq-SDK-Version must be sent once.")
     }
 
@@ -109,7 +109,7 @@ final class MethodAndHeaderTests: XCTestCase {
         let w = World()
         let r = w.ios()
         var input = r.input(now: w.now)
-        input.headers.append(("idempotency-key", r.idempotencyKey))
+        input.request.headers.add("idempotency-key", r.idempotencyKey)
         w.resolve(input).assertError(400, "invalid_headers")
     }
 

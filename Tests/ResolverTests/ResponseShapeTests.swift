@@ -1,4 +1,5 @@
 import Core
+import HTTPTypes
 import Model
 import Store
 import XCTest
@@ -85,10 +86,10 @@ final class ResponseShapeTests: XCTestCase {
             XCTAssertEqual(e.status, status)
             XCTAssertEqual(e.code, code)
             let out = ResponseFactory.error(e, requestId: "req_12345678")
-            XCTAssertEqual(out.header("Cache-Control"), "no-store")
-            XCTAssertEqual(out.header("X-Biq-Request-Id"), "req_12345678")
-            XCTAssertEqual(out.header("Retry-After"), code == "rate_limited" ? "3" : nil)
-            XCTAssertEqual(out.header("Allow"), code == "method_not_allowed" ? "POST" : nil)
+            XCTAssertEqual(out.headers["Cache-Control"], "no-store")
+            XCTAssertEqual(out.headers["X-Biq-Request-Id"], "req_12345678")
+            XCTAssertEqual(out.headers["Retry-After"], code == "rate_limited" ? "3" : nil)
+            XCTAssertEqual(out.headers["Allow"], code == "method_not_allowed" ? "POST" : nil)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import HTTPTypes
 import Model
 import Store
 import XCTest
@@ -65,7 +66,7 @@ final class SQLiteResolutionTests: XCTestCase {
 
     private func resolve(_ r: SDKRequest, at time: Int64? = nil) -> Answer {
         let done = DispatchSemaphore(value: 0)
-        let box = Locked<ResolveOutput?>(nil)
+        let box = Locked<HTTPResponse?>(nil)
         resolver.resolve(r.input(now: time ?? now)) { output in
             box.value = output
             done.signal()

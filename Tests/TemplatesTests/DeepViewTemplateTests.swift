@@ -18,8 +18,8 @@ final class DeepViewTemplateTests: XCTestCase {
                     model, strings: pages.strings.strings(acceptLanguage: language), nonce: nonce)
                 XCTAssertEqual(filled.status, direct.status)
                 XCTAssertEqual(filled.body, direct.body, language)
-                XCTAssertEqual(filled.headers.map(\.0), direct.headers.map(\.0))
-                XCTAssertEqual(filled.headers.map(\.1), direct.headers.map(\.1))
+                XCTAssertEqual(filled.headers.map(\.name), direct.headers.map(\.name))
+                XCTAssertEqual(filled.headers.map(\.value), direct.headers.map(\.value))
             }
         }
     }

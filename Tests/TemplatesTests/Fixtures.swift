@@ -1,3 +1,4 @@
+import HTTPTypes
 import Model
 
 @testable import Templates
@@ -48,7 +49,7 @@ enum Fixtures {
     }
 
     /// One of each page, for checks that hold on all of them.
-    static func everyPage(_ pages: Pages = Pages(), acceptLanguage: String? = nil) -> [(String, RenderedPage)] {
+    static func everyPage(_ pages: Pages = Pages(), acceptLanguage: String? = nil) -> [(String, HTTPResponse)] {
         [
             ("deepView", pages.deepView(deepView(), acceptLanguage: acceptLanguage)),
             (

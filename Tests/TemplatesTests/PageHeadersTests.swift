@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import XCTest
 
 @testable import Templates
@@ -20,7 +21,7 @@ final class PageHeadersTests: XCTestCase {
             }
             XCTAssertFalse(csp.contains("unsafe-inline"), name)
             XCTAssertFalse(csp.contains("unsafe-eval"), name)
-            XCTAssertEqual(page.headers.filter { $0.0 == "Content-Security-Policy" }.count, 1, name)
+            XCTAssertEqual(page.headers.filter { $0.name == "Content-Security-Policy" }.count, 1, name)
         }
     }
 
@@ -69,7 +70,7 @@ final class PageHeadersTests: XCTestCase {
     }
 
     /// The nonce from the page's policy header.
-    static func nonce(in page: RenderedPage) -> String? {
+    static func nonce(in page: HTTPResponse) -> String? {
         guard let csp = page.header("Content-Security-Policy"), let start = csp.range(of: "'nonce-") else {
             return nil
         }

@@ -25,7 +25,8 @@ final class SamplePagesTests: XCTestCase {
                 guard let directory else { continue }
                 let base = URL(fileURLWithPath: directory)
                 try Data(page.body).write(to: base.appendingPathComponent("\(name).\(language).html"))
-                let headers = (["\(page.status)"] + page.headers.map { "\($0.0): \($0.1)" }).joined(separator: "\n")
+                let headers = (["\(page.status)"] + page.headers.map { "\($0.name): \($0.value)" }).joined(
+                    separator: "\n")
                 try Data(headers.utf8).write(to: base.appendingPathComponent("\(name).\(language).headers"))
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import XCTest
 
 @testable import Templates
@@ -139,6 +140,8 @@ extension String {
     }
 }
 
-extension RenderedPage {
+extension HTTPResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
+    /// The first value of the header `name` (case-insensitive).
+    func header(_ name: String) -> String? { headers[name] }
 }

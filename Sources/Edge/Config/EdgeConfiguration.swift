@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import HTTP
+import HTTPTypes
 import Templates
 
 /// `/_biqli/assets/<name>.<hash>.<ext>`: the pages' CSS, script and icons, embedded in
@@ -13,7 +14,7 @@ enum AssetRoutes {
             else {
                 return .response(.text(404, "not found\n"))
             }
-            return .response(HTTPResponse(page))
+            return .response(page)
         }
     }
 }

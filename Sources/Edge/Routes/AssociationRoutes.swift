@@ -1,6 +1,7 @@
 import Association
 import Core
 import HTTP
+import HTTPTypes
 import Model
 import Store
 

@@ -1,4 +1,5 @@
 import HTTP
+import HTTPTypes
 import Model
 import Store
 

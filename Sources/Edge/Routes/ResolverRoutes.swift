@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 import Resolver
 
 /// `POST /api/v1/track/open` (every method reaches the resolver, which answers 405
@@ -10,16 +11,11 @@ enum ResolverRoutes {
     static func install(on router: Router, services: EdgeServices) {
         router.add(nil, "/api/v1/track/open", name: "track_open") { request, context, _ in
             let input = ResolveInput(
-                method: request.method.name, headers: request.headers.fields.map { ($0.name, $0.value) },
-                body: request.body,
+                request: request,
                 sourceAddress: services.clients.clientAddress(peer: context.peerAddress, headers: request.headers),
                 now: services.nowMilliseconds, readerLoop: context.loopIndex)
             let responder = context.deferResponse()
-            services.resolver.resolve(input) { output in
-                // One array of the final size (adding one by one grew it three times).
-                responder.respond(
-                    HTTPResponse(status: output.status, headers: HTTPHeaders(output.headers), body: output.body))
-            }
+            services.resolver.resolve(input) { response in responder.respond(response) }
             return .deferred
         }
         router.add([.get], jwksPath, name: "jwks") { _, _, _ in

@@ -1,4 +1,5 @@
 import HTTP
+import HTTPTypes
 import Model
 import Store
 import Templates
@@ -22,7 +23,7 @@ enum VisitRoutes {
             if let redirect = httpsRedirect(request, context, services) { return .response(redirect) }
             if let url = domain.rootUrl { return .response(VisitFlow.redirect(url)) }
             return .response(
-                HTTPResponse(services.pages.domainRoot(acceptLanguage: request.headers["accept-language"])))
+                services.pages.domainRoot(acceptLanguage: request.headers["accept-language"]))
         }
 
         router.add([.get], "/m/handoff", name: "handoff_landing") { request, context, _ in
@@ -35,9 +36,7 @@ enum VisitRoutes {
                 $0.ios != nil && $0.enabled
             }
             let model = iosApps.count == 1 ? HandoffLandingModel(app: iosApps[0]) : HandoffLandingModel()
-            return .response(
-                HTTPResponse(
-                    services.pages.handoffLanding(model, acceptLanguage: request.headers["accept-language"])))
+            return .response(services.pages.handoffLanding(model, acceptLanguage: request.headers["accept-language"]))
         }
 
         router.add([.get], "/:key", name: "visit") { request, context, params in
@@ -59,17 +58,6 @@ enum VisitRoutes {
         return (try? services.reader(context).domain(host)) ?? nil
     }
 
-    /// `/path?query` of a request target: origin-form as sent; an absolute-form target
-    /// (`http://host/path?query`, which servers must accept) without its scheme and authority,
-    /// so that its redirect keeps the path and query too.
-    static func originForm(_ target: String) -> String {
-        if target.hasPrefix("/") { return target }
-        guard let authority = target.firstRange(of: "://")?.upperBound,
-            let start = target[authority...].firstIndex(where: { $0 == "/" || $0 == "?" })
-        else { return "/" }
-        return target[start] == "/" ? String(target[start...]) : "/" + target[start...]
-    }
-
     /// 308 to the same URL over HTTPS, for visits that arrived over plain HTTP.
     static func httpsRedirect(_ request: HTTPRequest, _ context: RequestContext, _ services: EdgeServices)
         -> HTTPResponse?
@@ -83,6 +71,6 @@ enum VisitRoutes {
         // Only configured domains get here, and they are DNS names (never IP literals).
         let authority = port == 443 ? host : host + ":" + String(port)
         return HTTPResponse.redirect(
-            308, to: "https://" + authority + originForm(request.target), extra: VisitFlow.referrerPolicy)
+            308, to: "https://" + authority + request.target, extra: VisitFlow.referrerPolicy)
     }
 }

@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 import Model
 import Resolver
 import Store
@@ -49,11 +50,6 @@ final class EdgeServices: Sendable {
 }
 
 extension HTTPResponse {
-    /// A rendered page as a response.
-    init(_ page: RenderedPage) {
-        self.init(status: page.status, headers: HTTPHeaders(page.headers), body: page.body)
-    }
-
     /// JSON with `Cache-Control: no-store`.
     static func json(_ status: Int, _ value: JSONValue, headers extra: [(String, String)] = []) -> HTTPResponse {
         var headers = HTTPHeaders()

@@ -1,4 +1,5 @@
 import Core
+import HTTPTypes
 import Model
 import Store
 import Templates
@@ -28,11 +29,11 @@ final class DeepViewCache: Sendable {
     /// The Deep View of `link` for this visit, or nil when the page cannot be built (the
     /// caller then uses the iOS fallback). Call only on loop `loop`'s thread.
     func page(app: MobileApp, link: Link, token: String, nonce: CSPNonce, acceptLanguage: String?, loop: Int)
-        -> RenderedPage?
+        -> HTTPResponse?
     {
         let language = pages.language(for: acceptLanguage)
         let key = link.id + "|" + language
-        return entries.with(loop) { cache -> RenderedPage? in
+        return entries.with(loop) { cache -> HTTPResponse? in
             if let hit = cache[key], hit.linkUpdatedAt == link.updatedAt, hit.appId == app.id,
                 hit.appUpdatedAt == app.updatedAt
             {

@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 import Model
 import Store
 import Templates
@@ -41,7 +42,7 @@ struct VisitFlow: Sendable {
         guard link.enabled else {
             if let url = domain.notFoundUrl { return .response(Self.redirect(url)) }
             return .response(
-                HTTPResponse(services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"])))
+                services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"]))
         }
         let visitor = visitors.with(context.loopIndex) {
             $0.classify(method: request.method.name, userAgent: request.headers["user-agent"])
@@ -63,7 +64,7 @@ struct VisitFlow: Sendable {
             let model = LinkPreviewModel(link: link, app: app)
             guard let model else { return .response(Self.redirect(link.url)) }
             return .response(
-                HTTPResponse(services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"])))
+                services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
         case .redirect(let location, let kind):
             let click = makeClick(link, app, visitor, kind, request, context, now: now)
             // Nothing in this answer depends on the click being stored: do not wait for it.
@@ -108,7 +109,7 @@ struct VisitFlow: Sendable {
             else {
                 return .response(Self.redirect(app.ios?.fallbackUrl ?? link.url))
             }
-            success = HTTPResponse(page)
+            success = page
             let url = link.url
             fallbackLocation = { ios.fallbackUrl ?? ios.storeUrl ?? url }
         }
@@ -155,7 +156,7 @@ struct VisitFlow: Sendable {
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {
         if let url = domain?.notFoundUrl { return Self.redirect(url) }
-        return HTTPResponse(services.pages.notFound(acceptLanguage: request.headers["accept-language"]))
+        return services.pages.notFound(acceptLanguage: request.headers["accept-language"])
     }
 
     /// `HTTPResponse.redirect(302, to:)` plus `Referrer-Policy`.

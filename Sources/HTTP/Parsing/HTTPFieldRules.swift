@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import HTTPTypes
 import Glibc
 #elseif canImport(Musl)
 import Musl

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 extension HTTPLimits {
     /// The most input one request can occupy before `HTTPRequestParser` answers (with the
     /// request or an error): while it says `.needMore` the unconsumed input never exceeds this.

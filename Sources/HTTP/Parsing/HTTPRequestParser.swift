@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// A strict, incremental HTTP/1.1 request parser (RFC 9112) with no I/O.
 ///
 /// The connection hands it its unconsumed input, starting at a request boundary, after every

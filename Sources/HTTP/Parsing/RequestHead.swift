@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// What the parser has learnt from the request line and header fields of the request it is
 /// reading, line by line, so a head that arrives in pieces is never re-read.
 struct RequestHead {
@@ -13,6 +15,8 @@ struct RequestHead {
     var minorVersion = 1
     /// The authority of an absolute-form target; it replaces Host (RFC 9112 §3.2.2).
     var absoluteAuthority: String?
+    /// Where the path of an absolute-form target starts (just after its authority).
+    var absolutePathStart: Int?
     /// Fields in arrival order, names lower-cased; handed to the request when the head is done.
     var headers = HTTPHeaders()
     var hostCount = 0
@@ -26,6 +30,7 @@ struct RequestHead {
         target = ""
         minorVersion = 1
         absoluteAuthority = nil
+        absolutePathStart = nil
         headers = HTTPHeaders()
         hostCount = 0
         contentLength = nil
@@ -57,7 +62,7 @@ struct RequestHead {
             return .badRequest("CONNECT is not supported")
         }
         if let error = checkTargetForm(base, targetStart, targetEnd) { return error }
-        target = HTTPSyntax.string(base, targetStart, targetEnd)
+        target = originForm(base, targetStart, targetEnd)
         return nil
     }
 
@@ -111,7 +116,19 @@ struct RequestHead {
             return .badRequest("invalid authority in absolute-form")
         }
         absoluteAuthority = HTTPSyntax.string(base, authorityStart, authorityEnd)
+        absolutePathStart = authorityEnd
         return nil
+    }
+
+    /// The target every layer above sees: origin-form (`/path?query`) or `*`. An
+    /// absolute-form target (`http://host/path?query`, what proxies send, RFC 9112
+    /// section 3.2.2) loses its scheme and authority here, once: the authority has
+    /// replaced Host, and routes, redirects and logs never meet a URL as a path.
+    private func originForm(_ base: UnsafeRawPointer, _ start: Int, _ end: Int) -> String {
+        guard let from = absolutePathStart else { return HTTPSyntax.string(base, start, end) }
+        if from == end { return "/" }
+        let rest = HTTPSyntax.string(base, from, end)
+        return HTTPSyntax.byte(base, from) == 0x2F ? rest : "/" + rest
     }
 
     /// One header line (without CRLF): validated, recorded, and checked for the fields that

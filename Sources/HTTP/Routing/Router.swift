@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// A small path router: literal segments, `:name` parameters (one segment each)
 /// and a trailing `*` that takes the rest. Routes are tried in the order added;
 /// the first whose pattern matches the path wins, whatever the method. If that
@@ -66,17 +68,9 @@ public final class Router: HTTPHandler, @unchecked Sendable {
     }
 
     public func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
+        // The parser gives origin-form targets; only OPTIONS' `*` has no leading slash.
         let path = request.path
-        // Absolute-form targets (`http://host/path`) route by their path.
-        let routedPath: Substring
-        if path.utf8.first == UInt8(ascii: "/") {
-            routedPath = path
-        } else if let slash = Router.pathStart(ofAbsoluteForm: path) {
-            routedPath = path[slash...]
-        } else {
-            routedPath = "/"
-        }
-        let parts = Router.segments(routedPath)
+        let parts = Router.segments(path.utf8.first == UInt8(ascii: "/") ? path : "/")
         for index in routes.indices where segmentCounts[index].contains(parts.count) {
             guard let params = match(routes[index].segments, parts[...]) else { continue }
             let route = routes[index]
@@ -116,21 +110,6 @@ public final class Router: HTTPHandler, @unchecked Sendable {
         let parts = Router.segments(Substring(path))
         guard probe.segmentCounts[0].contains(parts.count) else { return nil }
         return probe.match(probe.routes[0].segments, parts[...])
-    }
-
-    /// Where the path of `scheme://authority/path` starts.
-    static func pathStart(ofAbsoluteForm target: Substring) -> Substring.Index? {
-        let u = target.utf8
-        var i = u.startIndex
-        var slashes = 0
-        while i < u.endIndex {
-            if u[i] == UInt8(ascii: "/") {
-                slashes += 1
-                if slashes == 3 { return i }
-            }
-            i = u.index(after: i)
-        }
-        return nil
     }
 
     private func match(_ segments: [Segment], _ parts: ArraySlice<Substring>) -> RouteParameters? {

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The state of one accepted socket. Owned by exactly one loop and touched only
 /// on that loop's thread.
 final class Connection {

@@ -1,5 +1,6 @@
 import CSystem
 import Core
+import HTTPTypes
 
 #if canImport(Glibc)
 import Glibc

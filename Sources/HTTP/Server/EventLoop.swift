@@ -1,5 +1,6 @@
 import CSystem
 import Core
+import HTTPTypes
 import Synchronization
 
 #if canImport(Glibc)

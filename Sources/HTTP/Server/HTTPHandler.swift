@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// What the server calls for every request.
 ///
 /// `handle` runs on the connection's loop thread and must not block. It either

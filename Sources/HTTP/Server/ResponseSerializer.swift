@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Writes HTTP/1.1 responses into an output buffer.
 enum ResponseSerializer {
     /// Status lines for every code below 600, built once.

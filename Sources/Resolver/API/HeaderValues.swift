@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The six headers the resolver reads, found in one pass over the request's
 /// header list: a name is compared only with the one wanted name of its length,
 /// instead of every lookup comparing every header (long names are not small
@@ -10,9 +12,11 @@ struct HeaderValues {
     var sdkVersion = HeaderLookup.missing
     var requestId = HeaderLookup.missing
 
-    /// Names are lower-case (as `ResolveInput` promises).
-    init(_ headers: [(String, String)]) {
-        for (name, value) in headers {
+    /// Names are lower-case (as the request parser gives them).
+    init(_ headers: HTTPHeaders) {
+        for field in headers.fields {
+            let name = field.name
+            let value = field.value
             switch name.utf8.count {
             case 13 where name == "authorization": Self.add(value, to: &authorization)
             case 12 where name == "content-type": Self.add(value, to: &contentType)

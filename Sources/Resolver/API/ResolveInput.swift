@@ -1,10 +1,9 @@
+import HTTPTypes
+
 /// One `/api/v1/track/open` request as the HTTP layer hands it over.
 public struct ResolveInput: Sendable {
-    /// The request method as sent (`POST`).
-    public var method: String
-    /// Header fields in arrival order, names lower-cased.
-    public var headers: [(String, String)]
-    public var body: [UInt8]
+    /// The request as parsed (method, lower-case header names in arrival order, body).
+    public var request: HTTPRequest
     /// The client's address, already resolved through trusted proxies by the edge.
     public var sourceAddress: String
     /// Receipt time, milliseconds since the epoch: it, not the client's
@@ -14,13 +13,8 @@ public struct ResolveInput: Sendable {
     /// loop's `StoreReader` and must therefore be called on that loop's thread.
     public var readerLoop: Int
 
-    public init(
-        method: String, headers: [(String, String)], body: [UInt8], sourceAddress: String, now: Int64,
-        readerLoop: Int
-    ) {
-        self.method = method
-        self.headers = headers
-        self.body = body
+    public init(request: HTTPRequest, sourceAddress: String, now: Int64, readerLoop: Int) {
+        self.request = request
         self.sourceAddress = sourceAddress
         self.now = now
         self.readerLoop = readerLoop
@@ -30,9 +24,9 @@ public struct ResolveInput: Sendable {
     /// optional whitespace trimmed; `.missing` or `.repeated` otherwise.
     func header(_ name: String) -> HeaderLookup {
         var found: String?
-        for (n, v) in headers where n == name {
+        for field in request.headers.fields where field.name == name {
             if found != nil { return .repeated }
-            found = v
+            found = field.value
         }
         guard let found else { return .missing }
         return .value(found.trimmingOptionalWhitespace())

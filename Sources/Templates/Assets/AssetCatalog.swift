@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The static assets the pages use, served by the edge under `prefix`.
 ///
 /// Only exact, current hashed names match (`deepview.3f2a9c1e0b7d.js`): no directories, no
@@ -32,12 +34,12 @@ public enum AssetCatalog {
 
     /// The whole response for a `GET` of `prefix + path`: 200 with the gzip body when the client
     /// accepts gzip and it exists, else the plain bytes. Nil for an unknown path (edge: 404).
-    public static func response(path: String, acceptEncoding: String?) -> RenderedPage? {
+    public static func response(path: String, acceptEncoding: String?) -> HTTPResponse? {
         guard let asset = lookup(path: path) else { return nil }
         if let gzip = asset.gzip, AcceptEncoding.allowsGzip(acceptEncoding) {
-            return RenderedPage(status: 200, headers: asset.headers(gzipped: true), body: gzip)
+            return HTTPResponse(status: 200, headers: HTTPHeaders(asset.headers(gzipped: true)), body: gzip)
         }
-        return RenderedPage(status: 200, headers: asset.headers(gzipped: false), body: asset.bytes)
+        return HTTPResponse(status: 200, headers: HTTPHeaders(asset.headers(gzipped: false)), body: asset.bytes)
     }
 
     /// The typed URL templates interpolate (`AssetURL` can only come from here).

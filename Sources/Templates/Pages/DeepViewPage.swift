@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The Deep View: what an iPhone visitor without the app sees.
 ///
 /// One button, `<a id="biqli-continue" href="STORE" data-handoff="HANDOFF">`: with JavaScript,
@@ -5,7 +7,7 @@
 /// `href`; without JavaScript it is a plain link to the store (the visitor gets the app, the
 /// exact deferred deep link is lost: acceptable, and the only way without script).
 enum DeepViewPage {
-    static func render(_ model: DeepViewModel, strings: LocalizedStrings, nonce: CSPNonce? = nil) -> RenderedPage {
+    static func render(_ model: DeepViewModel, strings: LocalizedStrings, nonce: CSPNonce? = nil) -> HTTPResponse {
         let appStore = model.store.kind == .appStore
         let heading = model.title ?? model.appName
         let banner: HTML =

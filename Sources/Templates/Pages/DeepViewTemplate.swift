@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// A Deep View rendered once for a link, app and language, with two holes: the handoff
 /// token and the CSP nonce, the only parts that change from one visit to the next.
 ///
@@ -33,9 +35,10 @@ public struct DeepViewTemplate: Sendable {
         let page = DeepViewPage.render(
             model, strings: strings, nonce: CSPNonce(value: DeepViewTemplate.nonceSentinel))
         status = page.status
-        headers = page.headers
-        headersWithNonce = page.headers.indices.compactMap { index in
-            let parts = DeepViewTemplate.parts(of: page.headers[index].1, around: DeepViewTemplate.nonceSentinel)
+        let fields = page.headers.fields.map { ($0.name, $0.value) }
+        headers = fields
+        headersWithNonce = fields.indices.compactMap { index in
+            let parts = DeepViewTemplate.parts(of: fields[index].1, around: DeepViewTemplate.nonceSentinel)
             return parts.count > 1 ? (index, parts) : nil
         }
         var pieces: [[UInt8]] = []
@@ -67,7 +70,7 @@ public struct DeepViewTemplate: Sendable {
     }
 
     /// The page for one visit: `token` is the visit's handoff token.
-    public func render(token: String, nonce: CSPNonce = .fresh()) -> RenderedPage {
+    public func render(token: String, nonce: CSPNonce = .fresh()) -> HTTPResponse {
         var body: [UInt8] = []
         body.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + holes.count * 48)
         for (i, piece) in pieces.enumerated() {
@@ -83,7 +86,7 @@ public struct DeepViewTemplate: Sendable {
         for (index, parts) in headersWithNonce {
             headers[index].1 = parts.joined(separator: nonce.value)
         }
-        return RenderedPage(status: status, headers: headers, body: body)
+        return HTTPResponse(status: status, headers: HTTPHeaders(headers), body: body)
     }
 
     /// `text` cut at every occurrence of `separator` (one part more than occurrences).

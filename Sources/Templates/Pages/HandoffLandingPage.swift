@@ -1,7 +1,9 @@
+import HTTPTypes
+
 /// `/m/handoff` in a browser: the copied URL was opened instead of pasted into the app. Explains
 /// the three steps; never shows the token (the model does not even carry it).
 enum HandoffLandingPage {
-    static func render(_ model: HandoffLandingModel, strings: LocalizedStrings) -> RenderedPage {
+    static func render(_ model: HandoffLandingModel, strings: LocalizedStrings) -> HTTPResponse {
         let name = model.appName.nonEmpty.map { PageShell.clamp($0, to: PageShell.maxNameLength) }
         let top: HTML =
             if let name {

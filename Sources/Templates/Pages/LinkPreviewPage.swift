@@ -1,7 +1,9 @@
+import HTTPTypes
+
 /// The page link-preview bots (iMessage, Slack, WhatsApp, ...) get: Open Graph and Twitter tags,
 /// and a readable card for anyone who ends up seeing it. No script, no click, no token.
 enum LinkPreviewPage {
-    static func render(_ model: LinkPreviewModel, strings: LocalizedStrings) -> RenderedPage {
+    static func render(_ model: LinkPreviewModel, strings: LocalizedStrings) -> HTTPResponse {
         let title = PageShell.clamp(model.displayTitle, to: PageShell.maxTitleLength)
         let description = model.description.map { PageShell.clamp($0, to: PageShell.maxDescriptionLength) }
         var tags: [HTML] = [

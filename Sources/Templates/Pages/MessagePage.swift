@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The short pages with one message: not found, disabled link, server error, domain root.
 /// They echo nothing from the request (no path, no key, no host).
 enum MessagePage {
@@ -34,7 +36,7 @@ enum MessagePage {
         }
     }
 
-    static func render(_ kind: Kind, strings: LocalizedStrings) -> RenderedPage {
+    static func render(_ kind: Kind, strings: LocalizedStrings) -> HTTPResponse {
         let body: HTML = """
             <main class="card message">
             \(symbol(kind.symbol))

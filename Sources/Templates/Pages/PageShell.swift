@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The frame every page shares: document head (charset, viewport, color scheme, stylesheet,
 /// optional script with the response's nonce), `lang`/`dir`, and the response headers.
 enum PageShell {
@@ -12,7 +14,7 @@ enum PageShell {
     static func render(
         status: Int, strings: LocalizedStrings, title: String, head: HTML = .empty, body: HTML,
         script: Bool = false, indexable: Bool = false, nonce fixedNonce: CSPNonce? = nil
-    ) -> RenderedPage {
+    ) -> HTTPResponse {
         let nonce: CSPNonce? = script ? (fixedNonce ?? CSPNonce.fresh()) : nil
         let scriptTag: HTML =
             nonce.map { nonce in
@@ -36,8 +38,9 @@ enum PageShell {
             </html>
 
             """
-        return RenderedPage(
-            status: status, headers: PageHeaders.html(nonce: nonce, language: strings.language), body: document.bytes)
+        return HTTPResponse(
+            status: status, headers: HTTPHeaders(PageHeaders.html(nonce: nonce, language: strings.language)),
+            body: document.bytes)
     }
 
     /// `text` cut to `limit` characters (grapheme clusters, so nothing is split), with `…`.

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Every page the edge renders, as plain function calls: model in, complete response out
 /// (status, headers with a fresh CSP nonce where a script runs, UTF-8 body). Pure: no I/O, no
 /// routing; the edge decides which page a request gets.
@@ -14,39 +16,39 @@ public struct Pages: Sendable {
     }
 
     /// 200, the Deep View (iOS visitor, app not installed), with `deepview.js`.
-    public func deepView(_ model: DeepViewModel, acceptLanguage: String?) -> RenderedPage {
+    public func deepView(_ model: DeepViewModel, acceptLanguage: String?) -> HTTPResponse {
         DeepViewPage.render(model, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
     /// 200, the page for link-preview bots (Open Graph, Twitter card, readable fallback).
-    public func linkPreview(_ model: LinkPreviewModel, acceptLanguage: String?) -> RenderedPage {
+    public func linkPreview(_ model: LinkPreviewModel, acceptLanguage: String?) -> HTTPResponse {
         LinkPreviewPage.render(model, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
     /// 200, `GET /m/handoff` opened in a browser: install, open, tap Paste. Never shows the token.
     public func handoffLanding(_ model: HandoffLandingModel = HandoffLandingModel(), acceptLanguage: String?)
-        -> RenderedPage
+        -> HTTPResponse
     {
         HandoffLandingPage.render(model, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
     /// 404, unknown link (or host). Echoes nothing from the request.
-    public func notFound(acceptLanguage: String?) -> RenderedPage {
+    public func notFound(acceptLanguage: String?) -> HTTPResponse {
         MessagePage.render(.notFound, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
     /// 410, a link its owner disabled.
-    public func linkDisabled(acceptLanguage: String?) -> RenderedPage {
+    public func linkDisabled(acceptLanguage: String?) -> HTTPResponse {
         MessagePage.render(.disabled, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
     /// 500, anything unexpected. Says nothing about the cause.
-    public func serverError(acceptLanguage: String?) -> RenderedPage {
+    public func serverError(acceptLanguage: String?) -> HTTPResponse {
         MessagePage.render(.error, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
     /// 200, `/` of a domain without a root URL.
-    public func domainRoot(acceptLanguage: String?) -> RenderedPage {
+    public func domainRoot(acceptLanguage: String?) -> HTTPResponse {
         MessagePage.render(.root, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 }

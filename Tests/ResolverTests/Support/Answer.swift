@@ -1,14 +1,15 @@
 import Core
 import Foundation
+import HTTPTypes
 import Resolver
 import XCTest
 
-/// A `ResolveOutput` with the accessors tests need.
+/// A `HTTPResponse` with the accessors tests need.
 struct Answer {
-    let output: ResolveOutput
+    let output: HTTPResponse
     let json: JSONValue
 
-    init(_ output: ResolveOutput) {
+    init(_ output: HTTPResponse) {
         self.output = output
         self.json = (try? JSONParser.parse(output.body)) ?? .null
     }
@@ -27,7 +28,7 @@ struct Answer {
     var referralCode: String? { json["attribution"]?["referralCode"]?.stringValue }
     var requestId: String? { json["requestId"]?.stringValue }
     var bodyText: String { String(decoding: output.body, as: UTF8.self) }
-    func header(_ name: String) -> String? { output.header(name) }
+    func header(_ name: String) -> String? { output.headers[name] }
 
     /// The body without the two per-answer keys, to compare a replay with the original.
     var storedPart: JSONValue {

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import HTTPTypes
 import Resolver
 
 /// A request shaped exactly like one of the official SDKs' (resolver-contract.md,
@@ -121,8 +122,10 @@ struct SDKRequest {
 
     func input(now: Int64, loop: Int = 0, body: [UInt8]? = nil) -> ResolveInput {
         ResolveInput(
-            method: method, headers: headers, body: body ?? self.body, sourceAddress: sourceAddress, now: now,
-            readerLoop: loop)
+            request: HTTPRequest(
+                method: HTTPMethod(method), target: "/api/v1/track/open", headers: HTTPHeaders(headers),
+                body: body ?? self.body),
+            sourceAddress: sourceAddress, now: now, readerLoop: loop)
     }
 
     /// JSON string as the SDKs write it: `/` escaped as `\/`.

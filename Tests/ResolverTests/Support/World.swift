@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import HTTPTypes
 import Model
 import Store
 import XCTest
@@ -109,7 +110,7 @@ final class World: @unchecked Sendable {
 
     func resolve(_ input: ResolveInput) -> Answer {
         let done = DispatchSemaphore(value: 0)
-        let box = Locked<ResolveOutput?>(nil)
+        let box = Locked<HTTPResponse?>(nil)
         resolver.resolve(input) { output in
             box.value = output
             done.signal()

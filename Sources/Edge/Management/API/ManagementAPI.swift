@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 import Model
 import Store
 
@@ -38,7 +39,7 @@ final class ManagementAPI: Sendable {
         let callerIds = request.headers.values("x-biq-request-id")
         let requestId = Self.requestId(callerIds.count == 1 ? callerIds[0] : nil)
         do {
-            let path = Self.originPath(request.path)
+            let path = request.path
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
             let method: HTTPMethod = request.method == .head ? .get : request.method
             var allowed: [String] = []
@@ -181,17 +182,6 @@ final class ManagementAPI: Sendable {
         var out = Array("req_".utf8)
         for _ in 0..<32 { out.append(digits[Int(rng.next(upperBound: UInt8(16)))]) }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The path of an origin-form or absolute-form target.
-    static func originPath(_ path: Substring) -> Substring {
-        if path.hasPrefix("/") { return path }
-        var slashes = 0
-        for i in path.indices where path[i] == "/" {
-            slashes += 1
-            if slashes == 3 { return path[i...] }
-        }
-        return "/"
     }
 }
 

@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 
 /// One authenticated, parsed workspace-API request, as an operation sees it.
 struct ManagementCall: Sendable {

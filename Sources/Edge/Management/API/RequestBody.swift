@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import HTTPTypes
 
 /// The body of a write: empty, or one JSON object within the limits below. Anything
 /// else is 400 `validation_error` naming `body`.

@@ -4,7 +4,8 @@
 /// order they arrived. Values are trimmed of surrounding optional whitespace.
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
-    /// The raw request target as sent (`/invite?ref=bob`), origin-form or absolute-form.
+    /// The request target in origin-form (`/invite?ref=bob`), or `*` (OPTIONS): the parser
+    /// turns an absolute-form target into its path and query, its authority into Host.
     public var target: String
     /// The path part of the target, still percent-encoded.
     public var path: Substring {
@@ -78,37 +79,5 @@ public struct HTTPRequest: Sendable {
         }
         return String(
             decoding: host.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
-    }
-}
-
-/// Request methods the edge knows. Others are carried as `.other` and answered 405/501 by routes.
-public enum HTTPMethod: Sendable, Equatable, Hashable {
-    case get, head, post, put, patch, delete, options
-    case other(String)
-
-    public init(_ token: String) {
-        switch token {
-        case "GET": self = .get
-        case "HEAD": self = .head
-        case "POST": self = .post
-        case "PUT": self = .put
-        case "PATCH": self = .patch
-        case "DELETE": self = .delete
-        case "OPTIONS": self = .options
-        default: self = .other(token)
-        }
-    }
-
-    public var name: String {
-        switch self {
-        case .get: return "GET"
-        case .head: return "HEAD"
-        case .post: return "POST"
-        case .put: return "PUT"
-        case .patch: return "PATCH"
-        case .delete: return "DELETE"
-        case .options: return "OPTIONS"
-        case .other(let s): return s
-        }
     }
 }
