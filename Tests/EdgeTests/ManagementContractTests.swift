@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import Model
 import Store
 import XCTest
 
