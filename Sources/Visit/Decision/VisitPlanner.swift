@@ -36,7 +36,7 @@ public enum VisitPlanner {
                 answer: .playStore(writeFallback: .playStore),
                 click: PlannedClick(kind: .androidRedirect, platform: .android), handoff: .android)
         case .ios:
-            // The app's own switch, even when the app is disabled or the link is web-only.
+            // The app's own switch decides, a disabled app's too (as before the plan existed).
             let sourceHash = app?.ios?.probabilisticFallback == true
             guard let app, sendsToStore(link, app), let ios = app.ios else {
                 return VisitPlan(
