@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["Core", "Model", "CSQLite", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.
         .target(name: "Association", dependencies: ["Core", "Model"]),
-        // Short-link visits: visitor classification, dynamic values, handoff tokens, Play referrer.
+        // Short-link visits: visitor classification, the visit decision (a pure plan), handoff
+        // snapshots, the Play referrer.
         .target(name: "Visit", dependencies: ["Core", "Model", "CSodium"]),
         // HTML pages, escaping, CSP nonces.
         .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model", "CSodium"]),

@@ -47,74 +47,74 @@ struct VisitFlow: Sendable {
         let visitor = visitors.with(context.loopIndex) {
             $0.classify(method: request.method.name, userAgent: request.headers["user-agent"])
         }
-        // Desktop visitors and HEAD never need the app: skip the lookup on the busiest path.
-        let app: MobileApp?
-        switch visitor.kind {
-        case .desktop, .head: app = nil
-        default: app = link.mobile.flatMap { (try? reader.app($0.appId)) ?? nil }
-        }
-        let decision = VisitDecision.decide(link: link, app: app, domain: domain, visitor: visitor)
+        let app = VisitPlanner.appToLoad(link: link, visitor: visitor).flatMap { (try? reader.app($0)) ?? nil }
+        let plan = VisitPlanner.plan(link: link, app: app, domain: domain, visitor: visitor)
         let now = services.nowMilliseconds
 
-        switch decision {
-        case .head(let location):
-            return .response(Self.redirect(location))
-        case .preview:
+        switch plan.answer {
+        case .redirect(let target):
+            if let planned = plan.click {
+                let dynamic = link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) }
+                let click = makeClick(planned, link, visitor, dynamic ?? [], request, context, now: now)
+                // Nothing in this answer depends on the click being stored: do not wait for it.
+                services.clicks.record(click, loop: context.loopIndex)
+            }
+            return .response(Self.redirect(target.location(webURL: link.url, app: app)))
+        case .preview(let pageFallback):
             services.clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: context.loopIndex)
-            let model = LinkPreviewModel(link: link, app: app)
-            guard let model else { return .response(Self.redirect(link.url)) }
+            guard let model = LinkPreviewModel(link: link, app: app) else {
+                return .response(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+            }
             return .response(
                 services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
-        case .redirect(let location, let kind):
-            let click = makeClick(link, app, visitor, kind, request, context, now: now)
-            // Nothing in this answer depends on the click being stored: do not wait for it.
-            services.clicks.record(click, loop: context.loopIndex)
-            return .response(Self.redirect(location))
-        case .playStore(let app), .deepView(let app):
-            return handoffVisit(decision, app: app, link: link, visitor: visitor, request, &context, now: now)
+        case .playStore, .deepView:
+            return durableVisit(plan, link: link, app: app, visitor: visitor, request, &context, now: now)
         }
     }
 
-    private func handoffVisit(
-        _ decision: VisitDecision, app: MobileApp, link: Link, visitor: Visitor, _ request: HTTPRequest,
+    /// An answer that carries a handoff token: the click and the handoff are written in one
+    /// transaction, and the answer waits until they are durable (decision 0003).
+    private func durableVisit(
+        _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, _ request: HTTPRequest,
         _ context: inout RequestContext, now: Int64
     ) -> HTTPHandlerResult {
-        guard let mobile = link.mobile else { return .response(Self.redirect(link.url)) }
-        let isAndroid: Bool
-        if case .playStore = decision { isAndroid = true } else { isAndroid = false }
-        let dynamic = DynamicValues.capture(query: request.query, allowed: mobile.dynamicKeys)
-        let click = makeClick(
-            link, app, visitor, isAndroid ? .androidRedirect : .deepView, request, context, now: now, dynamic: dynamic)
+        // The plan gives a handoff only with a click, an app and a mobile payload.
+        guard let planned = plan.click, let platform = plan.handoff, let app,
+            let dynamicKeys = link.mobile?.dynamicKeys
+        else { return .response(Self.redirect(link.url)) }
+        let dynamic = DynamicValues.capture(query: request.query, allowed: dynamicKeys)
+        let click = makeClick(planned, link, visitor, dynamic, request, context, now: now)
         let token = HandoffToken.generate(milliseconds: UInt64(max(now, 0)))
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
             return .response(Self.redirect(link.url))
         }
         let handoff = HandoffSnapshotBuilder.handoff(
-            token: token, clickId: click.id, app: app, platform: isAndroid ? .android : .ios, snapshot: snapshot,
-            now: now)
+            token: token, clickId: click.id, app: app, platform: platform, snapshot: snapshot, now: now)
 
         // Render before writing: a link whose page cannot be built falls back without a handoff.
         let success: HTTPResponse
-        // Only used when the write fails: built then, not on every visit.
-        let fallbackLocation: @Sendable () -> String
-        if isAndroid, let android = app.android {
+        let writeFallback: VisitTarget
+        switch plan.answer {
+        case .playStore(let fallback):
+            guard let android = app.android else { return .response(Self.redirect(link.url)) }
             success = Self.redirect(PlayReferrer.url(app: android, token: token))
-            fallbackLocation = { android.playStoreUrl ?? PlayReferrer.storeBase + "?id=" + android.packageName }
-        } else {
-            let nonce = CSPNonce.fresh()
-            guard let ios = app.ios,
+            writeFallback = fallback
+        case .deepView(let pageFallback, let fallback):
+            guard
                 let page = services.deepViews.page(
-                    app: app, link: link, token: token, nonce: nonce,
+                    app: app, link: link, token: token, nonce: CSPNonce.fresh(),
                     acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
             else {
-                return .response(Self.redirect(app.ios?.fallbackUrl ?? link.url))
+                return .response(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
             }
             success = page
-            let url = link.url
-            fallbackLocation = { ios.fallbackUrl ?? ios.storeUrl ?? url }
+            writeFallback = fallback
+        case .redirect, .preview:
+            return .response(Self.redirect(link.url))
         }
         let responder = context.deferResponse()
         let writeFailures = self.writeFailures
+        let webURL = link.url
         services.store.write(
             { tx in
                 try tx.insertClick(click)
@@ -127,31 +127,25 @@ struct VisitFlow: Sendable {
                 case .failure(let error):
                     // The visitor still reaches the store; only this install's attribution is lost.
                     writeFailures.write { [("detail", .string("\(error)"))] }
-                    responder.respond(Self.redirect(fallbackLocation()))
+                    responder.respond(Self.redirect(writeFallback.location(webURL: webURL, app: app)))
                 }
             })
         return .deferred
     }
 
     private func makeClick(
-        _ link: Link, _ app: MobileApp?, _ visitor: Visitor, _ kind: ClickKind, _ request: HTTPRequest,
-        _ context: RequestContext, now: Int64, dynamic: [(String, String)]? = nil
+        _ planned: PlannedClick, _ link: Link, _ visitor: Visitor, _ dynamic: [(String, String)],
+        _ request: HTTPRequest, _ context: RequestContext, now: Int64
     ) -> Click {
-        let captured =
-            dynamic ?? link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) } ?? []
         var sourceHash: [UInt8]?
-        // The address hash exists only for consented probabilistic matching: collect it only
-        // for apps that allow that (data minimisation; it also keeps the store's candidate
-        // index to the clicks that can be matched).
-        if case .ios = visitor.kind, app?.ios?.probabilisticFallback == true {
+        if planned.sourceHash {
             let address = services.clients.clientAddress(peer: context.peerAddress, headers: request.headers)
             sourceHash = services.sourceHasher.hash(address)
         }
         return Click(
             id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
-            appId: link.mobile?.appId, domain: link.domain, at: now, kind: kind,
-            platform: visitor.platform ?? .desktop, inAppBrowser: visitor.inAppBrowser, dynamic: captured,
-            sourceHash: sourceHash, osVersion: visitor.osVersion)
+            appId: link.mobile?.appId, domain: link.domain, at: now, kind: planned.kind, platform: planned.platform,
+            inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion)
     }
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {

@@ -93,8 +93,16 @@ public struct IOSPlatform: Sendable, Equatable {
 
     /// The store page an iOS visitor is sent to: App Store when an ID exists, else TestFlight.
     public var storeUrl: String? {
-        if let id = appStoreId, !id.isEmpty { return "https://apps.apple.com/app/id" + id }
+        if hasAppStoreId, let id = appStoreId { return "https://apps.apple.com/app/id" + id }
         return testFlightUrl
+    }
+
+    /// `storeUrl != nil` without building the URL: every Deep View visit asks.
+    public var hasStoreUrl: Bool { hasAppStoreId || testFlightUrl != nil }
+
+    private var hasAppStoreId: Bool {
+        guard let id = appStoreId else { return false }
+        return !id.isEmpty
     }
 }
 

@@ -1,0 +1,60 @@
+import Model
+
+/// What a visit of an enabled link does, as `VisitPlanner` decides it from the link, its
+/// app, its domain and the visitor alone: what to answer (and where the visitor goes when
+/// that answer cannot be given), what to record. The edge carries it out (store calls,
+/// rendering, the response) and decides nothing itself.
+///
+/// Only enums and flags, no strings and no copy of the link or the app: every visit makes
+/// one, and an Equatable value lets each branch be tested as a whole.
+public struct VisitPlan: Sendable, Equatable {
+    public var answer: VisitAnswer
+    /// The click recorded, or nil (HEAD and bots never make one).
+    public var click: PlannedClick?
+    /// The platform of the handoff made with the click, or nil for none. An answer with a
+    /// handoff carries its token, so it waits until the click and the handoff are
+    /// durable; every other answer is given at once (decision 0003).
+    public var handoff: Platform?
+
+    public init(answer: VisitAnswer, click: PlannedClick? = nil, handoff: Platform? = nil) {
+        self.answer = answer
+        self.click = click
+        self.handoff = handoff
+    }
+}
+
+/// The response a visit gets, and where the visitor goes instead when it cannot be given.
+public enum VisitAnswer: Sendable, Equatable {
+    /// A 302 to the target (for HEAD, the headers of one).
+    case redirect(VisitTarget)
+    /// The preview page with Open Graph tags, counted as a preview (never a click); a 302
+    /// to `pageFallback` when the page cannot be built (a short link that is no `https:` URL).
+    case preview(pageFallback: VisitTarget)
+    /// A 302 to Google Play with the handoff token nested in `referrer`; a 302 to
+    /// `writeFallback`, without a token, when the click and the handoff cannot be written
+    /// (decision 0011).
+    case playStore(writeFallback: VisitTarget)
+    /// The Deep View page: Continue copies the handoff URL, then opens the store. A 302 to
+    /// `pageFallback`, recording nothing, when the page cannot be built (a store URL that
+    /// is no `https:` URL); to `writeFallback`, without a token, when the click and the
+    /// handoff cannot be written.
+    case deepView(pageFallback: VisitTarget, writeFallback: VisitTarget)
+}
+
+/// The click a visit records.
+public struct PlannedClick: Sendable, Equatable {
+    public var kind: ClickKind
+    /// The visitor's platform, whatever the answer (an Android visitor of a web-only link
+    /// makes a `desktop` click on `android`).
+    public var platform: VisitorPlatform
+    /// Whether the click keeps the keyed hash of the source address: only iOS visitors of
+    /// apps that allow probabilistic matching (data minimisation; it also keeps the
+    /// store's candidate index to the clicks that can be matched).
+    public var sourceHash: Bool
+
+    public init(kind: ClickKind, platform: VisitorPlatform, sourceHash: Bool = false) {
+        self.kind = kind
+        self.platform = platform
+        self.sourceHash = sourceHash
+    }
+}

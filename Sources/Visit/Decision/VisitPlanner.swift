@@ -1,0 +1,70 @@
+import Model
+
+/// The visit decision (README, "What happens to a click"; `spec/edge-behaviour.md`;
+/// seeds 001 and 002), pure so that each branch is unit-tested without sockets. In two
+/// steps: `appToLoad` says which app the plan needs, so that the busiest visits skip the
+/// app's lookup, then `plan` decides.
+public enum VisitPlanner {
+    /// The id of the app to look up before `plan`, or nil when the plan needs none:
+    /// desktop visitors and HEAD never do, nor do visits of a link without a mobile payload.
+    public static func appToLoad(link: Link, visitor: Visitor) -> String? {
+        switch visitor.kind {
+        case .desktop, .head:
+            return nil
+        case .bot, .android, .ios:
+            return link.mobile?.appId
+        }
+    }
+
+    /// The plan of a visit of the enabled `link` on `domain`.
+    ///
+    /// - Parameter app: the app `appToLoad` named, as looked up, disabled or not; nil when
+    ///   it is gone or was not looked up.
+    public static func plan(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitPlan {
+        switch visitor.kind {
+        case .head:
+            return VisitPlan(answer: .redirect(.web))
+        case .bot:
+            return VisitPlan(answer: .preview(pageFallback: .web))
+        case .desktop:
+            return VisitPlan(answer: .redirect(.web), click: PlannedClick(kind: .desktop, platform: .desktop))
+        case .android:
+            guard let app, sendsToStore(link, app), case .some = app.android else {
+                return VisitPlan(answer: .redirect(.web), click: PlannedClick(kind: .desktop, platform: .android))
+            }
+            return VisitPlan(
+                answer: .playStore(writeFallback: .playStore),
+                click: PlannedClick(kind: .androidRedirect, platform: .android), handoff: .android)
+        case .ios:
+            // The app's own switch decides, a disabled app's too (as before the plan existed).
+            let sourceHash = app?.ios?.probabilisticFallback == true
+            guard let app, sendsToStore(link, app), let ios = app.ios else {
+                return VisitPlan(
+                    answer: .redirect(.web), click: PlannedClick(kind: .desktop, platform: .ios, sourceHash: sourceHash)
+                )
+            }
+            let hasFallback = ios.fallbackUrl != nil
+            if domain.deepViewEnabled && link.mobile?.deepView == true && ios.hasStoreUrl {
+                return VisitPlan(
+                    answer: .deepView(
+                        pageFallback: hasFallback ? .iosFallback : .web,
+                        writeFallback: hasFallback ? .iosFallback : .iosStore),
+                    click: PlannedClick(kind: .deepView, platform: .ios, sourceHash: sourceHash), handoff: .ios)
+            }
+            // Either switch off (or no store to send to): the iOS fallback, else the
+            // store, else the web URL, and no handoff (seed 002).
+            let target: VisitTarget = hasFallback ? .iosFallback : ios.hasStoreUrl ? .iosStore : .web
+            return VisitPlan(
+                answer: .redirect(target),
+                click: PlannedClick(kind: .iosFallback, platform: .ios, sourceHash: sourceHash))
+        }
+    }
+
+    /// A mobile visitor goes to the store only from a mobile-enabled link whose app is
+    /// enabled: a link whose app is disabled or gone behaves as a plain web link.
+    /// `case .some` rather than `!= nil`, which copied the link's whole mobile payload.
+    private static func sendsToStore(_ link: Link, _ app: MobileApp) -> Bool {
+        guard case .some = link.mobile else { return false }
+        return app.enabled
+    }
+}
