@@ -13,6 +13,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The one C shim: what Swift cannot import (epoll, eventfd, accept4, OpenSSL macros, atomics).
         .target(name: "CSystem", dependencies: ["COpenSSL"], cSettings: [.define("_GNU_SOURCE")]),
 
@@ -26,8 +27,8 @@ let package = Package(
         .target(name: "HTTPTypes"),
         // Transport: event loops, TLS, HTTP/1.1 parsing, routing. Knows nothing of links.
         .target(name: "HTTP", dependencies: ["Core", "HTTPTypes", "CSystem", "COpenSSL"]),
-        // Persistence behind the `Store` protocol; SQLite today.
-        .target(name: "Store", dependencies: ["Core", "Model", "CSQLite", "CSystem", "CSodium"]),
+        // Persistence behind the `Store` protocol: SQLite (embedded) and PostgreSQL.
+        .target(name: "Store", dependencies: ["Core", "Model", "CSQLite", "CPostgreSQL", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.
         .target(name: "Association", dependencies: ["Core", "Model"]),
         // Short-link visits: visitor classification, the visit decision (a pure plan), handoff

@@ -311,6 +311,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case closed
     /// SQLite (or another backend) reported an error; `message` is safe to log.
     case backend(code: Int32, message: String)
+    /// The database server cannot be reached (refused, lost, restarting): the same
+    /// write may succeed once it is back. `message` is safe to log (no password).
+    case unavailable(String)
 
     /// Another connection held a lock on the database for longer than the store's lock
     /// wait (SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`, any extended form): the same write
@@ -318,5 +321,13 @@ public enum StoreError: Error, Sendable, Equatable {
     public var isLockTimeout: Bool {
         guard case .backend(let code, _) = self else { return false }
         return code & 0xFF == 5 || code & 0xFF == 6
+    }
+
+    /// A failure that says nothing about the write itself and may pass: a lock held by
+    /// another connection, or a database server out of reach. Writes that may be retried
+    /// (clicks written after their answer) are retried on these only.
+    public var isTransient: Bool {
+        if case .unavailable = self { return true }
+        return isLockTimeout
     }
 }

@@ -1,0 +1,120 @@
+import CPostgreSQL
+import Core
+import Model
+
+/// One libpq connection, used by one thread at a time (libpq connections are not
+/// thread-safe). Statements are prepared once by name and run with binary
+/// parameters and binary results: no text formatting or parsing of numbers and
+/// no hex for `bytea` on the way in or out.
+///
+/// Errors become `StoreError`: a unique or exclusion violation `.conflict` (with the
+/// constraint's name, see `PGErrors`), a lost connection `.unavailable`, anything
+/// else `.backend` with the SQLSTATE. Messages never carry the connection string.
+final class PGConnection {
+    let handle: OpaquePointer
+    /// Statement names already prepared on this connection.
+    private var prepared: Set<String> = []
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Connects (blocking, bounded by the connection string's `connect_timeout`, 10 s
+    /// when it names none). The password is never part of an error.
+    static func connect(_ settings: PGConnectionSettings) throws(StoreError) -> PGConnection {
+        guard let conn = PQconnectdb(settings.connectionString) else {
+            throw .unavailable("cannot allocate a PostgreSQL connection")
+        }
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = PGConnection.text(PQerrorMessage(conn))
+            PQfinish(conn)
+            throw .unavailable("cannot connect to PostgreSQL at \(settings.redacted): " + message)
+        }
+        let connection = PGConnection(handle: conn)
+        // Timestamps are epoch milliseconds in bigint columns; the session's zone never matters.
+        try connection.execute("SET application_name = 'biqli-edge'")
+        return connection
+    }
+
+    /// The server process serving this connection (it tags notifications this
+    /// connection's own transactions send).
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// The descriptor to poll for notifications.
+    var socket: Int32 { PQsocket(handle) }
+
+    // MARK: statements
+
+    /// Runs `sql` (one or more statements, no parameters), for DDL and control statements.
+    func execute(_ sql: String) throws(StoreError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs the statement named `name` (prepared from `sql` on first use) with `params`.
+    @discardableResult
+    func run(_ name: String, _ sql: String, _ params: PGParams = PGParams()) throws(StoreError) -> PGResult {
+        if !prepared.contains(name) {
+            let types = params.types
+            let result = types.withUnsafeBufferPointer { t in
+                PQprepare(handle, name, sql, Int32(types.count), t.baseAddress)
+            }
+            defer { PQclear(result) }
+            try check(result, sql: sql)
+            prepared.insert(name)
+        }
+        let result = params.withPointers { values, lengths, formats, count in
+            PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return PGResult(result!)
+    }
+
+    /// Forgets prepared statements (after a reconnect they must be prepared again).
+    func forgetPrepared() { prepared.removeAll() }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(StoreError) {
+        guard let result else {
+            throw PGErrors.connectionError(PGConnection.text(PQerrorMessage(handle)), broken: isBroken)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default:
+            throw PGErrors.error(of: result, connectionBroken: isBroken, message: PGConnection.text(PQerrorMessage(handle)))
+        }
+    }
+
+    // MARK: notifications
+
+    /// Reads what the server sent and returns the notifications received: (channel,
+    /// payload, sender's backend PID). Never blocks.
+    func notifications() throws(StoreError) -> [(channel: String, payload: String, sender: Int32)] {
+        guard PQconsumeInput(handle) == 1 else {
+            throw PGErrors.connectionError(PGConnection.text(PQerrorMessage(handle)), broken: true)
+        }
+        var out: [(String, String, Int32)] = []
+        while let notify = PQnotifies(handle) {
+            let n = notify.pointee
+            out.append((String(cString: n.relname), String(cString: n.extra), n.be_pid))
+            PQfreemem(notify)
+        }
+        return out
+    }
+
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        var s = String(cString: pointer)
+        while s.last == "\n" || s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,73 @@
+import CPostgreSQL
+import Model
+
+/// Maps PostgreSQL errors to `StoreError`, naming the uniqueness rule that broke by
+/// the constraint's name (the schema names every constraint that carries a rule).
+enum PGErrors {
+    /// Constraint name -> the `conflict` name callers switch on (as the SQLite store's).
+    static let conflictNames: [String: String] = [
+        "links_domain_key": "link_key",
+        "open_event_keys_pkey": "event_id",
+        "open_events_pkey": "open_id",
+        "domains_pkey": "domain",
+        "mobile_apps_pkey": "app",
+        "links_pkey": "link_id",
+        "handoffs_pkey": "handoff",
+        "secret_keys_key_hash": "secret_key",
+        "secret_keys_pkey": "secret_key_id",
+        "publishable_keys_key_hash": "publishable_key",
+        "publishable_keys_pkey": "publishable_key_id",
+        "signing_keys_pkey": "signing_key",
+        "app_domains_pkey": "app_domain",
+        "idempotency_records_pkey": "idempotency_record",
+        "app_instances_pkey": "app_instance",
+    ]
+
+    /// SQLSTATE classes and codes the store tells apart.
+    static let uniqueViolation = "23505"
+    static let foreignKeyViolation = "23503"
+    static let serializationFailure = "40001"
+    static let deadlockDetected = "40P01"
+    static let lockNotAvailable = "55P03"
+    static let queryCanceled = "57014"
+
+    static func error(of result: OpaquePointer, connectionBroken: Bool, message fallback: String) -> StoreError {
+        let sqlstate = field(result, "C") ?? ""
+        let message = field(result, "M") ?? fallback
+        if connectionBroken || sqlstate.hasPrefix("08") || sqlstate.hasPrefix("57P") {
+            // 08: connection exception; 57P01..: the server is shutting down or restarting.
+            return .unavailable(message)
+        }
+        switch sqlstate {
+        case uniqueViolation:
+            let constraint = field(result, "n") ?? ""
+            return .conflict(conflictNames[constraint] ?? "unique")
+        case foreignKeyViolation:
+            return .missingReference("reference")
+        case serializationFailure, deadlockDetected, lockNotAvailable, queryCanceled:
+            // Another transaction holds what this one needs: the same write may pass later
+            // (reported like SQLite's busy, `isLockTimeout`).
+            return .backend(code: 5, message: "PostgreSQL \(sqlstate): \(message)")
+        default:
+            return .backend(code: sqlstateCode(sqlstate), message: "PostgreSQL \(sqlstate): \(message)")
+        }
+    }
+
+    /// No result at all: the connection failed while sending or receiving.
+    static func connectionError(_ message: String, broken: Bool) -> StoreError {
+        broken ? .unavailable(message.isEmpty ? "connection lost" : message) : .backend(code: -1, message: message)
+    }
+
+    private static func field(_ result: OpaquePointer, _ code: Character) -> String? {
+        guard let ascii = code.asciiValue, let value = PQresultErrorField(result, Int32(ascii)) else { return nil }
+        return String(cString: value)
+    }
+
+    /// A stable number for a SQLSTATE whose low byte is 0, so that `isLockTimeout`
+    /// (SQLite's busy and locked are 5 and 6 there) never reads one as a lock wait.
+    static func sqlstateCode(_ sqlstate: String) -> Int32 {
+        var n: UInt32 = 0
+        for c in sqlstate.utf8.prefix(5) { n = n &* 36 &+ UInt32(c) }
+        return Int32(bitPattern: (n << 8) & 0x7FFF_FF00 | 0x4000_0000)
+    }
+}

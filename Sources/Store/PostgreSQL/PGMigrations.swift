@@ -1,0 +1,57 @@
+import Model
+
+/// The PostgreSQL schema's numbered steps and the code that applies them at start-up.
+///
+/// The version lives in `biqli_schema` (one row). Every step runs in its own
+/// transaction together with its new version, all under one session advisory lock:
+/// several edges starting at once migrate exactly once (the others wait for the lock,
+/// then find the schema current). A database whose version is above
+/// `latestVersion` was written by a newer binary: opening it fails with
+/// `schemaTooNew` rather than guessing.
+enum PGMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, sql: PGSchemaV1.sql)
+    ]
+
+    static var latestVersion: Int { all.last?.version ?? 0 }
+
+    /// The advisory lock's key: "biqli" as a number (any constant the edge owns).
+    static let lockKey: Int64 = 0x6269_716C_6900
+
+    /// Brings the database to `latestVersion`; returns the version found.
+    @discardableResult
+    static func apply(on connection: PGConnection, migrations: [Migration] = all) throws(StoreError) -> Int {
+        let supported = migrations.last?.version ?? 0
+        var params = PGParams()
+        params.int(lockKey)
+        try connection.run("migrations_lock", "SELECT pg_advisory_lock($1)", params)
+        defer { _ = try? connection.run("migrations_unlock", "SELECT pg_advisory_unlock($1)", params) }
+        try connection.execute("CREATE TABLE IF NOT EXISTS biqli_schema (version bigint NOT NULL)")
+        let found = try version(connection)
+        if found > supported { throw .schemaTooNew(found: found, supported: supported) }
+        for migration in migrations where migration.version > found {
+            try connection.execute("BEGIN")
+            do throws(StoreError) {
+                try connection.execute(migration.sql)
+                var v = PGParams()
+                v.int(Int64(migration.version))
+                try connection.run("migrations_set", "UPDATE biqli_schema SET version = $1", v)
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        return found
+    }
+
+    /// The schema version (0 for an empty database; the row is made then).
+    static func version(_ connection: PGConnection) throws(StoreError) -> Int {
+        let rows = try connection.run("migrations_version", "SELECT version FROM biqli_schema")
+        if rows.rowCount == 0 {
+            try connection.execute("INSERT INTO biqli_schema VALUES (0)")
+            return 0
+        }
+        return Int(rows.int(0, 0))
+    }
+}
