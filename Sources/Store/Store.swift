@@ -323,6 +323,14 @@ public enum StoreError: Error, Sendable, Equatable {
         return code & 0xFF == 5 || code & 0xFF == 6
     }
 
+    /// The message alone, for logs and one-line errors.
+    public var safeMessage: String {
+        switch self {
+        case .backend(_, let message), .unavailable(let message): return message
+        default: return "\(self)"
+        }
+    }
+
     /// A failure that says nothing about the write itself and may pass: a lock held by
     /// another connection, or a database server out of reach. Writes that may be retried
     /// (clicks written after their answer) are retried on these only.

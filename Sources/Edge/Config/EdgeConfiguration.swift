@@ -1,6 +1,7 @@
 import Core
 import HTTP
 import HTTPTypes
+import Store
 
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,8 @@ struct EdgeConfiguration: Sendable {
     /// How long a write waits for a lock another process holds on the database (an
     /// operator's `sqlite3` session, a second edge on the same file) before it fails.
     var storeLockWaitMilliseconds = 5_000
+    /// `BIQLI_EDGE_DATABASE_URL`: PostgreSQL instead of the SQLite file (nil).
+    var database: PGConnectionSettings? = nil
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -173,6 +176,22 @@ struct EdgeConfiguration: Sendable {
             c, v throws(ConfigurationError) in
             c.storeLockWaitMilliseconds = try parseInt(v, "BIQLI_EDGE_STORE_LOCK_WAIT_MS", 0...60_000)
         },
+        Setting(
+            variable: "BIQLI_EDGE_DATABASE_URL",
+            help: "PostgreSQL (libpq connection string or postgresql:// URL) instead of SQLite; empty: SQLite"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard !v.isEmpty else {
+                c.database = nil
+                return
+            }
+            do throws(StoreError) {
+                c.database = try PGConnectionSettings(v)
+            } catch {
+                // Never the value: it may hold the password.
+                throw .secret("BIQLI_EDGE_DATABASE_URL", "\(error.safeMessage)")
+            }
+        },
     ]
 
     /// Applies the file (if any), then the environment.
@@ -238,11 +257,14 @@ struct EdgeConfiguration: Sendable {
 /// A bad setting: one line naming it; the CLI exits with status 2.
 enum ConfigurationError: Error, Equatable, CustomStringConvertible {
     case invalid(String, String, String)
+    /// A setting whose value is never shown (it may hold a password).
+    case secret(String, String)
     case file(String, String)
 
     var description: String {
         switch self {
         case .invalid(let name, let value, let rule): return "\(name)=\"\(value)\" \(rule)"
+        case .secret(let name, let problem): return "\(name): \(problem)"
         case .file(let path, let problem): return "configuration file \(path) \(problem)"
         }
     }

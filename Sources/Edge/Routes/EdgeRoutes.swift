@@ -11,7 +11,7 @@ enum EdgeRoutes {
 
     static func install(on router: Router, services: EdgeServices) {
         OperationsRoutes.install(
-            on: router, server: services.server, store: services.store, clicks: services.clicks,
+            on: router, server: services.server, backend: services.backend, clicks: services.clicks,
             certificates: services.certificateHealth, configuration: services.configuration)
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)

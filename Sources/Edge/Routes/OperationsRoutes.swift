@@ -10,7 +10,7 @@ import Store
 /// not leak to the internet by default.
 enum OperationsRoutes {
     static func install(
-        on router: Router, server: HTTPServer, store: SQLiteStore, clicks: ClickRecorder,
+        on router: Router, server: HTTPServer, backend: StoreBackend, clicks: ClickRecorder,
         certificates: CertificateHealth, configuration: EdgeConfiguration
     ) {
         let healthy: HTTPResponse = {
@@ -18,7 +18,18 @@ enum OperationsRoutes {
             r.headers.add("Cache-Control", "no-store")
             return r
         }()
-        router.add([.get], "/healthz", name: "healthz") { _, _, _ in .response(healthy) }
+        let degraded: HTTPResponse = {
+            var r = HTTPResponse(
+                status: 200, contentType: "application/json", body: #"{"status":"degraded","store":"unreachable"}"#)
+            r.headers.add("Cache-Control", "no-store")
+            return r
+        }()
+        // 200 either way: visits still answer from the caches while the database is away,
+        // and a balancer that took every node out for it would turn a degraded service
+        // into an outage. The body says which (and `biqli_store_reachable` on /metrics).
+        router.add([.get], "/healthz", name: "healthz") { _, _, _ in
+            .response(backend.isReachable ? healthy : degraded)
+        }
         let dedicated = configuration.metricsAddress != nil
         router.add([.get], "/metrics", name: "metrics") { _, context, _ in
             let allowed =
@@ -29,13 +40,57 @@ enum OperationsRoutes {
             server.metrics { snapshot in
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: snapshot.prometheusText() + storeText(store.statistics) + diskText(store.diskUsage)
-                        + clicksText(clicks) + certificates.metricsText)
+                    body: snapshot.prometheusText() + backendText(backend) + clicksText(clicks)
+                        + certificates.metricsText)
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }
             return .deferred
         }
+    }
+
+    /// The store's counters, by backend.
+    static func backendText(_ backend: StoreBackend) -> String {
+        switch backend {
+        case .sqlite(let s): return storeText(s.statistics) + diskText(s.diskUsage) + reachableText(true)
+        case .postgresql(let s): return postgresText(s.statistics)
+        }
+    }
+
+    static func reachableText(_ reachable: Bool) -> String {
+        text([
+            (
+                "biqli_store_reachable", "gauge", "1 when the store's database can be reached (PostgreSQL), else 0.",
+                reachable ? "1" : "0"
+            )
+        ])
+    }
+
+    /// The PostgreSQL store's counters.
+    static func postgresText(_ s: PGStore.Statistics) -> String {
+        text([
+            ("biqli_store_batches_total", "counter", "Group-commit transactions run by the writer.", "\(s.batches)"),
+            ("biqli_store_jobs_total", "counter", "Writes handed to the writer.", "\(s.jobs)"),
+            (
+                "biqli_store_failed_jobs_total", "counter",
+                "Write attempts that failed (a request got an error, or a click write is tried again).",
+                "\(s.failedJobs)"
+            ),
+            ("biqli_store_failed_commits_total", "counter", "Batches whose COMMIT failed.", "\(s.failedCommits)"),
+            ("biqli_store_largest_batch", "gauge", "Most writes in one batch so far.", "\(s.largestBatch)"),
+            (
+                "biqli_store_reconnects_total", "counter", "Times the writer connected to PostgreSQL again.",
+                "\(s.reconnects)"
+            ),
+            (
+                "biqli_store_external_changes_total", "counter",
+                "Changes by other processes (the CLI, other edges) that dropped the caches.", "\(s.externalChanges)"
+            ),
+            (
+                "biqli_store_writer_cpu_seconds_total", "counter", "CPU time of the writer thread.",
+                "\(Double(s.writerCPUNanoseconds) / 1e9)"
+            ),
+        ]) + reachableText(s.reachable)
     }
 
     /// The store's counters in Prometheus text format.

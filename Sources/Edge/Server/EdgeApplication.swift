@@ -36,19 +36,14 @@ final class EdgeApplication: @unchecked Sendable {
             directory: configuration.certificateDirectory, hostnames: ["localhost"] + (demo ? DemoData.hostnames : []),
             log: log)
 
-        let store: SQLiteStore
-        do {
-            var options = SQLiteStore.Options()
-            options.busyTimeoutMilliseconds = Int32(configuration.storeLockWaitMilliseconds)
-            store = try SQLiteStore.open(
-                path: configuration.databasePath, readers: configuration.loops, options: options)
-        } catch {
-            throw .store("cannot open the store at \(configuration.databasePath): \(error)")
-        }
-        for file in store.filesMadePrivate {
-            log.warn(
-                "secret file was readable by others; made private",
-                [("path", .string(file.path)), ("mode", .string(SecretFileModes.octal(file.mode)))])
+        let backend = try StoreBackend.open(configuration, readers: configuration.loops, log: log)
+        let store = backend.store
+        if case .sqlite(let file) = backend {
+            for made in file.filesMadePrivate {
+                log.warn(
+                    "secret file was readable by others; made private",
+                    [("path", .string(made.path)), ("mode", .string(SecretFileModes.octal(made.mode)))])
+            }
         }
         let now = Int64(Clock.nowMilliseconds())
         let keyring: ReceiptKeyring
@@ -107,7 +102,7 @@ final class EdgeApplication: @unchecked Sendable {
             httpsActive: { host in server.certificates.covers(host) },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
         services = EdgeServices(
-            configuration: configuration, log: log, store: store, server: server, keyring: keyring,
+            configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
             certificateHealth: certificateHealth)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys

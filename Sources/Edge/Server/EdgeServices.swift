@@ -10,7 +10,8 @@ import Templates
 final class EdgeServices: Sendable {
     let configuration: EdgeConfiguration
     let log: Log
-    let store: SQLiteStore
+    let backend: StoreBackend
+    let store: any Store
     let server: HTTPServer
     let keyring: ReceiptKeyring
     let resolver: Resolver
@@ -22,13 +23,14 @@ final class EdgeServices: Sendable {
     let certificateHealth: CertificateHealth
 
     init(
-        configuration: EdgeConfiguration, log: Log, store: SQLiteStore, server: HTTPServer, keyring: ReceiptKeyring,
+        configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,
         resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
         certificateHealth: CertificateHealth
     ) {
         self.configuration = configuration
         self.log = log
-        self.store = store
+        self.backend = backend
+        self.store = backend.store
         self.server = server
         self.keyring = keyring
         self.resolver = resolver

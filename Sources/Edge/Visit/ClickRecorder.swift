@@ -96,10 +96,15 @@ final class ClickRecorder: Sendable {
             completion: { [self] result in
                 if case .failure(let error) = result {
                     // Runs on the writer thread: a write submitted from here joins a later batch.
-                    if error.isLockTimeout {
+                    if error.isTransient {
                         let now = Clock.monotonicNanoseconds()
                         let since = lockedSince ?? now
-                        if now &- since < lockRetryMilliseconds * 1_000_000 {
+                        // A database server that is away (PostgreSQL restarting) is waited
+                        // for as long as it takes: the count of waiting clicks is bounded
+                        // instead. A lock another process holds is waited for a minute.
+                        let unreachable: Bool
+                        if case .unavailable = error { unreachable = true } else { unreachable = false }
+                        if unreachable || now &- since < lockRetryMilliseconds * 1_000_000 {
                             submit(clicks: clicks, previews: previews, attempt: attempt + 1, lockedSince: since)
                             return
                         }

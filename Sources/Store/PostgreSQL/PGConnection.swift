@@ -3,14 +3,15 @@ import Core
 import Model
 
 /// One libpq connection, used by one thread at a time (libpq connections are not
-/// thread-safe). Statements are prepared once by name and run with binary
+/// thread-safe; a connection made on one thread may be handed whole to another, as
+/// `PGConnectionSlot` does, hence `@unchecked Sendable`). Statements are prepared once by name and run with binary
 /// parameters and binary results: no text formatting or parsing of numbers and
 /// no hex for `bytea` on the way in or out.
 ///
 /// Errors become `StoreError`: a unique or exclusion violation `.conflict` (with the
 /// constraint's name, see `PGErrors`), a lost connection `.unavailable`, anything
 /// else `.backend` with the SQLSTATE. Messages never carry the connection string.
-final class PGConnection {
+final class PGConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// Statement names already prepared on this connection.
     private var prepared: Set<String> = []
@@ -90,7 +91,8 @@ final class PGConnection {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
-            throw PGErrors.error(of: result, connectionBroken: isBroken, message: PGConnection.text(PQerrorMessage(handle)))
+            throw PGErrors.error(
+                of: result, connectionBroken: isBroken, message: PGConnection.text(PQerrorMessage(handle)))
         }
     }
 

@@ -7,10 +7,16 @@ import Model
 /// caches first. Mirrors `SQLiteQueries` method for method, on the PostgreSQL schema
 /// (`PGSchemaV1`); statements are prepared once per connection by name.
 class PGQueries: StoreReader {
-    let db: PGConnection
+    private let fixed: PGConnection
 
     init(db: PGConnection) {
-        self.db = db
+        self.fixed = db
+    }
+
+    /// The connection the queries run on. The writer's transaction keeps one; a loop's
+    /// reader (`PGReader`) swaps in a new one when it broke, and fails fast meanwhile.
+    var db: PGConnection {
+        get throws(StoreError) { fixed }
     }
 
     /// Only readers with a link cache count link changes (`PGReader` overrides this).
@@ -39,7 +45,9 @@ class PGQueries: StoreReader {
     func links(domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
         fatalError("PGQueries: not implemented yet")
     }
-    func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord? { fatalError("PGQueries: not implemented yet") }
+    func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord? {
+        fatalError("PGQueries: not implemented yet")
+    }
     func secretKeys() throws(StoreError) -> [SecretKeyRecord] { fatalError("PGQueries: not implemented yet") }
     func publishableKey(hash: [UInt8]) throws(StoreError) -> PublishableKeyRecord? {
         fatalError("PGQueries: not implemented yet")

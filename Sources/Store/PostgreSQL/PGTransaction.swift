@@ -67,7 +67,9 @@ final class PGTransaction: PGQueries, StoreTransaction {
         fatalError("PGTransaction: not implemented yet")
     }
     func putDomain(_ domain: Domain) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func deleteDomain(_ hostname: String) throws(StoreError) -> Bool { fatalError("PGTransaction: not implemented yet") }
+    func deleteDomain(_ hostname: String) throws(StoreError) -> Bool {
+        fatalError("PGTransaction: not implemented yet")
+    }
     func putApp(_ app: MobileApp) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
     func deleteApp(_ id: String) throws(StoreError) -> Bool { fatalError("PGTransaction: not implemented yet") }
     func putLink(_ link: Link) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
@@ -84,5 +86,7 @@ final class PGTransaction: PGQueries, StoreTransaction {
     /// Deletes what retention says is old: whole partitions of clicks and open events
     /// before `olderThan` (PGPartitions), and row by row the open-event keys, click counts,
     /// expired handoffs and management idempotency records. Returns rows and partitions deleted.
-    func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int { fatalError("PGTransaction: not implemented yet") }
+    func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int {
+        fatalError("PGTransaction: not implemented yet")
+    }
 }

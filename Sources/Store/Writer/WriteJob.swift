@@ -15,7 +15,7 @@ class WriteJob: @unchecked Sendable {
     final var succeeded: Bool { failure == nil }
 
     /// Runs the body; true when it returned, false when it threw.
-    func run(_ transaction: SQLiteTransaction) -> Bool { fatalError("abstract") }
+    func run(_ transaction: any StoreTransaction) -> Bool { fatalError("abstract") }
     /// Calls the completion with the outcome; once.
     func complete() { fatalError("abstract") }
 
@@ -50,7 +50,7 @@ final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
         self.completion = completion
     }
 
-    override func run(_ transaction: SQLiteTransaction) -> Bool {
+    override func run(_ transaction: any StoreTransaction) -> Bool {
         record { value = try body(transaction) }
     }
 
@@ -81,7 +81,7 @@ final class VoidWriteJob: WriteJob, @unchecked Sendable {
         self.completion = completion
     }
 
-    override func run(_ transaction: SQLiteTransaction) -> Bool {
+    override func run(_ transaction: any StoreTransaction) -> Bool {
         record { try body(transaction) }
     }
 

@@ -17,16 +17,17 @@ enum CommandSetup {
         }
     }
 
-    /// Opens (creating if needed) the store of `configuration`, or nil after printing why.
-    static func openStore(_ configuration: EdgeConfiguration, command: String) -> SQLiteStore? {
-        guard makeDirectories(configuration.dataDirectory) else {
+    /// Opens (creating if needed) the store of `configuration` (the SQLite file, or the
+    /// PostgreSQL database of `BIQLI_EDGE_DATABASE_URL`), or nil after printing why.
+    static func openStore(_ configuration: EdgeConfiguration, command: String) -> (any Store)? {
+        if configuration.database == nil, !makeDirectories(configuration.dataDirectory) {
             printError("biqli-edge \(command): cannot create the data directory \(configuration.dataDirectory)")
             return nil
         }
         do {
-            return try SQLiteStore.open(path: configuration.databasePath, readers: 1)
+            return try StoreBackend.open(configuration, readers: 1, log: nil).store
         } catch {
-            printError("biqli-edge \(command): cannot open the store at \(configuration.databasePath): \(error)")
+            printError("biqli-edge \(command): \(error)")
             return nil
         }
     }

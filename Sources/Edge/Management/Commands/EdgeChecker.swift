@@ -34,7 +34,7 @@ enum EdgeChecker {
         let certificates = CertificateSet.load(
             directory: fileExists(configuration.certificateDirectory) ? configuration.certificateDirectory : nil)
         findings += checkCertificateFiles(configuration, certificates)
-        guard fileExists(configuration.databasePath) else {
+        if configuration.database == nil, !fileExists(configuration.databasePath) {
             findings.append(
                 CheckFinding(
                     severity: .warning, code: "store_missing", subject: "store",
@@ -42,17 +42,17 @@ enum EdgeChecker {
                     fix: "Run `biqli-edge serve` (or `biqli-edge apply FILE.json`) once to create it."))
             return findings
         }
-        let store: SQLiteStore
+        let store: any Store
         do {
-            var options = SQLiteStore.Options()
-            options.makeFilesPrivate = false  // reported above, not changed
-            store = try SQLiteStore.open(path: configuration.databasePath, readers: 1, options: options)
+            // SQLite: the file's modes are reported above, not changed here.
+            store = try StoreBackend.open(configuration, readers: 1, log: nil, checking: true).store
         } catch {
             findings.append(
                 CheckFinding(
-                    severity: .error, code: "store_unreadable", subject: "store",
-                    message: "Cannot open \(configuration.databasePath): \(error).",
-                    fix: "Check the file's permissions, or restore it from a backup."))
+                    severity: .error, code: "store_unreadable", subject: "store", message: "\(error).",
+                    fix: configuration.database == nil
+                        ? "Check the file's permissions, or restore it from a backup."
+                        : "Check BIQLI_EDGE_DATABASE_URL, that the PostgreSQL server runs and accepts this user."))
             return findings
         }
         defer { store.close() }

@@ -1,0 +1,81 @@
+import Core
+import Store
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The store the configuration asks for: the SQLite file in the data directory
+/// (default), or PostgreSQL (`BIQLI_EDGE_DATABASE_URL`). Everything above talks to
+/// `store`; only operations (metrics, health, start-up) look at the backend itself.
+enum StoreBackend: Sendable {
+    case sqlite(SQLiteStore)
+    case postgresql(PGStore)
+
+    var store: any Store {
+        switch self {
+        case .sqlite(let s): return s
+        case .postgresql(let s): return s
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .sqlite: return "sqlite"
+        case .postgresql: return "postgresql"
+        }
+    }
+
+    /// Whether the database can be reached now (always, for the file).
+    var isReachable: Bool {
+        switch self {
+        case .sqlite: return true
+        case .postgresql(let s): return s.isReachable
+        }
+    }
+
+    func close() { store.close() }
+
+    /// How long start-up keeps trying a PostgreSQL server that refuses or is not there
+    /// yet (it may be starting beside the edge), before giving up with exit 1 so that a
+    /// supervisor restarts the edge later.
+    static let connectAttempts = 5
+
+    /// Opens the configured store. `readers`: one per event loop. A refused connection
+    /// is tried again (`connectAttempts`, with growing waits); the message of a failure
+    /// names the setting and never holds the password.
+    static func open(
+        _ configuration: EdgeConfiguration, readers: Int, log: Log?, checking: Bool = false
+    ) throws(EdgeStartError) -> StoreBackend {
+        guard let database = configuration.database else {
+            do {
+                var options = SQLiteStore.Options()
+                options.busyTimeoutMilliseconds = Int32(configuration.storeLockWaitMilliseconds)
+                options.makeFilesPrivate = !checking
+                return .sqlite(
+                    try SQLiteStore.open(path: configuration.databasePath, readers: readers, options: options))
+            } catch {
+                throw .store("cannot open the store at \(configuration.databasePath): \(error)")
+            }
+        }
+        var wait: UInt32 = 500_000
+        var attempt = 1
+        while true {
+            do throws(StoreError) {
+                return .postgresql(try PGStore.open(settings: database, readers: readers))
+            } catch {
+                let transient: Bool
+                if case .unavailable = error { transient = true } else { transient = false }
+                if !transient || attempt >= connectAttempts {
+                    throw .store("BIQLI_EDGE_DATABASE_URL: \(error.safeMessage)")
+                }
+                log?.warn(
+                    "PostgreSQL not reachable yet; trying again",
+                    [("attempt", .int(Int64(attempt))), ("detail", .string(error.safeMessage))])
+                usleep(wait)
+                wait = min(wait * 2, 4_000_000)
+                attempt += 1
+            }
+        }
+    }
+}

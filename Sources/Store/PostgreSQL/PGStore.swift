@@ -1,0 +1,180 @@
+import Core
+import Model
+import Synchronization
+
+/// The `Store` on a PostgreSQL server (`BIQLI_EDGE_DATABASE_URL`), beside the embedded
+/// `SQLiteStore`: the same protocol, the same caches in front of it (`ReaderCache`,
+/// `InvalidationLog`), the same group commit (`PGWriter`), plus what a shared server
+/// needs: changes made by other processes arrive by notification
+/// (`PGChangeListener`), and an unreachable server makes writes fail fast with
+/// `.unavailable` while everything reconnects by itself.
+public final class PGStore: Store, @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Most jobs in one group-commit transaction.
+        public var maxBatchCount = 512
+        /// How long the writer may wait for more jobs after the first (microseconds).
+        public var maxBatchWaitMicroseconds = 0
+        /// Links each loop's reader keeps.
+        public var linkCacheCapacity = 100_000
+        /// The polling fallback of change notifications.
+        public var changePollMilliseconds = 1_000
+        /// The store's clock (milliseconds since the epoch); tests move it.
+        public var clock: @Sendable () -> Int64 = { Int64(Clock.nowMilliseconds()) }
+        public init() {}
+    }
+
+    public static var supportedSchemaVersion: Int { PGMigrations.latestVersion }
+
+    public let settings: PGConnectionSettings
+    public let options: Options
+    private let readers: [PGReader]
+    private let writer: PGWriter
+    private let listener: PGChangeListener
+    private let queue: WriteQueue
+    private let log: InvalidationLog
+    private let closeState = Mutex(false)
+
+    private init(
+        settings: PGConnectionSettings, options: Options, readers: [PGReader], writer: PGWriter,
+        listener: PGChangeListener, queue: WriteQueue, log: InvalidationLog
+    ) {
+        self.settings = settings
+        self.options = options
+        self.readers = readers
+        self.writer = writer
+        self.listener = listener
+        self.queue = queue
+        self.log = log
+    }
+
+    deinit { close() }
+
+    /// Connects, migrates the schema (once, whoever else starts at the same time), makes
+    /// the partitions of the coming days, and starts the writer and the listener.
+    /// `readers`: one per event loop (at least 1).
+    public static func open(settings: PGConnectionSettings, readers: Int, options: Options = .init())
+        throws(StoreError) -> PGStore
+    {
+        let writerConnection = try PGConnection.connect(settings)
+        try PGMigrations.apply(on: writerConnection)
+        let now = options.clock()
+        try PGPartitions.ensure(
+            on: writerConnection, from: now - PGPartitions.dayMilliseconds,
+            through: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)
+        let log = InvalidationLog(catalog: try PGQueries(db: writerConnection).loadCatalog())
+        var slots: [PGConnectionSlot] = []
+        for _ in 0..<max(readers, 1) { slots.append(PGConnectionSlot(try PGConnection.connect(settings))) }
+        let loopReaders = slots.map { PGReader(slot: $0, log: log, linkCacheCapacity: options.linkCacheCapacity) }
+        let queue = WriteQueue(
+            maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
+        let writer = PGWriter(
+            connection: writerConnection, settings: settings, queue: queue, log: log, clock: options.clock)
+        let invalidate: @Sendable () -> Void = { [queue] in
+            _ = queue.enqueue(
+                VoidWriteJob(body: { tx in (tx as? PGTransaction)?.invalidateAll() }, completion: { _ in }))
+        }
+        let listener = PGChangeListener(
+            settings: settings, slots: slots, writer: writer, pollMilliseconds: options.changePollMilliseconds,
+            onExternalChange: invalidate)
+        writer.start()
+        listener.start()
+        return PGStore(
+            settings: settings, options: options, readers: loopReaders, writer: writer, listener: listener,
+            queue: queue, log: log)
+    }
+
+    // MARK: Store
+
+    public var publishableKeysVersion: UInt64 { log.keysVersion.load(ordering: .acquiring) }
+
+    public var readerCount: Int { readers.count }
+
+    public func reader(loop: Int) -> any StoreReader {
+        precondition(loop >= 0 && loop < readers.count, "no reader for loop \(loop)")
+        return readers[loop]
+    }
+
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        if !queue.enqueue(TypedWriteJob(body: body, completion: completion)) { completion(.failure(.closed)) }
+    }
+
+    public func write(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        if !queue.enqueue(VoidWriteJob(body: body, completion: completion)) { completion(.failure(.closed)) }
+    }
+
+    public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
+        throws(StoreError) -> T
+    {
+        if writer.isWriterThread {
+            throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
+        }
+        let waiter = ResultWaiter<T>()
+        write(body) { result in waiter.deliver(result) }
+        return try waiter.wait().get()
+    }
+
+    /// Retention on a connection of its own (the writer keeps serving): whole daily
+    /// partitions of clicks and open events, then the small tables row by row.
+    public func prune(olderThan cutoff: Int64, now: Int64) throws(StoreError) -> Int {
+        let db = try PGConnection.connect(settings)
+        try PGPartitions.ensure(
+            on: db, from: now - PGPartitions.dayMilliseconds,
+            through: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)
+        let tx = PGTransaction(db: db)
+        tx.deferInserts = false
+        tx.beginBatch(now: now)
+        return try tx.prune(olderThan: cutoff, now: now)
+    }
+
+    public func close() {
+        let first = closeState.withLock { closed -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        _ = queue.close()
+        listener.stop()
+        guard !writer.isWriterThread else {
+            writer.detach()
+            return
+        }
+        writer.join()
+    }
+
+    // MARK: beyond the protocol
+
+    /// Whether the writer and the listener are connected now.
+    public var isReachable: Bool {
+        writer.connected.load(ordering: .acquiring) && listener.connected.load(ordering: .acquiring)
+    }
+
+    /// Counters for `/metrics`.
+    public var statistics: Statistics {
+        Statistics(
+            batches: writer.batches.load(ordering: .relaxed), jobs: writer.jobs.load(ordering: .relaxed),
+            failedJobs: writer.failedJobs.load(ordering: .relaxed),
+            failedCommits: writer.failedCommits.load(ordering: .relaxed),
+            largestBatch: writer.largestBatch.load(ordering: .relaxed),
+            reconnects: writer.reconnects.load(ordering: .relaxed),
+            externalChanges: listener.externalChanges.load(ordering: .relaxed),
+            writerCPUNanoseconds: writer.cpuNanoseconds.load(ordering: .relaxed), reachable: isReachable)
+    }
+
+    public struct Statistics: Sendable, Equatable {
+        public var batches: Int
+        public var jobs: Int
+        public var failedJobs: Int
+        public var failedCommits: Int
+        public var largestBatch: Int
+        public var reconnects: Int
+        public var externalChanges: Int
+        public var writerCPUNanoseconds: Int
+        public var reachable: Bool
+    }
+}
