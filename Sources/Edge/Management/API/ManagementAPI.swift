@@ -83,26 +83,22 @@ final class ManagementAPI: Sendable {
     }
 
     /// Runs a write on the store's writer; `respond` is called once, on the writer thread.
+    /// A `ManagementError` thrown by the operation is its refusal: the store rolls back
+    /// this request's work only and hands the error back typed.
     func perform(_ write: PendingWrite, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let call = write.call
         let environment = self.environment
-        let rejection = RejectionBox()
         store.write(
-            { tx in
-                do {
-                    return try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) }
-                } catch let error as ManagementError {
-                    // Roll back this request's savepoint, keep the reason for the answer.
-                    rejection.error = error
-                    throw StoreError.conflict(RejectionBox.marker)
-                }
-            },
+            refusing: ManagementError.self,
+            { tx in try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) } },
             completion: { [self] result in
                 switch result {
                 case .success(let answer):
                     respond(response(answer, requestId: call.requestId))
-                case .failure(let error):
-                    respond(errorResponse(rejection.error ?? error, requestId: call.requestId))
+                case .failure(.refused(let error)):
+                    respond(errorResponse(error, requestId: call.requestId))
+                case .failure(.store(let error)):
+                    respond(errorResponse(error, requestId: call.requestId))
                 }
             })
     }
@@ -132,10 +128,10 @@ final class ManagementAPI: Sendable {
         if let e = error as? ManagementError { return e }
         if let e = error as? StoreError {
             switch e {
-            case .conflict("domain"): return .invalid("hostname", "is already a domain")
-            case .conflict("link_key"): return .invalid("key", "is already used on this domain")
-            case .missingReference("domain"): return .invalid("domain", "names no domain; create the domain first")
-            case .missingReference("app"): return .invalid("mobile.appId", "names no Mobile App")
+            case .conflict(.domain): return .invalid("hostname", "is already a domain")
+            case .conflict(.linkKey): return .invalid("key", "is already used on this domain")
+            case .missingReference(.domain): return .invalid("domain", "names no domain; create the domain first")
+            case .missingReference(.app): return .invalid("mobile.appId", "names no Mobile App")
             default: break
             }
         }
@@ -183,11 +179,4 @@ final class ManagementAPI: Sendable {
         for _ in 0..<32 { out.append(digits[Int(rng.next(upperBound: UInt8(16)))]) }
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// Carries a refusal out of a store write body (which may only throw `StoreError`).
-/// Written and read on the writer thread only.
-final class RejectionBox: @unchecked Sendable {
-    static let marker = "management_rejected"
-    var error: ManagementError?
 }

@@ -41,24 +41,34 @@ struct CatalogImport {
         case store(String)
     }
 
+    /// How the import's transaction is rolled back: refused with what it found, so
+    /// that the report and the problems reach the caller typed.
+    struct RolledBack: Error, Sendable {
+        var problems: [FieldProblem]
+        var report: Report
+    }
+
     static let sections: Set<String> = ["domains", "mobileApps", "links"]
 
     /// Applies `document`; with `dryRun`, everything is checked and counted, then rolled back.
     static func run(_ document: JSONValue, store: any Store, now: Int64, dryRun: Bool) -> Result<Report, Failure> {
-        let box = ImportBox()
-        do {
-            try store.writeAndWait { tx in
-                var importer = CatalogImport(tx: tx, now: now)
-                importer.apply(document)
-                box.problems = importer.problems.list
-                box.report = importer.report
-                if !importer.problems.isEmpty || dryRun { throw StoreError.conflict(RejectionBox.marker) }
-            }
+        do throws(WriteError<RolledBack>) {
+            return .success(
+                try store.writeAndWait(refusing: RolledBack.self) { tx in
+                    var importer = CatalogImport(tx: tx, now: now)
+                    importer.apply(document)
+                    if !importer.problems.isEmpty || dryRun {
+                        throw RolledBack(problems: importer.problems.list, report: importer.report)
+                    }
+                    return importer.report
+                })
         } catch {
-            if !box.problems.isEmpty { return .failure(.invalid(box.problems)) }
-            if !(dryRun && error == .conflict(RejectionBox.marker)) { return .failure(.store("\(error)")) }
+            switch error {
+            case .refused(let rolledBack) where rolledBack.problems.isEmpty: return .success(rolledBack.report)
+            case .refused(let rolledBack): return .failure(.invalid(rolledBack.problems))
+            case .store(let error): return .failure(.store("\(error)"))
+            }
         }
-        return .success(box.report)
     }
 
     let tx: any StoreTransaction
@@ -251,11 +261,4 @@ struct CatalogImport {
         }
         return app.id
     }
-}
-
-/// Carries the import's outcome out of the write body (written and read on one thread
-/// after another, ordered by the writer's completion).
-final class ImportBox: @unchecked Sendable {
-    var problems: [FieldProblem] = []
-    var report = CatalogImport.Report()
 }
