@@ -17,28 +17,34 @@ import Store
 /// Everything runs in one transaction: one broken entry and nothing is written. An
 /// entry equal to what is stored (timestamps aside) is left alone, so a second run
 /// changes nothing. Nothing absent from the file is deleted.
-struct CatalogImport {
-    struct Counts: Sendable, Equatable {
-        var created = 0
-        var updated = 0
-        var unchanged = 0
-        var total: Int { created + updated + unchanged }
+public struct CatalogImport {
+    public struct Counts: Sendable, Equatable {
+        public internal(set) var created = 0
+        public internal(set) var updated = 0
+        public internal(set) var unchanged = 0
+        public var total: Int { created + updated + unchanged }
     }
 
-    struct Report: Sendable {
-        var domains = Counts()
-        var mobileApps = Counts()
-        var links = Counts()
+    public struct Report: Sendable {
+        public internal(set) var domains = Counts()
+        public internal(set) var mobileApps = Counts()
+        public internal(set) var links = Counts()
         /// One line per change (`created link go.example.com/invite`).
-        var changes: [String] = []
+        public internal(set) var changes: [String] = []
         /// Publishable keys of the apps created now, shown once: (name, id, key).
-        var newKeys: [(String, String, String)] = []
+        public internal(set) var newKeys: [(String, String, String)] = []
     }
 
-    enum Failure: Error, Sendable {
+    public enum Failure: Error, Sendable {
         /// Broken rules, with the file's JSON paths.
         case invalid([FieldProblem])
         case store(String)
+    }
+
+    /// Why the file is not a JSON document apply can read, as a rule ("must be valid
+    /// JSON (syntax error at byte 12)").
+    public struct Unreadable: Error, Sendable {
+        public let rule: String
     }
 
     /// How the import's transaction is rolled back: refused with what it found, so
@@ -50,8 +56,19 @@ struct CatalogImport {
 
     static let sections: Set<String> = ["domains", "mobileApps", "links"]
 
+    /// The file's document (up to 32 levels and 64 MiB).
+    public static func parse(_ bytes: [UInt8]) throws(Unreadable) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes, options: .init(maxDepth: 32, maxBytes: 64 << 20))
+        } catch {
+            throw Unreadable(rule: RequestBody.rule(error))
+        }
+    }
+
     /// Applies `document`; with `dryRun`, everything is checked and counted, then rolled back.
-    static func run(_ document: JSONValue, store: any Store, now: Int64, dryRun: Bool) -> Result<Report, Failure> {
+    public static func run(_ document: JSONValue, store: any Store, now: Int64, dryRun: Bool) -> Result<
+        Report, Failure
+    > {
         do throws(WriteError<RolledBack>) {
             return .success(
                 try store.writeAndWait(refusing: RolledBack.self) { tx in
