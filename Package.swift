@@ -38,11 +38,18 @@ let package = Package(
         .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model", "CSodium"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
         .target(name: "Resolver", dependencies: ["Core", "HTTPTypes", "Model", "Store", "CSodium"]),
-        // The executable: configuration, CLI, routes, visit flow, management API.
+        // The workspace API (/api/v1/ but track/open): routing, auth, validation, operations,
+        // idempotency, the OpenAPI document; `apply`'s import, workspace keys, the demo data.
+        // Takes an HTTPRequest and answers an HTTPResponse; knows neither the server nor the CLI.
+        .target(
+            name: "Management",
+            dependencies: ["Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "CSodium"]),
+        // The executable: configuration, CLI, route table, wiring, visit flow.
         .executableTarget(
             name: "Edge",
             dependencies: [
-                "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Core",
+                "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
+                "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -59,6 +66,7 @@ let package = Package(
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
+        .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
     ]
 )

@@ -41,6 +41,22 @@ public protocol Store: AnyObject, Sendable {
     func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws(StoreError)
         -> T
 
+    /// `write` for a body that may refuse with its caller's own error type: when the
+    /// body throws a `Refusal`, its work is rolled back as for any throw, the batch's
+    /// other writes go on, and only this `completion` gets `.refused` with that value
+    /// (also when the store ran the batch again without this body). A `StoreError`, or
+    /// any other error, is `.store` as in `write`; so `Refusal` is never `StoreError`.
+    func write<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    )
+
+    /// Blocking form of `write(refusing:_:completion:)`, for the CLI's `apply` and tests.
+    func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) throws(WriteError<Refusal>) -> T
+
     /// Deletes clicks, click counts and open events older than `olderThan` and
     /// handoffs past expiry, in small batches; returns how many rows went.
     /// Retention is approximate at its edges: a backend may keep a row it could
@@ -66,6 +82,15 @@ extension Store {
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
         genericWrite(body, completion: completion)
+    }
+
+    /// Waits on the calling thread for `write(refusing:_:completion:)`.
+    public func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) throws(WriteError<Refusal>) -> T {
+        let waiter = ResultWaiter<T, WriteError<Refusal>>()
+        write(refusing: refusing, body) { result in waiter.deliver(result) }
+        return try waiter.wait().get()
     }
 
     /// Inside a generic context `write` resolves to the generic requirement, not to
@@ -173,7 +198,7 @@ public protocol StoreTransaction: StoreReader {
     func upsertAppInstance(_ instance: AppInstance) throws(StoreError)
 
     func putDomain(_ domain: Domain) throws(StoreError)
-    /// Creates a domain; `.conflict("domain")` when the hostname is taken (`domain_taken`).
+    /// Creates a domain; `.conflict(.domain)` when the hostname is taken (`domain_taken`).
     func insertDomain(_ domain: Domain) throws(StoreError)
     func deleteDomain(_ hostname: String) throws(StoreError) -> Bool
     func putApp(_ app: MobileApp) throws(StoreError)
@@ -237,7 +262,7 @@ extension StoreTransaction {
 
     /// Check-then-put, for transactions that do not implement the insert themselves.
     public func insertDomain(_ domain: Domain) throws(StoreError) {
-        if try self.domain(domain.hostname) != nil { throw .conflict("domain") }
+        if try self.domain(domain.hostname) != nil { throw .conflict(.domain) }
         try putDomain(domain)
     }
 }
@@ -296,46 +321,5 @@ public struct AppAnalytics: Sendable, Equatable {
             self.firstOpen = firstOpen
             self.count = count
         }
-    }
-}
-
-/// Why a store operation failed. Messages never contain tokens or keys.
-public enum StoreError: Error, Sendable, Equatable {
-    /// A uniqueness rule was broken: `what` names it (`domain`, `link_key`, `event_id`, ...).
-    case conflict(String)
-    /// A referenced row does not exist (`domain`, `app`, ...).
-    case missingReference(String)
-    /// The database file is newer than this binary.
-    case schemaTooNew(found: Int, supported: Int)
-    /// The writer is closed (shutdown).
-    case closed
-    /// SQLite (or another backend) reported an error; `message` is safe to log.
-    case backend(code: Int32, message: String)
-    /// The database server cannot be reached (refused, lost, restarting): the same
-    /// write may succeed once it is back. `message` is safe to log (no password).
-    case unavailable(String)
-
-    /// Another connection held a lock on the database for longer than the store's lock
-    /// wait (SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`, any extended form): the same write
-    /// may succeed later, unlike a constraint, a full disk or an I/O error.
-    public var isLockTimeout: Bool {
-        guard case .backend(let code, _) = self else { return false }
-        return code & 0xFF == 5 || code & 0xFF == 6
-    }
-
-    /// The message alone, for logs and one-line errors.
-    public var safeMessage: String {
-        switch self {
-        case .backend(_, let message), .unavailable(let message): return message
-        default: return "\(self)"
-        }
-    }
-
-    /// A failure that says nothing about the write itself and may pass: a lock held by
-    /// another connection, or a database server out of reach. Writes that may be retried
-    /// (clicks written after their answer) are retried on these only.
-    public var isTransient: Bool {
-        if case .unavailable = self { return true }
-        return isLockTimeout
     }
 }

@@ -113,7 +113,7 @@ final class ClickRecorderTests: XCTestCase {
         XCTAssertTrue(StoreError.backend(code: 6, message: "table is locked").isLockTimeout)
         XCTAssertFalse(StoreError.backend(code: 13, message: "database or disk is full").isLockTimeout)
         XCTAssertFalse(StoreError.backend(code: 10, message: "disk I/O error").isLockTimeout)
-        XCTAssertFalse(StoreError.conflict("click").isLockTimeout)
+        XCTAssertFalse(StoreError.conflict(.unnamed).isLockTimeout)
         XCTAssertFalse(StoreError.closed.isLockTimeout)
     }
 }

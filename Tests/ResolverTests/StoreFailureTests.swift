@@ -26,7 +26,7 @@ final class StoreFailureTests: XCTestCase {
 
     func testConflictFromTheStoreIsRetriedOnce() {
         let w = World()
-        w.store.failNextOpenEventInsert = .conflict("event_id")
+        w.store.failNextOpenEventInsert = .conflict(.eventId)
         let a = w.resolve(w.ios())
         a.assertMatch("none")
         XCTAssertEqual(w.openEvents.count, 1)

@@ -4,12 +4,12 @@ import XCTest
 
 @testable import Store
 
-/// Uniqueness rules answer `.conflict(name)` and broken references
-/// `.missingReference(name)`, and the failed write leaves nothing behind.
+/// Uniqueness rules answer `.conflict(kind)` and broken references
+/// `.missingReference(kind)`, and the failed write leaves nothing behind.
 final class ConflictTests: StoreTestCase {
     func testInsertingAnExistingDomainConflicts() throws {
         try write { tx in try tx.insertDomain(Fixture.domain()) }
-        XCTAssertEqual(writeError { tx in try tx.insertDomain(Fixture.domain()) }, .conflict("domain"))
+        XCTAssertEqual(writeError { tx in try tx.insertDomain(Fixture.domain()) }, .conflict(.domain))
         // put is an upsert and does not conflict.
         XCTAssertNil(writeError { tx in try tx.putDomain(Fixture.domain()) })
     }
@@ -17,7 +17,7 @@ final class ConflictTests: StoreTestCase {
     func testLinkKeyIsUniquePerDomainOnly() throws {
         try seedCatalog()
         XCTAssertEqual(
-            writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_other", key: "invite")) }, .conflict("link_key")
+            writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_other", key: "invite")) }, .conflict(.linkKey)
         )
         XCTAssertNil(try reader.link(id: "biq_lnk_other"))
         // The same key on another domain, and another key on this one, are fine.
@@ -35,14 +35,14 @@ final class ConflictTests: StoreTestCase {
         }
         XCTAssertEqual(
             writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "biq_open_2", eventId: "evt_000001")) },
-            .conflict("event_id"))
+            .conflict(.eventId))
         XCTAssertEqual(
             writeError { tx in
                 try tx.insertOpenEvent(Fixture.open(id: "biq_open_3", eventId: "evt_000003", idempotencyKeyHash: [1]))
-            }, .conflict("idempotency_key"))
+            }, .conflict(.idempotencyKey))
         XCTAssertEqual(
             writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "biq_open_1", eventId: "evt_000004")) },
-            .conflict("open_id"))
+            .conflict(.openId))
         // Other apps may reuse both; events without a key never collide on it.
         XCTAssertNil(
             writeError { tx in
@@ -70,20 +70,20 @@ final class ConflictTests: StoreTestCase {
             writeError { tx in
                 try tx.putSecretKey(SecretKeyRecord(id: "sk_2", name: "b", keyHash: [1], hint: "b", createdAt: 2))
             },
-            .conflict("secret_key"))
+            .conflict(.secretKey))
         XCTAssertEqual(
             writeError { tx in
                 try tx.putPublishableKey(
                     PublishableKeyRecord(id: "pk_2", appId: Fixture.appId, keyHash: [2], hint: "c", createdAt: 2))
-            }, .conflict("publishable_key"))
+            }, .conflict(.publishableKey))
         XCTAssertEqual(
             writeError { tx in try tx.insertHandoff(Fixture.handoff(token: 1, clickId: "biq_clk_2")) },
-            .conflict("handoff"))
+            .conflict(.handoff))
         XCTAssertEqual(
             writeError { tx in
                 try tx.putIdempotencyRecord(
                     IdempotencyRecord(scope: "s", keyHash: [3], requestHash: [], status: 500, body: [], createdAt: 2))
-            }, .conflict("idempotency_record"))
+            }, .conflict(.idempotencyRecord))
         // Click ids are not checked here: unique by how they are made (per-loop monotonic
         // ULIDs), and the table keeps no index on them (decision 0010).
     }
@@ -92,18 +92,18 @@ final class ConflictTests: StoreTestCase {
         try seedCatalog()
         XCTAssertEqual(
             writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_2", host: "nowhere.example.com")) },
-            .missingReference("domain"))
+            .missingReference(.domain))
         XCTAssertEqual(
             writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_2", key: "k2", appId: "biq_mapp_nobody")) },
-            .missingReference("app"))
+            .missingReference(.app))
         XCTAssertEqual(
             writeError { tx in try tx.putApp(Fixture.app("biq_mapp_2", domains: ["nowhere.example.com"])) },
-            .missingReference("domain"))
+            .missingReference(.domain))
         XCTAssertNil(try reader.app("biq_mapp_2"))
         XCTAssertEqual(
             writeError { tx in
                 try tx.putPublishableKey(
                     PublishableKeyRecord(id: "pk_9", appId: "biq_mapp_nobody", keyHash: [9], hint: "x", createdAt: 1))
-            }, .missingReference("app"))
+            }, .missingReference(.app))
     }
 }

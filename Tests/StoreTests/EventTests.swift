@@ -177,7 +177,7 @@ final class EventTests: StoreTestCase {
         XCTAssertNotNil(
             writeError { tx in
                 try tx.insertClick(Fixture.click(id: "c_rolled_back", at: t0 + 20))
-                throw StoreError.conflict("test")
+                throw StoreError.conflict(.unnamed)
             })
         XCTAssertEqual(try write { tx in try candidates(tx) }, ["c_kept"])
         // Consumed: gone for the next question.

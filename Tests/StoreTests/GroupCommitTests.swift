@@ -43,7 +43,7 @@ final class GroupCommitTests: StoreTestCase {
         for name in ["a", "b", "c", "d"] {
             store.write({ tx -> Int in
                 try tx.insertClick(Fixture.click(id: "biq_clk_" + name, at: 1))
-                if name == "b" { throw StoreError.conflict("test") }
+                if name == "b" { throw StoreError.conflict(.unnamed) }
                 if name == "d" { throw Refused() }
                 return 1
             }) { result in
@@ -56,7 +56,7 @@ final class GroupCommitTests: StoreTestCase {
         let byName = Dictionary(uniqueKeysWithValues: results.values.map { ($0.0, $0.1) })
         XCTAssertEqual(try byName["a"]?.get(), 1)
         XCTAssertEqual(try byName["c"]?.get(), 1)
-        guard case .failure(.conflict("test")) = byName["b"] else {
+        guard case .failure(.conflict(.unnamed)) = byName["b"] else {
             return XCTFail("b keeps its own error: \(String(describing: byName["b"]))")
         }
         guard case .failure(.backend(-1, let message)) = byName["d"] else {
@@ -80,7 +80,7 @@ final class GroupCommitTests: StoreTestCase {
             store.write({ tx in
                 runs.append(name)
                 try tx.insertClick(Fixture.click(id: "biq_clk_" + name, at: 1))
-                if name == "b" { throw StoreError.conflict("b") }
+                if name == "b" { throw StoreError.conflict(.unnamed) }
             }) { r in
                 results.append((name, (try? r.get()) != nil))
                 done.countDown()
@@ -239,7 +239,7 @@ final class SavepointGroupCommitTests: StoreTestCase {
             store.write({ tx in
                 runs.append(name)
                 try tx.insertClick(Fixture.click(id: "biq_clk_" + name, at: 1))
-                if name == "b" { throw StoreError.conflict("b") }
+                if name == "b" { throw StoreError.conflict(.unnamed) }
             }) { _ in done.countDown() }
         }
         gate.release()
@@ -262,7 +262,7 @@ extension SavepointGroupCommitTests {
                 if name == "b" {
                     // Reading the counts writes the batch's pending ones (a's and b's) inside b's savepoint.
                     XCTAssertEqual(try tx.analytics(app: Fixture.appId, since: 0, recent: 0).clicks.first?.count, 2)
-                    throw StoreError.conflict("b")
+                    throw StoreError.conflict(.unnamed)
                 }
             }) { _ in done.countDown() }
         }

@@ -88,17 +88,17 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertNil(insert(open("biq_open_2", event: "open_b2", key: "key_b2"), key: "key_b2"))
         // A new event whose key is an existing event's own id.
         XCTAssertEqual(
-            insert(open("biq_open_3", event: "open_c3", key: "open_a1"), key: "open_a1"), .conflict("idempotency_key"))
+            insert(open("biq_open_3", event: "open_c3", key: "open_a1"), key: "open_a1"), .conflict(.idempotencyKey))
         // A new event named like an existing key, with itself as key.
         XCTAssertEqual(
-            insert(open("biq_open_4", event: "key_b2", key: "key_b2"), key: "key_b2"), .conflict("idempotency_key"))
+            insert(open("biq_open_4", event: "key_b2", key: "key_b2"), key: "key_b2"), .conflict(.idempotencyKey))
         // The same hashed key twice, and the same eventId twice.
         XCTAssertEqual(
-            insert(open("biq_open_5", event: "open_e5", key: "key_b2"), key: "key_b2"), .conflict("idempotency_key"))
+            insert(open("biq_open_5", event: "open_e5", key: "key_b2"), key: "key_b2"), .conflict(.idempotencyKey))
         XCTAssertEqual(
-            insert(open("biq_open_6", event: "open_a1", key: "key_f6"), key: "key_f6"), .conflict("event_id"))
+            insert(open("biq_open_6", event: "open_a1", key: "key_f6"), key: "key_f6"), .conflict(.eventId))
         XCTAssertEqual(
-            insert(open("biq_open_7", event: "open_a1", key: "open_a1"), key: "open_a1"), .conflict("event_id"))
+            insert(open("biq_open_7", event: "open_a1", key: "open_a1"), key: "open_a1"), .conflict(.eventId))
         for id in ["biq_open_3", "biq_open_4", "biq_open_5", "biq_open_6", "biq_open_7"] {
             XCTAssertNil(try reader.openEvent(id: id), id)
         }
@@ -120,7 +120,7 @@ final class OpenEventKeyTests: StoreTestCase {
             try tx.insertOpenEvent(e2, idempotencyKey: key)
             try tx.insertOpenEvent(e1, idempotencyKey: key)
         }
-        XCTAssertEqual(error, .conflict("idempotency_key"))
+        XCTAssertEqual(error, .conflict(.idempotencyKey))
         // And the usual case: look up, then insert.
         let e3 = open("biq_open_3", event: "open_e3", key: "open_e3")
         XCTAssertNil(

@@ -1,4 +1,5 @@
 import Core
+import Management
 
 /// `biqli-edge apply FILE.json`: declarative, idempotent import (see `CatalogImport`).
 enum ApplyCommand {
@@ -58,10 +59,10 @@ enum ApplyCommand {
             return 1
         }
         let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes, options: .init(maxDepth: 32, maxBytes: 64 << 20))
+        do throws(CatalogImport.Unreadable) {
+            document = try CatalogImport.parse(bytes)
         } catch {
-            printError("biqli-edge apply: \(path) is not valid JSON: \(RequestBody.rule(error))")
+            printError("biqli-edge apply: \(path) is not valid JSON: \(error.rule)")
             return 1
         }
         guard let store = CommandSetup.openStore(configuration, command: "apply") else { return 1 }

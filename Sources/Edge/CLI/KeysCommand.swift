@@ -1,4 +1,5 @@
 import Core
+import Management
 import Model
 import Store
 
@@ -93,7 +94,7 @@ enum KeysCommand {
             printError("biqli-edge keys create: --name NAME is required (see --help)")
             return 2
         }
-        if let rule = TextRule.check(name, maxLength: 64) {
+        if let rule = WorkspaceKeys.nameProblem(name) {
             printError("biqli-edge keys create: --name \(rule)")
             return 2
         }
@@ -101,12 +102,9 @@ enum KeysCommand {
         else { return 2 }
         guard let store = CommandSetup.openStore(configuration, command: "keys create") else { return 1 }
         defer { store.close() }
-        let key = KeyMaterial.newSecretKey()
-        let record = SecretKeyRecord(
-            id: "sk_" + ULID.make(), name: name, keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key),
-            createdAt: Int64(Clock.nowMilliseconds()))
+        let key: String
         do {
-            try store.writeAndWait { tx in try tx.putSecretKey(record) }
+            key = try WorkspaceKeys.create(name: name, store: store, now: Int64(Clock.nowMilliseconds()))
         } catch {
             printError("biqli-edge keys create: cannot store the key: \(error)")
             return 1
@@ -172,24 +170,22 @@ enum KeysCommand {
         guard let store = CommandSetup.openStore(configuration, command: "keys revoke") else { return 1 }
         defer { store.close() }
         let now = Int64(Clock.nowMilliseconds())
-        let outcome: String?
+        let outcome: WorkspaceKeys.Revocation
         do {
-            outcome = try store.writeAndWait { tx -> String? in
-                guard var record = try tx.secretKeys().first(where: { $0.id == id }) else { return nil }
-                if record.revokedAt != nil { return "already revoked" }
-                record.revokedAt = now
-                try tx.putSecretKey(record)
-                return "revoked"
-            }
+            outcome = try WorkspaceKeys.revoke(id: id, store: store, now: now)
         } catch {
             printError("biqli-edge keys revoke: \(error)")
             return 1
         }
-        guard let outcome else {
+        switch outcome {
+        case .notFound:
             printError("biqli-edge keys revoke: no key \(id) (see `biqli-edge keys list`)")
             return 1
+        case .alreadyRevoked:
+            printOut("\(id) already revoked")
+        case .revoked:
+            printOut("\(id) revoked")
         }
-        printOut("\(id) \(outcome)")
         return 0
     }
 

@@ -1,14 +1,9 @@
 import HTTP
 
-/// The route table, in matching order. Reserved first segments (`api`, `m`,
-/// `_biqli`, `.well-known`, `healthz`, `metrics`, `apple-app-site-association`)
-/// can never be link keys.
+/// The route table, in matching order. The first segments routed here (`api`, `m`,
+/// `_biqli`, `.well-known`, `healthz`, `metrics`, `apple-app-site-association`, ...)
+/// are `LinkKey.reserved` (Model): they can never be link keys.
 enum EdgeRoutes {
-    static let reservedKeys: Set<String> = [
-        "api", "m", "_biqli", ".well-known", "healthz", "metrics", "apple-app-site-association", "favicon.ico",
-        "robots.txt",
-    ]
-
     static func install(on router: Router, services: EdgeServices) {
         OperationsRoutes.install(
             on: router, server: services.server, backend: services.backend, clicks: services.clicks,

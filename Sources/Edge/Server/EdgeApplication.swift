@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import Management
 import Model
 import Resolver
 import Store
@@ -125,7 +126,7 @@ final class EdgeApplication: @unchecked Sendable {
 
         if demo {
             do {
-                self.demo = try DemoData.install(into: store, configuration: configuration, log: log)
+                self.demo = try DemoData.install(into: store)
             } catch {
                 throw .store("cannot install the demo data: \(error)")
             }

@@ -24,19 +24,11 @@ struct VisitFlow: Sendable {
         self.writeFailures = LogThrottle("visit write failed", log: services.log)
     }
 
-    /// True for a syntactically possible link key (`^[A-Za-z0-9_-]{1,64}$`: the
-    /// base64url alphabet). A table look-up per byte, not a `Set`: every visit checks
-    /// its key, and hashing each byte cost more than the link lookup that follows.
-    static func isPossibleKey(_ key: Substring) -> Bool {
-        let count = key.utf8.count
-        return count >= 1 && count <= 64 && Base64URL.isAlphabet(key)
-    }
-
     func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
         -> HTTPHandlerResult
     {
         let reader = services.reader(context)
-        guard VisitFlow.isPossibleKey(key), let link = try? reader.link(host: domain.hostname, key: String(key)) else {
+        guard LinkKey.isPossible(key), let link = try? reader.link(host: domain.hostname, key: String(key)) else {
             return .response(notFound(domain, request))
         }
         guard link.enabled else {

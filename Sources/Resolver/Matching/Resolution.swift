@@ -73,7 +73,7 @@ enum Resolution {
                     return .rejected(.handoffMismatch, abuse: false)
                 }
                 // Bound to this instance already (unbound, it would have been bound above).
-                guard h.claimedByInstance != nil else { throw StoreError.conflict("handoff_claim") }
+                guard h.claimedByInstance != nil else { throw StoreError.conflict(.handoffClaim) }
                 if let openId = h.claimedByOpen, let original = try tx.openEvent(id: openId) {
                     // The binding instance asks again: the same accepted result.
                     return .replay(stored: original.storedResponse, receipt: nil)
@@ -123,7 +123,7 @@ enum Resolution {
                 receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt),
             idempotencyKey: c.idempotencyKey)
         if let id = consumedClick {
-            if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict("click_consumed") }
+            if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict(.clickConsumed) }
         }
         return .live(stored: stored, receipt: receipt?.jws)
     }

@@ -4,23 +4,23 @@ import Model
 /// Maps PostgreSQL errors to `StoreError`, naming the uniqueness rule that broke by
 /// the constraint's name (the schema names every constraint that carries a rule).
 enum PGErrors {
-    /// Constraint name -> the `conflict` name callers switch on (as the SQLite store's).
-    static let conflictNames: [String: String] = [
-        "links_domain_key": "link_key",
-        "open_event_keys_pkey": "event_id",
-        "open_events_pkey": "open_id",
-        "domains_pkey": "domain",
-        "mobile_apps_pkey": "app",
-        "links_pkey": "link_id",
-        "handoffs_pkey": "handoff",
-        "secret_keys_key_hash": "secret_key",
-        "secret_keys_pkey": "secret_key_id",
-        "publishable_keys_key_hash": "publishable_key",
-        "publishable_keys_pkey": "publishable_key_id",
-        "signing_keys_pkey": "signing_key",
-        "app_domains_pkey": "app_domain",
-        "idempotency_records_pkey": "idempotency_record",
-        "app_instances_pkey": "app_instance",
+    /// Constraint name -> the rule callers switch on (as the SQLite store's).
+    static let conflictNames: [String: StoreConflict] = [
+        "links_domain_key": .linkKey,
+        "open_event_keys_pkey": .eventId,
+        "open_events_pkey": .openId,
+        "domains_pkey": .domain,
+        "mobile_apps_pkey": .app,
+        "links_pkey": .linkId,
+        "handoffs_pkey": .handoff,
+        "secret_keys_key_hash": .secretKey,
+        "secret_keys_pkey": .secretKeyId,
+        "publishable_keys_key_hash": .publishableKey,
+        "publishable_keys_pkey": .publishableKeyId,
+        "signing_keys_pkey": .signingKey,
+        "app_domains_pkey": .appDomain,
+        "idempotency_records_pkey": .idempotencyRecord,
+        "app_instances_pkey": .appInstance,
     ]
 
     /// SQLSTATE classes and codes the store tells apart.
@@ -41,9 +41,9 @@ enum PGErrors {
         switch sqlstate {
         case uniqueViolation:
             let constraint = field(result, "n") ?? ""
-            return .conflict(conflictNames[constraint] ?? "unique")
+            return .conflict(conflictNames[constraint] ?? .unnamed)
         case foreignKeyViolation:
-            return .missingReference("reference")
+            return .missingReference(.unnamed)
         case serializationFailure, deadlockDetected, lockNotAvailable, queryCanceled:
             // Another transaction holds what this one needs: the same write may pass later
             // (reported like SQLite's busy, `isLockTimeout`).

@@ -114,8 +114,29 @@ public final class PGStore: Store, @unchecked Sendable {
         if writer.isWriterThread {
             throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
         }
-        let waiter = ResultWaiter<T>()
+        let waiter = ResultWaiter<T, StoreError>()
         write(body) { result in waiter.deliver(result) }
+        return try waiter.wait().get()
+    }
+
+    public func write<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        if !queue.enqueue(RefusableWriteJob(body: body, completion: completion)) {
+            completion(.failure(.store(.closed)))
+        }
+    }
+
+    public func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) throws(WriteError<Refusal>) -> T {
+        if writer.isWriterThread {
+            throw .store(.backend(code: -1, message: "writeAndWait called on the store's writer thread"))
+        }
+        let waiter = ResultWaiter<T, WriteError<Refusal>>()
+        write(refusing: refusing, body) { result in waiter.deliver(result) }
         return try waiter.wait().get()
     }
 

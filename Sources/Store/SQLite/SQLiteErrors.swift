@@ -8,25 +8,25 @@ enum SQLiteErrors {
     static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
     static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
 
-    /// Constraint column lists (as SQLite prints them) -> the `conflict` name callers switch on.
-    static let conflictNames: [(String, String)] = [
-        ("links.domain, links.key", "link_key"),
-        ("open_events.app_id, open_events.event_id", "event_id"),
-        ("open_events.app_id, open_events.idempotency_key_hash", "idempotency_key"),
-        ("open_events_idempotency", "idempotency_key"),
-        ("open_events.id", "open_id"),
-        ("domains.hostname", "domain"),
-        ("mobile_apps.id", "app"),
-        ("links.id", "link_id"),
-        ("handoffs.token_hash", "handoff"),
-        ("secret_keys.key_hash", "secret_key"),
-        ("secret_keys.id", "secret_key_id"),
-        ("publishable_keys.key_hash", "publishable_key"),
-        ("publishable_keys.id", "publishable_key_id"),
-        ("signing_keys.kid", "signing_key"),
-        ("app_domains.app_id, app_domains.hostname", "app_domain"),
-        ("idempotency_records.scope, idempotency_records.key_hash", "idempotency_record"),
-        ("app_instances.app_id, app_instances.instance_id", "app_instance"),
+    /// Constraint column lists (as SQLite prints them) -> the conflict callers switch on.
+    static let conflictNames: [(String, StoreConflict)] = [
+        ("links.domain, links.key", .linkKey),
+        ("open_events.app_id, open_events.event_id", .eventId),
+        ("open_events.app_id, open_events.idempotency_key_hash", .idempotencyKey),
+        ("open_events_idempotency", .idempotencyKey),
+        ("open_events.id", .openId),
+        ("domains.hostname", .domain),
+        ("mobile_apps.id", .app),
+        ("links.id", .linkId),
+        ("handoffs.token_hash", .handoff),
+        ("secret_keys.key_hash", .secretKey),
+        ("secret_keys.id", .secretKeyId),
+        ("publishable_keys.key_hash", .publishableKey),
+        ("publishable_keys.id", .publishableKeyId),
+        ("signing_keys.kid", .signingKey),
+        ("app_domains.app_id, app_domains.hostname", .appDomain),
+        ("idempotency_records.scope, idempotency_records.key_hash", .idempotencyRecord),
+        ("app_instances.app_id, app_instances.instance_id", .appInstance),
     ]
 
     static func storeError(code: Int32, message: String) -> StoreError {
@@ -36,10 +36,10 @@ enum SQLiteErrors {
                 return .conflict(name)
             }
             for (columns, name) in conflictNames where message.contains(columns) { return .conflict(name) }
-            return .conflict("unique")
+            return .conflict(.unnamed)
         case constraintForeignKey:
             // SQLite does not say which key; the callers that can tell refine this.
-            return .missingReference("reference")
+            return .missingReference(.unnamed)
         default:
             return .backend(code: code, message: message)
         }

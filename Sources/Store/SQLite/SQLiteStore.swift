@@ -146,14 +146,34 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
         throws(StoreError) -> T
     {
-        if writer.isWriterThread {
-            // A completion (or a body) waiting for a later batch would wait for itself.
-            throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
-        }
-        let waiter = ResultWaiter<T>()
+        if writer.isWriterThread { throw Self.waitOnWriter }
+        let waiter = ResultWaiter<T, StoreError>()
         write(body) { result in waiter.deliver(result) }
         return try waiter.wait().get()
     }
+
+    public func write<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        if !queue.enqueue(RefusableWriteJob(body: body, completion: completion)) {
+            completion(.failure(.store(.closed)))
+        }
+    }
+
+    public func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
+    ) throws(WriteError<Refusal>) -> T {
+        if writer.isWriterThread { throw .store(Self.waitOnWriter) }
+        let waiter = ResultWaiter<T, WriteError<Refusal>>()
+        write(refusing: refusing, body) { result in waiter.deliver(result) }
+        return try waiter.wait().get()
+    }
+
+    /// A completion (or a body) waiting for a later batch would wait for itself.
+    private static let waitOnWriter = StoreError.backend(
+        code: -1, message: "writeAndWait called on the store's writer thread")
 
     /// Deletes, through the writer and at most `options.pruneBatchSize` rows per
     /// transaction: clicks (by their time, oldest written first), hourly click counts, open

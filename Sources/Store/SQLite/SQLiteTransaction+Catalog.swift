@@ -53,7 +53,7 @@ extension SQLiteTransaction {
         """
     static let insertAppDomainSQL = "INSERT INTO app_domains (app_id, hostname, position) VALUES (?1, ?2, ?3)"
 
-    /// Fails with `.missingReference("domain")` when an attached hostname is not a domain.
+    /// Fails with `.missingReference(.domain)` when an attached hostname is not a domain.
     func putApp(_ app: MobileApp) throws(StoreError) {
         try db.execute(Self.upsertAppSQL) { s in
             s.bind(1, app.id)
@@ -77,7 +77,7 @@ extension SQLiteTransaction {
                     s.bind(3, position)
                 }
             } catch .missingReference {
-                throw .missingReference("domain")
+                throw .missingReference(.domain)
             }
         }
         catalogChanged = true
@@ -125,8 +125,8 @@ extension SQLiteTransaction {
         """
     static let selectLinkAddress = "SELECT domain, key FROM links WHERE id = ?1"
 
-    /// Creates or replaces the link `link.id`. `.conflict("link_key")` when another
-    /// link has this key on this domain; `.missingReference("domain" | "app")`.
+    /// Creates or replaces the link `link.id`. `.conflict(.linkKey)` when another
+    /// link has this key on this domain; `.missingReference(.domain | .app)`.
     func putLink(_ link: Link) throws(StoreError) {
         if let (host, key) = try db.queryFirst(
             Self.selectLinkAddress, { $0.bind(1, link.id) }, row: { s in (s.text(0), s.text(1)) })
@@ -158,7 +158,7 @@ extension SQLiteTransaction {
                 s.bind(17, link.updatedAt)
             }
         } catch .missingReference {
-            throw .missingReference(try domain(link.domain) == nil ? "domain" : "app")
+            throw .missingReference(try domain(link.domain) == nil ? .domain : .app)
         }
         invalidations.append(.link(host: link.domain, key: link.key))
     }
@@ -200,7 +200,7 @@ extension SQLiteTransaction {
             created_at = excluded.created_at, expires_at = excluded.expires_at, revoked_at = excluded.revoked_at
         """
 
-    /// `.missingReference("app")` for a usable key of an unknown app. Keys have no
+    /// `.missingReference(.app)` for a usable key of an unknown app. Keys have no
     /// foreign key on purpose: a deleted app's keys stay, revoked, so a client
     /// still using one is told its key was revoked rather than unknown.
     func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError) {
@@ -208,7 +208,7 @@ extension SQLiteTransaction {
             try db.queryFirst("SELECT 1 FROM mobile_apps WHERE id = ?1", { $0.bind(1, key.appId) }, row: { _ in true })
                 == nil
         {
-            throw .missingReference("app")
+            throw .missingReference(.app)
         }
         keysChanged = true
         try db.execute(Self.upsertPublishableKeySQL) { s in
@@ -246,7 +246,7 @@ extension SQLiteTransaction {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
         """
 
-    /// The first answer wins: `.conflict("idempotency_record")` when the key is taken.
+    /// The first answer wins: `.conflict(.idempotencyRecord)` when the key is taken.
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError) {
         try db.execute(Self.insertIdempotencySQL) { s in
             s.bind(1, record.scope)

@@ -307,7 +307,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             if let hash = event.idempotencyKeyHash, !hash.isEmpty,
                 try openEvent(app: event.appId, idempotencyKeyHash: hash) != nil
             {
-                throw .conflict("idempotency_key")
+                throw .conflict(.idempotencyKey)
             }
             try insertOpen(event, keyColumn: [])
         } else {
@@ -317,7 +317,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
                     s.bind(1, event.appId)
                     s.bind(2, idempotencyKey)
                 }, row: { s in s.int64(12) })
-            if holder != nil { throw .conflict("idempotency_key") }
+            if holder != nil { throw .conflict(.idempotencyKey) }
             try insertOpen(event, keyColumn: event.idempotencyKeyHash.flatMap { $0.isEmpty ? nil : $0 })
         }
     }

@@ -6,13 +6,16 @@ import Model
 /// A class hierarchy rather than an existential so the queue holds plain
 /// references; the subclasses hold the body and the caller's completion.
 class WriteJob: @unchecked Sendable {
-    /// What to report: nil once the body returned, else why the job failed
-    /// (`.closed` until it runs).
+    /// What to report: nil once the body returned (or refused), else why the job
+    /// failed (`.closed` until it runs).
     final var failure: StoreError? = .closed
+    /// The body threw its caller's own refusal (`RefusableWriteJob`): the job failed,
+    /// and its completion reports the refusal whatever else happens to the batch.
+    final var refused = false
 
     /// Read by the writer to know whether a later transaction-wide failure must
     /// also fail this job.
-    final var succeeded: Bool { failure == nil }
+    final var succeeded: Bool { failure == nil && !refused }
 
     /// Runs the body; true when it returned, false when it threw.
     func run(_ transaction: any StoreTransaction) -> Bool { fatalError("abstract") }
@@ -87,5 +90,50 @@ final class VoidWriteJob: WriteJob, @unchecked Sendable {
 
     override func complete() {
         completion(failure.map { .failure($0) } ?? .success(()))
+    }
+}
+
+/// A job whose body may refuse with `Refusal` (`Store.write(refusing:_:completion:)`).
+/// The refusal is kept in the job itself, so it reaches this job's completion only,
+/// also when the writer reruns the batch without the job.
+final class RefusableWriteJob<T: Sendable, Refusal: Error & Sendable>: WriteJob, @unchecked Sendable {
+    private let body: @Sendable (any StoreTransaction) throws -> T
+    private let completion: @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    private var value: T?
+    private var refusal: Refusal?
+
+    init(
+        body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        self.body = body
+        self.completion = completion
+    }
+
+    override func run(_ transaction: any StoreTransaction) -> Bool {
+        refusal = nil
+        refused = false
+        return record {
+            do {
+                value = try body(transaction)
+            } catch let error as StoreError {
+                throw error
+            } catch let error as Refusal {
+                refusal = error
+                refused = true
+            }
+        }
+    }
+
+    override func complete() {
+        if let refusal {
+            completion(.failure(.refused(refusal)))
+        } else if let failure {
+            completion(.failure(.store(failure)))
+        } else if let value {
+            completion(.success(value))
+        } else {
+            preconditionFailure("a job that did not fail has its body's value")
+        }
     }
 }

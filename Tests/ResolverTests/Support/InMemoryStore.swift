@@ -63,6 +63,33 @@ final class InMemoryStore: Store, @unchecked Sendable {
                 return (false, { completion(.failure(.backend(code: -1, message: "\(type(of: error))"))) })
             }
         }
+        enqueue(job) { completion(.failure(.closed)) }
+    }
+
+    func write<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        let job: Job = { [weak self] tx in
+            do {
+                if let fault = self?.takeFault() { tx.injectedFault = fault }
+                let value = try body(tx)
+                return (true, { completion(.success(value)) })
+            } catch let error as StoreError {
+                return (false, { completion(.failure(.store(error))) })
+            } catch let refusal as Refusal {
+                return (false, { completion(.failure(.refused(refusal))) })
+            } catch {
+                return (
+                    false, { completion(.failure(.store(.backend(code: -1, message: "\(type(of: error))")))) }
+                )
+            }
+        }
+        enqueue(job) { completion(.failure(.store(.closed))) }
+    }
+
+    private func enqueue(_ job: @escaping Job, closed: @escaping @Sendable () -> Void) {
         let (accepted, schedule) = lock.withLock { () -> (Bool, Bool) in
             if isClosed { return (false, false) }
             pending.append(job)
@@ -71,7 +98,7 @@ final class InMemoryStore: Store, @unchecked Sendable {
             return (true, true)
         }
         guard accepted else {
-            queue.async { completion(.failure(.closed)) }
+            queue.async { closed() }
             return
         }
         if schedule { queue.async { self.drain() } }

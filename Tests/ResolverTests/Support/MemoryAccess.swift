@@ -104,13 +104,13 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
 
     func insertClick(_ click: Click) throws(StoreError) {
         try mutate { (st: inout MemoryState) throws(StoreError) in
-            if st.clicks[click.id] != nil { throw .conflict("click_id") }
+            if st.clicks[click.id] != nil { throw .conflict(.unnamed) }
             st.clicks[click.id] = click
         }
     }
     func insertHandoff(_ handoff: Handoff) throws(StoreError) {
         try mutate { (st: inout MemoryState) throws(StoreError) in
-            if st.handoffs[handoff.tokenHash] != nil { throw .conflict("handoff_token") }
+            if st.handoffs[handoff.tokenHash] != nil { throw .conflict(.handoff) }
             st.handoffs[handoff.tokenHash] = handoff
         }
     }
@@ -144,14 +144,14 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
             throw fault
         }
         try mutate { (st: inout MemoryState) throws(StoreError) in
-            if st.openEvents[event.id] != nil { throw .conflict("open_id") }
+            if st.openEvents[event.id] != nil { throw .conflict(.openId) }
             if st.openEvents.values.contains(where: { $0.appId == event.appId && $0.eventId == event.eventId }) {
-                throw .conflict("event_id")
+                throw .conflict(.eventId)
             }
             if let k = event.idempotencyKeyHash,
                 st.openEvents.values.contains(where: { $0.appId == event.appId && $0.idempotencyKeyHash == k })
             {
-                throw .conflict("idempotency_key")
+                throw .conflict(.idempotencyKey)
             }
             st.openEvents[event.id] = event
         }

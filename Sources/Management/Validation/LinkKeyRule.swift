@@ -1,3 +1,5 @@
+import Model
+
 /// A link's key: the one path segment after the domain.
 enum LinkKeyRule {
     static let patternRule = "must match ^[A-Za-z0-9_-]{1,64}$ (one path segment)"
@@ -7,13 +9,13 @@ enum LinkKeyRule {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
     /// Refused whatever their case: first segments the edge routes itself.
-    static func isReserved(_ key: String) -> Bool { EdgeRoutes.reservedKeys.contains(key.lowercased()) }
+    static func isReserved(_ key: String) -> Bool { LinkKey.reserved.contains(key.lowercased()) }
 
     static func check(_ key: String, field: String, problems: inout FieldProblems) {
-        if !VisitFlow.isPossibleKey(Substring(key)) {
+        if !LinkKey.isPossible(Substring(key)) {
             problems.add(field, patternRule)
         } else if isReserved(key) {
-            let words = EdgeRoutes.reservedKeys.sorted().joined(separator: ", ")
+            let words = LinkKey.reserved.sorted().joined(separator: ", ")
             problems.add(field, "is reserved by the edge (\(words)); choose another key")
         }
     }

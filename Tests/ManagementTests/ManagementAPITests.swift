@@ -1,11 +1,10 @@
 import Core
-import HTTP
 import HTTPTypes
 import Model
 import Store
 import XCTest
 
-@testable import Edge
+@testable import Management
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,4 @@
 import Core
-import HTTP
 import HTTPTypes
 import Model
 import Store
@@ -11,31 +10,38 @@ import Store
 /// Every answer, error or not, is JSON with `Cache-Control: no-store` and
 /// `X-Biq-Request-Id` (the caller's when it is 8 to 100 safe characters, else
 /// `req_` + 32 hex digits; a caller's id that breaks that rule is refused with 400).
-final class ManagementAPI: Sendable {
+public final class ManagementAPI: Sendable {
     let store: any Store
     let environment: ManagementEnvironment
     let routes: [ManagementRoute]
 
-    init(store: any Store, environment: ManagementEnvironment, routes: [ManagementRoute] = ManagementRoutesTable.all) {
+    public convenience init(store: any Store, environment: ManagementEnvironment) {
+        self.init(store: store, environment: environment, routes: ManagementRoutesTable.all)
+    }
+
+    init(store: any Store, environment: ManagementEnvironment, routes: [ManagementRoute]) {
         self.store = store
         self.environment = environment
         self.routes = routes
     }
 
     /// A write waiting for the store's writer.
-    struct PendingWrite: Sendable {
+    public struct PendingWrite: Sendable {
         let call: ManagementCall
         let operation: ManagementRoute.Write
     }
 
-    enum Prepared: Sendable {
+    public enum Prepared: Sendable {
+        /// The answer, ready now.
         case answer(HTTPResponse)
+        /// A write: answered by `perform`, once the store's writer has run it.
         case write(PendingWrite)
     }
 
-    /// Everything that can be done on the loop: routing, auth, parsing, and reads.
-    /// `routeName` gets the operation id (for the access log and metrics).
-    func prepare(_ request: HTTPRequest, reader: any StoreReader, routeName: inout String) -> Prepared {
+    /// Everything that can be done on the loop: routing, auth, parsing, and reads
+    /// (through `reader`, the calling loop's). `routeName` gets the operation id (for
+    /// the access log and metrics).
+    public func prepare(_ request: HTTPRequest, reader: any StoreReader, routeName: inout String) -> Prepared {
         let callerIds = request.headers.values("x-biq-request-id")
         let requestId = Self.requestId(callerIds.count == 1 ? callerIds[0] : nil)
         do {
@@ -83,26 +89,22 @@ final class ManagementAPI: Sendable {
     }
 
     /// Runs a write on the store's writer; `respond` is called once, on the writer thread.
-    func perform(_ write: PendingWrite, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// A `ManagementError` thrown by the operation is its refusal: the store rolls back
+    /// this request's work only and hands the error back typed.
+    public func perform(_ write: PendingWrite, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let call = write.call
         let environment = self.environment
-        let rejection = RejectionBox()
         store.write(
-            { tx in
-                do {
-                    return try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) }
-                } catch let error as ManagementError {
-                    // Roll back this request's savepoint, keep the reason for the answer.
-                    rejection.error = error
-                    throw StoreError.conflict(RejectionBox.marker)
-                }
-            },
+            refusing: ManagementError.self,
+            { tx in try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) } },
             completion: { [self] result in
                 switch result {
                 case .success(let answer):
                     respond(response(answer, requestId: call.requestId))
-                case .failure(let error):
-                    respond(errorResponse(rejection.error ?? error, requestId: call.requestId))
+                case .failure(.refused(let error)):
+                    respond(errorResponse(error, requestId: call.requestId))
+                case .failure(.store(let error)):
+                    respond(errorResponse(error, requestId: call.requestId))
                 }
             })
     }
@@ -132,10 +134,10 @@ final class ManagementAPI: Sendable {
         if let e = error as? ManagementError { return e }
         if let e = error as? StoreError {
             switch e {
-            case .conflict("domain"): return .invalid("hostname", "is already a domain")
-            case .conflict("link_key"): return .invalid("key", "is already used on this domain")
-            case .missingReference("domain"): return .invalid("domain", "names no domain; create the domain first")
-            case .missingReference("app"): return .invalid("mobile.appId", "names no Mobile App")
+            case .conflict(.domain): return .invalid("hostname", "is already a domain")
+            case .conflict(.linkKey): return .invalid("key", "is already used on this domain")
+            case .missingReference(.domain): return .invalid("domain", "names no domain; create the domain first")
+            case .missingReference(.app): return .invalid("mobile.appId", "names no Mobile App")
             default: break
             }
         }
@@ -143,10 +145,16 @@ final class ManagementAPI: Sendable {
         return .internalError
     }
 
+    /// JSON with `Cache-Control: no-store` and the request id.
     static func json(_ status: Int, _ body: JSONValue, requestId: String, extra: [(String, String)] = [])
         -> HTTPResponse
     {
-        HTTPResponse.json(status, body, headers: [("X-Biq-Request-Id", requestId)] + extra)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json")
+        headers.add("Cache-Control", "no-store")
+        headers.add("X-Biq-Request-Id", requestId)
+        for (n, v) in extra { headers.add(n, v) }
+        return HTTPResponse(status: status, headers: headers, body: body.jsonBytes)
     }
 
     /// The one-header rule of `X-Biq-Request-Id` and `Idempotency-Key` (from the seed):
@@ -183,11 +191,4 @@ final class ManagementAPI: Sendable {
         for _ in 0..<32 { out.append(digits[Int(rng.next(upperBound: UInt8(16)))]) }
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// Carries a refusal out of a store write body (which may only throw `StoreError`).
-/// Written and read on the writer thread only.
-final class RejectionBox: @unchecked Sendable {
-    static let marker = "management_rejected"
-    var error: ManagementError?
 }

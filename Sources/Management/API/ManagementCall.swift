@@ -1,5 +1,4 @@
 import Core
-import HTTP
 import HTTPTypes
 
 /// One authenticated, parsed workspace-API request, as an operation sees it.
@@ -39,18 +38,4 @@ struct ManagementAnswer: Sendable {
         self.body = body
         self.replayBody = replayBody
     }
-}
-
-/// What the operations may learn about the running edge (a value so that unit tests
-/// can build one without a server).
-struct ManagementEnvironment: Sendable {
-    /// True when a valid certificate covers the host (`httpsActive`).
-    var httpsActive: @Sendable (String) -> Bool
-    var now: @Sendable () -> Int64
-    /// `BIQLI_EDGE_PUBLIC_URL`, the OpenAPI document's server.
-    var publicURL: String
-    /// Days clicks and open events are kept: the analytics window's upper bound.
-    var retentionDays: Int
-    /// Logs a failure the client only sees as `internal_server_error`.
-    var logFailure: @Sendable (String, String) -> Void
 }

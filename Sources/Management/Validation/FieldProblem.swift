@@ -2,9 +2,9 @@ import Core
 
 /// One broken rule: the JSON path of the field (`ios.teamId`, `links[2].mobile.route`)
 /// and the rule, written so that "<field> <rule>" reads as a sentence.
-struct FieldProblem: Sendable, Equatable {
-    var field: String
-    var rule: String
+public struct FieldProblem: Sendable, Equatable {
+    public internal(set) var field: String
+    public internal(set) var rule: String
     /// A URL with a forbidden scheme (`javascript:`, `data:`...): the `url_blocked` code.
     var blocked: Bool
 

@@ -1,7 +1,7 @@
 import Core
 import XCTest
 
-@testable import Edge
+@testable import Management
 
 /// The OpenAPI document and the route table describe the same API.
 final class ManagementOpenAPITests: XCTestCase {

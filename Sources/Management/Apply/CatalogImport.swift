@@ -17,48 +17,75 @@ import Store
 /// Everything runs in one transaction: one broken entry and nothing is written. An
 /// entry equal to what is stored (timestamps aside) is left alone, so a second run
 /// changes nothing. Nothing absent from the file is deleted.
-struct CatalogImport {
-    struct Counts: Sendable, Equatable {
-        var created = 0
-        var updated = 0
-        var unchanged = 0
-        var total: Int { created + updated + unchanged }
+public struct CatalogImport {
+    public struct Counts: Sendable, Equatable {
+        public internal(set) var created = 0
+        public internal(set) var updated = 0
+        public internal(set) var unchanged = 0
+        public var total: Int { created + updated + unchanged }
     }
 
-    struct Report: Sendable {
-        var domains = Counts()
-        var mobileApps = Counts()
-        var links = Counts()
+    public struct Report: Sendable {
+        public internal(set) var domains = Counts()
+        public internal(set) var mobileApps = Counts()
+        public internal(set) var links = Counts()
         /// One line per change (`created link go.example.com/invite`).
-        var changes: [String] = []
+        public internal(set) var changes: [String] = []
         /// Publishable keys of the apps created now, shown once: (name, id, key).
-        var newKeys: [(String, String, String)] = []
+        public internal(set) var newKeys: [(String, String, String)] = []
     }
 
-    enum Failure: Error, Sendable {
+    public enum Failure: Error, Sendable {
         /// Broken rules, with the file's JSON paths.
         case invalid([FieldProblem])
         case store(String)
     }
 
+    /// Why the file is not a JSON document apply can read, as a rule ("must be valid
+    /// JSON (syntax error at byte 12)").
+    public struct Unreadable: Error, Sendable {
+        public let rule: String
+    }
+
+    /// How the import's transaction is rolled back: refused with what it found, so
+    /// that the report and the problems reach the caller typed.
+    struct RolledBack: Error, Sendable {
+        var problems: [FieldProblem]
+        var report: Report
+    }
+
     static let sections: Set<String> = ["domains", "mobileApps", "links"]
 
-    /// Applies `document`; with `dryRun`, everything is checked and counted, then rolled back.
-    static func run(_ document: JSONValue, store: any Store, now: Int64, dryRun: Bool) -> Result<Report, Failure> {
-        let box = ImportBox()
+    /// The file's document (up to 32 levels and 64 MiB).
+    public static func parse(_ bytes: [UInt8]) throws(Unreadable) -> JSONValue {
         do {
-            try store.writeAndWait { tx in
-                var importer = CatalogImport(tx: tx, now: now)
-                importer.apply(document)
-                box.problems = importer.problems.list
-                box.report = importer.report
-                if !importer.problems.isEmpty || dryRun { throw StoreError.conflict(RejectionBox.marker) }
-            }
+            return try JSONParser.parse(bytes, options: .init(maxDepth: 32, maxBytes: 64 << 20))
         } catch {
-            if !box.problems.isEmpty { return .failure(.invalid(box.problems)) }
-            if !(dryRun && error == .conflict(RejectionBox.marker)) { return .failure(.store("\(error)")) }
+            throw Unreadable(rule: RequestBody.rule(error))
         }
-        return .success(box.report)
+    }
+
+    /// Applies `document`; with `dryRun`, everything is checked and counted, then rolled back.
+    public static func run(_ document: JSONValue, store: any Store, now: Int64, dryRun: Bool) -> Result<
+        Report, Failure
+    > {
+        do throws(WriteError<RolledBack>) {
+            return .success(
+                try store.writeAndWait(refusing: RolledBack.self) { tx in
+                    var importer = CatalogImport(tx: tx, now: now)
+                    importer.apply(document)
+                    if !importer.problems.isEmpty || dryRun {
+                        throw RolledBack(problems: importer.problems.list, report: importer.report)
+                    }
+                    return importer.report
+                })
+        } catch {
+            switch error {
+            case .refused(let rolledBack) where rolledBack.problems.isEmpty: return .success(rolledBack.report)
+            case .refused(let rolledBack): return .failure(.invalid(rolledBack.problems))
+            case .store(let error): return .failure(.store("\(error)"))
+            }
+        }
     }
 
     let tx: any StoreTransaction
@@ -251,11 +278,4 @@ struct CatalogImport {
         }
         return app.id
     }
-}
-
-/// Carries the import's outcome out of the write body (written and read on one thread
-/// after another, ordered by the writer's completion).
-final class ImportBox: @unchecked Sendable {
-    var problems: [FieldProblem] = []
-    var report = CatalogImport.Report()
 }

@@ -1,5 +1,4 @@
 import Core
-import HTTP
 import HTTPTypes
 
 /// The body of a write: empty, or one JSON object within the limits below. Anything

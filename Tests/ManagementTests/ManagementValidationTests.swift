@@ -1,7 +1,8 @@
 import Core
+import Model
 import XCTest
 
-@testable import Edge
+@testable import Management
 
 /// The pure rules of the workspace API: URLs, hostnames, keys, metadata, merges.
 final class ManagementValidationTests: XCTestCase {
@@ -75,7 +76,7 @@ final class ManagementValidationTests: XCTestCase {
         }
         let generated = LinkKeyRule.generate()
         XCTAssertEqual(generated.count, LinkKeyRule.generatedLength)
-        XCTAssertTrue(VisitFlow.isPossibleKey(Substring(generated)))
+        XCTAssertTrue(LinkKey.isPossible(Substring(generated)))
     }
 
     func testSensitiveKeysMatchLongTermsAnywhereAndShortOnesAsWords() {

@@ -1,5 +1,4 @@
 import Core
-import HTTP
 import HTTPTypes
 import Model
 import Store

@@ -1,9 +1,14 @@
 import HTTP
+import Management
 
 /// The workspace API under `/api/v1/` (issue 4). One router entry takes every method
 /// and path below `/api/v1/` (after the resolver's `/api/v1/track/open`, installed
 /// before it), so that unknown paths and wrong methods there get the API's JSON
 /// envelope rather than the link domain's pages.
+///
+/// Only the glue lives here: the `Management` module answers an `HTTPRequest` given
+/// the loop's store reader, and a write's answer arrives later through `perform`,
+/// which this route turns into the server's deferred response.
 enum ManagementRoutes {
     static func install(on router: Router, services: EdgeServices) {
         let log = services.log

@@ -5,28 +5,28 @@ import Store
 /// The zero-set-up demo of `serve --demo`: the domain `go.example.test` (and
 /// `links.example.test`), an iOS and Android app, a few links and a publishable key.
 /// Installed once into an empty demo store; the keys are printed when created.
-enum DemoData {
-    static let hostnames = ["go.example.test", "links.example.test"]
+public enum DemoData {
+    public static let hostnames = ["go.example.test", "links.example.test"]
     /// Fixed ids, so that the printed commands and the tests can name them. They are
     /// real ULIDs (Crockford's base 32: no I, L, O or U), as the OpenAPI document's id
     /// patterns require. A demo store made before they were (its links were
     /// `biq_lnk_01JDEM0L1NK...`) keeps its old ids: `install` adds nothing to a store
     /// that has the demo app; delete the demo data directory to get these.
-    static let appId = "biq_mapp_01JDEM0APP00000000000000AA"
+    public static let appId = "biq_mapp_01JDEM0APP00000000000000AA"
     static let linkIds = [
         "invite": "biq_lnk_01JDEM0HREF000000000000001",
         "promo": "biq_lnk_01JDEM0HREF000000000000002",
         "docs": "biq_lnk_01JDEM0HREF000000000000003",
     ]
-    static let domain = "go.example.test"
+    public static let domain = "go.example.test"
 
     /// What `install` created that can only be shown now (keys are stored hashed).
-    struct Created {
-        var publishableKey: String?
-        var secretKey: String?
+    public struct Created: Sendable {
+        public internal(set) var publishableKey: String?
+        public internal(set) var secretKey: String?
     }
 
-    static func install(into store: any Store, configuration: EdgeConfiguration, log: Log) throws -> Created {
+    public static func install(into store: any Store) throws(StoreError) -> Created {
         let existing = try store.reader(loop: 0).app(appId)
         var created = Created()
         if existing != nil { return created }

@@ -1,4 +1,5 @@
 import Core
+import Model
 
 /// Schemas of links and their mobile payload and preview.
 ///
@@ -32,7 +33,7 @@ extension OpenAPIDocument {
         ] + timestamps
 
     /// The keys `EdgeRoutes` keeps for itself, in any case (`LinkKeyRule.isReserved`).
-    static let reservedKeyPattern = "^(" + EdgeRoutes.reservedKeys.sorted().map(anyCase).joined(separator: "|") + ")$"
+    static let reservedKeyPattern = "^(" + LinkKey.reserved.sorted().map(anyCase).joined(separator: "|") + ")$"
 
     static let mobilePayloadFields = [
         OpenAPIField(

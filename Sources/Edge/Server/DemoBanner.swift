@@ -1,4 +1,5 @@
 import HTTP
+import Management
 
 /// What `serve --demo` prints once it listens: the keys (only when just created) and
 /// curl commands for every path of the product.

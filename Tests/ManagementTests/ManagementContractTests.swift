@@ -1,11 +1,10 @@
 import Core
-import HTTP
 import HTTPTypes
 import Model
 import Store
 import XCTest
 
-@testable import Edge
+@testable import Management
 
 /// The OpenAPI document's rules are the server's (issue 14, item 7), and a request with two
 /// `Authorization` fields is refused (item 10b). The patterns are matched with Swift's own

@@ -1,0 +1,24 @@
+/// What the operations may learn about the running edge (a value so that unit tests
+/// can build one without a server).
+public struct ManagementEnvironment: Sendable {
+    /// True when a valid certificate covers the host (`httpsActive`).
+    var httpsActive: @Sendable (String) -> Bool
+    var now: @Sendable () -> Int64
+    /// `BIQLI_EDGE_PUBLIC_URL`, the OpenAPI document's server.
+    var publicURL: String
+    /// Days clicks and open events are kept: the analytics window's upper bound.
+    var retentionDays: Int
+    /// Logs a failure the client only sees as `internal_server_error`.
+    var logFailure: @Sendable (String, String) -> Void
+
+    public init(
+        httpsActive: @escaping @Sendable (String) -> Bool, now: @escaping @Sendable () -> Int64, publicURL: String,
+        retentionDays: Int, logFailure: @escaping @Sendable (String, String) -> Void
+    ) {
+        self.httpsActive = httpsActive
+        self.now = now
+        self.publicURL = publicURL
+        self.retentionDays = retentionDays
+        self.logFailure = logFailure
+    }
+}

@@ -1,0 +1,147 @@
+import Core
+import Dispatch
+import HTTPTypes
+import Model
+import Store
+import XCTest
+
+@testable import Management
+
+/// A refused write (an operation's `ManagementError`) reaches its own answer typed,
+/// while the other writes of its group-commit batch commit; store errors map to
+/// their codes by kind.
+final class ManagementRefusalTests: XCTestCase {
+    var directory: ScratchDirectory!
+    var store: SQLiteStore!
+    var api: ManagementAPI!
+    var key = ""
+    let failures = Failures()
+
+    override func setUpWithError() throws {
+        directory = ScratchDirectory(prefix: "mgmt-refusal")
+        store = try SQLiteStore.open(path: directory.databasePath, readers: 1)
+        key = KeyMaterial.newSecretKey()
+        let record = SecretKeyRecord(
+            id: "sk_1", name: "t", keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key), createdAt: 0)
+        try store.writeAndWait { tx in
+            try tx.putSecretKey(record)
+            try tx.putDomain(Domain(hostname: "taken.example.com", createdAt: 0, updatedAt: 0))
+        }
+        let failures = self.failures
+        api = ManagementAPI(
+            store: store,
+            environment: ManagementEnvironment(
+                httpsActive: { _ in false }, now: { 1_800_000_000_000 }, publicURL: "https://edge.example.com",
+                retentionDays: 90, logFailure: { message, _ in failures.add(message) }))
+    }
+
+    override func tearDown() {
+        store?.close()
+        directory?.remove()
+    }
+
+    func pendingWrite(_ target: String, _ body: JSONValue) -> ManagementAPI.PendingWrite? {
+        let request = HTTPRequest(
+            method: .post, target: target, headers: HTTPHeaders([("authorization", "Bearer " + key)]),
+            body: body.jsonBytes)
+        var name = ""
+        guard case .write(let write) = api.prepare(request, reader: store.reader(loop: 0), routeName: &name) else {
+            return nil
+        }
+        return write
+    }
+
+    func testARefusedWriteAnswersItsOwnErrorWhileItsBatchMatesCommit() throws {
+        let writes = [
+            pendingWrite("/api/v1/domains", ["hostname": "taken.example.com"]),
+            pendingWrite("/api/v1/domains", ["hostname": "fresh.example.com"]),
+            pendingWrite("/api/v1/links", ["domain": "taken.example.com", "key": "k", "url": "javascript:x"]),
+        ].compactMap { $0 }
+        XCTAssertEqual(writes.count, 3)
+        // Hold the writer so that the three requests share the next batch.
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        store.write({ _ in
+            entered.signal()
+            gate.wait()
+        }) { _ in }
+        entered.wait()
+        let before = store.statistics.batches
+        let answers = Answers()
+        let done = DispatchGroup()
+        for (i, write) in writes.enumerated() {
+            done.enter()
+            api.perform(write) { response in
+                answers.set(i, response)
+                done.leave()
+            }
+        }
+        gate.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(store.statistics.batches - before, 1, "the three writes shared one batch")
+        XCTAssertEqual(answers.status(0), 409)
+        XCTAssertEqual(answers.code(0), "domain_taken")
+        XCTAssertEqual(answers.status(1), 201)
+        XCTAssertEqual(answers.status(2), 422)
+        XCTAssertEqual(answers.code(2), "url_blocked")
+        XCTAssertNotNil(try store.reader(loop: 0).domain("fresh.example.com"))
+        XCTAssertEqual(try store.reader(loop: 0).links(domain: nil, after: nil, limit: 10).count, 0)
+        XCTAssertEqual(failures.messages, [], "a refusal is the client's error, not a logged failure")
+    }
+
+    func testStoreErrorsMapToTheirCodesByKind() {
+        XCTAssertEqual(api.map(StoreError.conflict(.domain)), .invalid("hostname", "is already a domain"))
+        XCTAssertEqual(api.map(StoreError.conflict(.linkKey)), .invalid("key", "is already used on this domain"))
+        XCTAssertEqual(
+            api.map(StoreError.missingReference(.domain)),
+            .invalid("domain", "names no domain; create the domain first"))
+        XCTAssertEqual(api.map(StoreError.missingReference(.app)), .invalid("mobile.appId", "names no Mobile App"))
+        XCTAssertEqual(failures.messages, [])
+        XCTAssertEqual(api.map(StoreError.conflict(.idempotencyRecord)), .internalError)
+        XCTAssertEqual(api.map(StoreError.missingReference(.unnamed)), .internalError)
+        XCTAssertEqual(failures.messages.count, 2, "the others are logged and answered 500")
+    }
+}
+
+/// Answers handed over from the writer thread.
+final class Answers: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var responses: [Int: HTTPResponse] = [:]
+
+    func set(_ index: Int, _ response: HTTPResponse) {
+        lock.wait()
+        responses[index] = response
+        lock.signal()
+    }
+
+    func status(_ index: Int) -> Int? {
+        lock.wait()
+        defer { lock.signal() }
+        return responses[index]?.status
+    }
+
+    func code(_ index: Int) -> String? {
+        lock.wait()
+        defer { lock.signal() }
+        guard let body = responses[index]?.body, let json = try? JSONParser.parse(body) else { return nil }
+        return json["error"]?["code"]?.stringValue
+    }
+}
+
+/// Messages of `logFailure`.
+final class Failures: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var list: [String] = []
+
+    func add(_ message: String) {
+        lock.wait()
+        list.append(message)
+        lock.signal()
+    }
+
+    var messages: [String] {
+        lock.wait()
+        defer { lock.signal() }
+        return list
+    }
+}
