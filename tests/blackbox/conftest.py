@@ -3,6 +3,20 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from edge import Edge  # noqa: E402
+import backend  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: about SQLite's file itself; skipped on the PostgreSQL run")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not backend.POSTGRESQL:
+        return
+    skip = pytest.mark.skip(reason="about the SQLite file; the PostgreSQL run has its own")
+    for item in items:
+        if "sqlite_only" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture

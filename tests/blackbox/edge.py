@@ -1,5 +1,6 @@
 """Starting the real biqli-edge binary on loopback and talking to it over real sockets."""
 import json, os, queue, signal, socket, ssl, subprocess, tempfile, threading, time
+import backend
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")
@@ -19,6 +20,10 @@ class Edge:
             "BIQLI_EDGE_LOOPS": "2",
             **(env or {}),
         }
+        # On the PostgreSQL run, each data directory has its own database.
+        self.database_url = self.env.get("BIQLI_EDGE_DATABASE_URL") or backend.database_url(self.dir)
+        if self.database_url:
+            self.env["BIQLI_EDGE_DATABASE_URL"] = self.database_url
         self.proc = subprocess.Popen([BINARY, *args], env=self.env, cwd=cwd or self.dir,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.lines = []

@@ -1,4 +1,5 @@
 """A small client of the workspace API (/api/v1) and the CLI, for the management black-box tests."""
+import backend
 import json, os, subprocess, tempfile
 
 from edge import BINARY, Edge, request
@@ -35,6 +36,9 @@ class Response:
 def cli(args, data_dir, env=None, stdin=None, timeout=30):
     """Runs `biqli-edge ARGS` on `data_dir`; returns CompletedProcess with text output."""
     full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_DATA_DIR": data_dir, **(env or {})}
+    url = full_env.get("BIQLI_EDGE_DATABASE_URL") or backend.database_url(data_dir)
+    if url:
+        full_env["BIQLI_EDGE_DATABASE_URL"] = url
     return subprocess.run([BINARY, *args], env=full_env, capture_output=True, text=True, input=stdin,
                           timeout=timeout, cwd=data_dir)
 

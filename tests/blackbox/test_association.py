@@ -6,7 +6,7 @@ import pytest
 from edge import Conn
 from fixtures_data import (
     DEMO_APP_ID, DEMO_FINGERPRINT, DEMO_HOST, DEMO_TEAM, LINK_IDS, SECOND_HOST, UA_IPHONE, android_platform, api,
-    create_app, delete_app, demo_ios, ios_platform, put_domain, start_demo, update_app, visit)
+    create_app, delete_app, demo_ios, ios_platform, put_domain, start_demo, update_app, visit, write_behind)
 from management_api import cli
 
 AASA = "/.well-known/apple-app-site-association"
@@ -554,10 +554,7 @@ def test_check_reports_a_domain_whose_several_apps_aasa_is_over_128_kib():
     assert findings() == []  # one iOS app: the wildcard
     # A store from before this rule (or edited by hand): the second app attached behind the
     # API's back, which would refuse it. The only write a test makes to the store.
-    db = sqlite3.connect(f"{data}/edge.sqlite3")
-    db.execute("INSERT INTO app_domains (app_id, hostname, position) VALUES (?, 'go.aasa.test', 0)", (two,))
-    db.commit()
-    db.close()
+    write_behind(data, "INSERT INTO app_domains (app_id, hostname, position) VALUES (?, 'go.aasa.test', 0)", (two,))
     [finding] = findings()
     assert finding["severity"] == "error" and finding["subject"] == "go.aasa.test", finding
     assert "one domain per app" in finding["fix"], finding

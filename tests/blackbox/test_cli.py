@@ -70,6 +70,7 @@ def test_a_bad_setting_is_a_usage_error_naming_it(data, args):
     assert out.returncode == 2 and "BIQLI_EDGE_LOOPS" in out.stderr
 
 
+@pytest.mark.sqlite_only
 def test_the_config_file_is_read_like_serve_reads_it(data):
     other = tempfile.mkdtemp(prefix="edge-cli-other-")
     config = write(f"{data}/edge.json", {"dataDir": other})

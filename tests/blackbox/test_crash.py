@@ -1,8 +1,11 @@
 """Durability (issue 3): the real edge under a bounded write load is killed with SIGKILL;
 after a restart every handoff it acknowledged (a Play redirect carrying the token is the
 acknowledgement) is present and the database passes `PRAGMA integrity_check`."""
+import pytest
 import signal, sqlite3, threading, time
 from fixtures_data import UA_ANDROID, handoff_key, referrer_token, start_demo, visit
+
+pytestmark = pytest.mark.sqlite_only
 
 
 def test_every_acknowledged_handoff_survives_sigkill(edge_factory, tmp_path):

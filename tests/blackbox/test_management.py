@@ -216,6 +216,7 @@ def test_domain_create_get_list_update_delete(api):
     assert api.patch(f"/api/v1/domains/{h}", {"verified": False}).status == 404
 
 
+@pytest.mark.sqlite_only
 def test_a_change_that_cannot_commit_is_500_and_changes_nothing(tmp_path):
     """Another process holds the database's write lock past BIQLI_EDGE_STORE_LOCK_WAIT_MS: the
     change is the 500 envelope and leaves nothing behind; the same call afterwards works."""

@@ -2,9 +2,12 @@
 the working directory with no file and no flag; it must print the demo keys and curl commands
 that all work when pasted into a shell. The binary is run directly (the script only builds it
 first), with the listeners on free loopback ports instead of 8080/8443, which may be taken."""
+import pytest
 import json, os, queue, re, shlex, signal, subprocess, tempfile, threading, time
 
 from edge import BINARY, ROOT
+
+pytestmark = pytest.mark.sqlite_only
 
 HANDOFF = r"https://go\.example\.test(:\d+)?/m/handoff\?biqli_token=bqmh_[A-Za-z0-9_-]{43}"
 

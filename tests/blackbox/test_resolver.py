@@ -18,7 +18,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from edge import Conn, request
 from fixtures_data import (
     DEMO_APP_ID, DEMO_HOST, HANDOFF_URL_RE, LINK_IDS, TOKEN_RE, UA_ANDROID, UA_IPHONE, _rows, api, create_app,
-    demo_android, demo_ios, handoff, handoff_key, put_domain, start_demo, update_app, update_link, visit)
+    demo_android, demo_ios, handoff, handoff_key, put_domain, start_demo, update_app, update_link, visit,
+    write_behind)
 
 PATH = "/api/v1/track/open"
 PUBLIC_URL = "https://edge.example.test"
@@ -448,13 +449,8 @@ def test_an_expired_handoff_is_404_and_a_live_one_beside_it_still_matches(demo):
     # waiting: the only write behind the edge's back in this suite (time cannot be moved
     # from outside the process). The resolver reads the row in its own transaction.
     expired, live = play_token(demo, "/invite"), play_token(demo, "/invite")
-    db = sqlite3.connect(os.path.join(demo.dir, "edge.sqlite3"), timeout=10)
-    try:
-        with db:
-            changed = db.execute("UPDATE handoffs SET expires_at = ? WHERE token_hash = ?",
-                                 (int(time.time() * 1000) - 1, handoff_key(expired))).rowcount
-    finally:
-        db.close()
+    changed = write_behind(demo.dir, "UPDATE handoffs SET expires_at = ? WHERE token_hash = ?",
+                           (int(time.time() * 1000) - 1, handoff_key(expired)))
     assert changed == 1
     refused(Device(demo, "android").open(handoff=expired), 404, "resource_not_found")
     assert handoff(demo, expired)["claimed_instance"] is None, "an expired handoff is not bound to anyone"
@@ -915,6 +911,7 @@ def test_other_methods_are_405_with_allow_post_and_the_standard_envelope(demo, m
     assert a.headers["cache-control"] == "no-store" and "text/html" not in a.headers.get("content-type", "")
 
 
+@pytest.mark.sqlite_only
 def test_a_resolution_whose_write_fails_is_500_writes_nothing_and_its_retry_matches(edge_factory):
     """Another process holds the database's write lock past BIQLI_EDGE_STORE_LOCK_WAIT_MS: the
     resolution's one transaction fails whole (no open event, the handoff still unbound), the

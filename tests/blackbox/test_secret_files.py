@@ -4,9 +4,12 @@ The database (and its -wal and -shm) holds the Ed25519 receipt-signing keys, and
 generated default.pem its private key. They were created 0644 when the data directory
 already existed with mode 0755, so any local user could forge attribution receipts.
 """
+import pytest
 import json, os, stat, subprocess, tempfile
 from edge import BINARY, Edge, make_cert
 from management_api import cli
+
+pytestmark = pytest.mark.sqlite_only
 
 
 def mode(path):

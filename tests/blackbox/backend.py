@@ -1,0 +1,50 @@
+"""Which store the black-box tests run the edge on.
+
+`BIQLI_TEST_BACKEND=postgresql` (with `BIQLI_TEST_POSTGRES_URL`, the admin URL of a
+throwaway cluster that scripts/test starts) runs every edge and CLI call of a test on a
+fresh PostgreSQL database; unset, the SQLite file in the data directory as always. A
+data directory maps to one database, so an edge and the CLI on the same directory share
+it, as they share the file on SQLite. Tests about SQLite's file itself are marked
+`sqlite_only`."""
+import os, threading, uuid
+
+BACKEND = os.environ.get("BIQLI_TEST_BACKEND", "sqlite")
+ADMIN_URL = os.environ.get("BIQLI_TEST_POSTGRES_URL")
+POSTGRESQL = BACKEND == "postgresql"
+
+_databases = {}
+_lock = threading.Lock()
+
+
+def _admin(sql):
+    import psycopg
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def database_url(data_dir):
+    """The database of `data_dir` on PostgreSQL (made on first use), else None."""
+    if not POSTGRESQL:
+        return None
+    assert ADMIN_URL, "BIQLI_TEST_BACKEND=postgresql needs BIQLI_TEST_POSTGRES_URL"
+    key = os.path.realpath(data_dir)
+    with _lock:
+        if key not in _databases:
+            name = "bb_" + uuid.uuid4().hex[:16]
+            _admin(f"CREATE DATABASE {name}")
+            _databases[key] = ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+        return _databases[key]
+
+
+def rows(url, sql, args=()):
+    """A query on a PostgreSQL database, as dicts; `?` placeholders as in sqlite3."""
+    import psycopg
+    from psycopg.rows import dict_row
+    with psycopg.connect(url, row_factory=dict_row) as conn:
+        return [dict(r) for r in conn.execute(sql.replace("?", "%s"), args)]
+
+
+def execute(url, sql, args=()):
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.replace("?", "%s"), args)
