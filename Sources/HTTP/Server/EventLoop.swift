@@ -123,6 +123,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Running
 
     func run() {
+        LoopThread.bind(index)  // per-loop values check it in debug builds (`PerLoop`)
         var events = [UInt32](repeating: 0, count: 256)
         var data = [UInt64](repeating: 0, count: 256)
         while !stopped {

@@ -71,7 +71,7 @@ public final class HTTPServer: @unchecked Sendable {
                     shutdownRequested: shutdownRequested))
         }
         for loop in loops {
-            threads.append(OSThread.start(name: "biqli-loop-\(loop.index)") { loop.run() })
+            threads.append(OSThread(name: "biqli-loop-\(loop.index)") { loop.run() })
         }
         if let dir = configuration.certificateDirectory {
             watcher = CertificateWatcher.start(directory: dir) { [weak self] in _ = self?.reloadCertificates() }
