@@ -5,7 +5,7 @@ import HTTP
 /// before it), so that unknown paths and wrong methods there get the API's JSON
 /// envelope rather than the link domain's pages.
 enum ManagementRoutes {
-    static func install(on router: Router, services: EdgeServices) {
+    static func install(on router: RouterBuilder, services: EdgeServices) {
         let log = services.log
         let api = ManagementAPI(
             store: services.store,

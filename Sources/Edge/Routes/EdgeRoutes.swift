@@ -9,7 +9,7 @@ enum EdgeRoutes {
         "robots.txt",
     ]
 
-    static func install(on router: Router, services: EdgeServices) {
+    static func install(on router: RouterBuilder, services: EdgeServices) {
         OperationsRoutes.install(
             on: router, server: services.server, store: services.store, clicks: services.clicks,
             certificates: services.certificateHealth, configuration: services.configuration)

@@ -10,7 +10,7 @@ import Store
 /// not leak to the internet by default.
 enum OperationsRoutes {
     static func install(
-        on router: Router, server: HTTPServer, store: SQLiteStore, clicks: ClickRecorder,
+        on router: RouterBuilder, server: HTTPServer, store: SQLiteStore, clicks: ClickRecorder,
         certificates: CertificateHealth, configuration: EdgeConfiguration
     ) {
         let healthy: HTTPResponse = {
