@@ -40,3 +40,10 @@ int csys_inotify_watch_dir(const char *path, int *watch_out) {
 }
 
 void csys_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+// Swift has no thread-local storage of its own; stored plus one so that zero means none.
+static _Thread_local int loop_index_plus_one;
+
+int csys_loop_index(void) { return loop_index_plus_one - 1; }
+
+void csys_set_loop_index(int index) { loop_index_plus_one = index < 0 ? 0 : index + 1; }

@@ -74,7 +74,8 @@ final class ClickRecorderTests: XCTestCase {
     }
 
     func testPastTheWaitingLimitNewClicksAreDroppedAndCounted() throws {
-        let recorder = ClickRecorder(store: store, loops: 1, log: Log(level: .error), waitingLimit: 1)
+        let log = CapturingLogSink()
+        let recorder = ClickRecorder(store: store, loops: 1, log: Log(level: .error, sink: log), waitingLimit: 1)
         try holder.exec("BEGIN IMMEDIATE")
         recorder.record(click("biq_clk_waits"), loop: 0)
         recorder.flush(loop: 0)
@@ -82,6 +83,8 @@ final class ClickRecorderTests: XCTestCase {
         recorder.record(click("biq_clk_dropped"), loop: 0)
         recorder.flush(loop: 0)
         XCTAssertEqual(recorder.droppedCount, 1, "the limit was reached: dropped, not queued")
+        XCTAssertEqual(log.lines.map { $0?["msg"] }, [.string("clicks dropped: the store is not writing")])
+        XCTAssertEqual(log.lines.first??["droppedTotal"], .int(1))
         try holder.exec("ROLLBACK")
         try eventually("the waiting click was written") { try copies(of: "biq_clk_waits") == 1 }
         try eventually("nothing waits") { recorder.waitingCount == 0 }

@@ -26,9 +26,9 @@ final class ShutdownFlagTests: XCTestCase {
         configuration.httpsAddress = nil
         configuration.accessLog = false
         let handler = ShutdownInsideHandler()
-        let server = HTTPServer(configuration: configuration, handler: handler)
+        let server = HTTPServer(configuration: configuration)
         handler.server = server
-        try server.start()
+        try server.start(handler: handler)
         defer { server.wait() }
         let port = try XCTUnwrap(server.boundAddresses.first { $0.0 == .http }?.1.port)
 

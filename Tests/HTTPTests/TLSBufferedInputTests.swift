@@ -40,8 +40,8 @@ final class TLSBufferedInputTests: XCTestCase {
         configuration.accessLog = false
         configuration.limits = HTTPLimits(
             maxRequestLineBytes: 256, maxHeaderBytes: 1_024, maxHeaderCount: 10, maxBodyBytes: 1_024)
-        let server = HTTPServer(configuration: configuration, handler: SlowFirstHandler())
-        try server.start()
+        let server = HTTPServer(configuration: configuration)
+        try server.start(handler: SlowFirstHandler())
         defer {
             server.shutdown()
             server.wait()

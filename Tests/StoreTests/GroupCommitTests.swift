@@ -162,7 +162,7 @@ final class GroupCommitTests: StoreTestCase {
                 done.countDown()
             }
         }
-        let closer = StoreThread(name: "test-close") { [store] in store!.close() }
+        let closer = OSThread(name: "test-close") { [store] in store!.close() }
         usleep(20_000)
         gate.release()
         closer.join()
@@ -276,7 +276,7 @@ extension SavepointGroupCommitTests {
 /// Runs `body(index)` on `threads` new threads and waits for all of them.
 enum DispatchQueueless {
     static func run(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let workers = (0..<threads).map { t in StoreThread(name: "test-\(t)") { body(t) } }
+        let workers = (0..<threads).map { t in OSThread(name: "test-\(t)") { body(t) } }
         for w in workers { w.join() }
     }
 }

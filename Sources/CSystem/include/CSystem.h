@@ -35,6 +35,9 @@ static const int CSYS_MSG_NOSIGNAL = MSG_NOSIGNAL;
 
 /// Sets the calling thread's name (shows in top -H and gdb).
 void csys_set_thread_name(const char *name);
+/// The event loop the calling thread runs (a thread-local), or -1 for a thread that runs none.
+int csys_loop_index(void);
+void csys_set_loop_index(int index);
 
 /// SHA-256 of `length` bytes into `out` (OpenSSL, SHA extensions where the CPU has them,
 /// a context per thread). 0 on success, -1 when OpenSSL fails.

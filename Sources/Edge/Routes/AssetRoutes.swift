@@ -6,7 +6,7 @@ import Templates
 /// the binary. Only exact content-hashed names exist, so traversal has nothing to find;
 /// answers are immutable for a year and gzip-compressed when the client accepts it.
 enum AssetRoutes {
-    static func install(on router: Router) {
+    static func install(on router: RouterBuilder) {
         router.add([.get], "/_biqli/assets/*path", name: "asset") { request, _, params in
             guard let path = params["path"],
                 let page = AssetCatalog.response(

@@ -20,7 +20,7 @@ enum AssociationRoutes {
         var assetLinks: AssociationDocument?
     }
 
-    static func install(on router: Router, services: EdgeServices) {
+    static func install(on router: RouterBuilder, services: EdgeServices) {
         let caches = PerLoop<[String: Cached]>(count: services.configuration.loops) { [:] }
         let aasa: Router.Handler = { request, context, _ in
             .response(answer(request, context, services, caches) { $0.aasa })

@@ -4,7 +4,7 @@ import HTTP
 /// `_biqli`, `.well-known`, `healthz`, `metrics`, `apple-app-site-association`, ...)
 /// are `LinkKey.reserved` (Model): they can never be link keys.
 enum EdgeRoutes {
-    static func install(on router: Router, services: EdgeServices) {
+    static func install(on router: RouterBuilder, services: EdgeServices) {
         OperationsRoutes.install(
             on: router, server: services.server, backend: services.backend, clicks: services.clicks,
             certificates: services.certificateHealth, configuration: services.configuration)

@@ -10,7 +10,7 @@ import Management
 /// the loop's store reader, and a write's answer arrives later through `perform`,
 /// which this route turns into the server's deferred response.
 enum ManagementRoutes {
-    static func install(on router: Router, services: EdgeServices) {
+    static func install(on router: RouterBuilder, services: EdgeServices) {
         let log = services.log
         let api = ManagementAPI(
             store: services.store,

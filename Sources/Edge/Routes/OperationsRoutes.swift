@@ -10,7 +10,7 @@ import Store
 /// not leak to the internet by default.
 enum OperationsRoutes {
     static func install(
-        on router: Router, server: HTTPServer, backend: StoreBackend, clicks: ClickRecorder,
+        on router: RouterBuilder, server: HTTPServer, backend: StoreBackend, clicks: ClickRecorder,
         certificates: CertificateHealth, configuration: EdgeConfiguration
     ) {
         let healthy: HTTPResponse = {

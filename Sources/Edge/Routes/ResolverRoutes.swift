@@ -8,7 +8,7 @@ import Resolver
 enum ResolverRoutes {
     static let jwksPath = "/.well-known/jwks.json"
 
-    static func install(on router: Router, services: EdgeServices) {
+    static func install(on router: RouterBuilder, services: EdgeServices) {
         router.add(nil, "/api/v1/track/open", name: "track_open") { request, context, _ in
             let input = ResolveInput(
                 request: request,

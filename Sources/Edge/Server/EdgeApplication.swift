@@ -15,6 +15,7 @@ final class EdgeApplication: @unchecked Sendable {
     let configuration: EdgeConfiguration
     let log: Log
     let server: HTTPServer
+    /// The route table, built once `services` (which holds the server) exists.
     let router: Router
     let services: EdgeServices
     private let pruner: RetentionPruner
@@ -85,9 +86,7 @@ final class EdgeApplication: @unchecked Sendable {
         http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
         let clicks = ClickRecorder(store: store, loops: configuration.loops, log: log)
         http.afterEachPass = { loop in clicks.flush(loop: loop) }
-        let router = Router()
-        let server = HTTPServer(configuration: http, handler: router)
-        self.router = router
+        let server = HTTPServer(configuration: http)
         self.server = server
 
         let limits = configuration.rateLimits
@@ -133,7 +132,9 @@ final class EdgeApplication: @unchecked Sendable {
         } else {
             self.demo = nil
         }
-        EdgeRoutes.install(on: router, services: services)
+        let routes = RouterBuilder()
+        EdgeRoutes.install(on: routes, services: services)
+        router = routes.build()
     }
 
     /// The signals `runUntilSignalled` waits for. `blockSignals` must run before any
@@ -157,7 +158,7 @@ final class EdgeApplication: @unchecked Sendable {
     func runUntilSignalled() -> Int32 {
         var set = EdgeApplication.handledSignals
         do {
-            try server.start()
+            try server.start(handler: router)
         } catch {
             printError("biqli-edge: \(error)")
             return 1

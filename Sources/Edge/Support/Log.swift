@@ -4,12 +4,19 @@ import Core
 import Glibc
 #endif
 
-/// Operational log: one JSON object per line on standard output.
+/// Operational log: one JSON object per line, on standard output unless another
+/// `sink` is given (a test's).
 ///
 /// Callers pass fields explicitly; nothing here formats request data, so a token or
 /// key can only reach the log if a caller names it, and none does.
 struct Log: Sendable {
     var level: LogLevel
+    var sink: any LogSink
+
+    init(level: LogLevel, sink: any LogSink = StandardOutputLogSink()) {
+        self.level = level
+        self.sink = sink
+    }
 
     func debug(_ message: String, _ fields: [(String, JSONValue)] = []) { write(.debug, message, fields) }
     func info(_ message: String, _ fields: [(String, JSONValue)] = []) { write(.info, message, fields) }
@@ -25,7 +32,7 @@ struct Log: Sendable {
         members.append(contentsOf: fields)
         var bytes = JSONValue.object(members).jsonBytes
         bytes.append(0x0A)
-        bytes.withUnsafeBytes { raw in _ = Glibc.write(1, raw.baseAddress, raw.count) }
+        sink.write(bytes)
     }
 }
 

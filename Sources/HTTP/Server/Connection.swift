@@ -1,8 +1,12 @@
-import HTTPTypes
-
 /// The state of one accepted socket. Owned by exactly one loop and touched only
 /// on that loop's thread.
+///
+/// The socket side (descriptor, TLS session, buffers, epoll interest, deadlines) is
+/// driven by `EventLoop+IO.swift`; the HTTP/1.1 side (parser, the request being
+/// answered, keep-alive) by `EventLoop+HTTP1.swift`.
 final class Connection {
+    // MARK: Socket
+
     let fd: Int32
     let generation: UInt32
     let listener: ListenerKind
@@ -10,46 +14,31 @@ final class Connection {
 
     /// TLS session, nil on plain listeners.
     let tls: TLSSession?
-    var serverName: String?
 
     let input: ByteBuffer
     let output: ByteBuffer
-    var parser: HTTPRequestParser
     var deadline: ConnectionDeadline
     /// The deadline this connection is filed under in the loop's timer wheel.
     var scheduledDeadline: UInt64 = .max
-
-    /// A handler is preparing the response to `pending`; nothing after it is answered yet.
-    var pending: PendingRequest?
-    /// Close once the output is flushed (Connection: close, HTTP/1.0, parse error, shutdown).
-    var closeAfterFlush = false
     /// The peer finished sending (EOF).
     var peerClosed = false
     /// Output was flushed and the write side shut; draining input until EOF or the linger deadline.
     var lingering = false
+    /// Epoll interest currently registered.
+    var interest: UInt32 = 0
+    /// Queued in the loop's `tlsBuffered` list (input waits inside OpenSSL).
+    var tlsBufferedQueued = false
+
+    // MARK: HTTP/1.1
+
+    var parser: HTTPRequestParser
+    /// A handler is preparing the response to `pending`; nothing after it is answered yet.
+    var pending: PendingRequest?
+    /// Close once the output is flushed (Connection: close, HTTP/1.0, parse error, shutdown).
+    var closeAfterFlush = false
     var sentContinue = false
     /// A complete request head has been read on this connection.
     var receivedRequest = false
-    /// Epoll interest currently registered.
-    var interest: UInt32 = 0
-    /// TLS needs the socket writable to make progress on a read (or the reverse).
-    var tlsWantsWrite = false
-    /// The last TLS read stopped at the input cap rather than at `WANT_READ`: OpenSSL
-    /// may still hold input (read-ahead, or a record larger than the room left) that
-    /// no epoll event will announce once the socket is empty.
-    var tlsStoppedAtCap = false
-    /// Queued in the loop's `tlsBuffered` list.
-    var tlsBufferedQueued = false
-
-    struct PendingRequest {
-        var method: HTTPMethod
-        var host: String?
-        var target: String
-        var minorVersion: Int
-        var keepAlive: Bool
-        var startNanoseconds: UInt64
-        var route: String
-    }
 
     init(
         fd: Int32, generation: UInt32, listener: ListenerKind, peerAddress: String, limits: HTTPLimits,
@@ -69,6 +58,9 @@ final class Connection {
 
     /// Plain connections are established at once; TLS ones once the handshake is done.
     var handshakeComplete: Bool { tls?.handshakeComplete ?? true }
+
+    /// The TLS server name the client asked for, if any.
+    var serverName: String? { tls?.serverName }
 
     /// The phase the connection is in, derived from its buffers and flags.
     var currentPhase: ConnectionPhase {

@@ -1,11 +1,12 @@
 import CSystem
 import Core
-import HTTPTypes
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// The socket side of a connection: epoll events, reading (through TLS or not),
+/// writing, interest, half-close. What the bytes mean is `EventLoop+HTTP1.swift`'s.
 extension EventLoop {
     /// Largest unparsed input kept per connection: everything one request may occupy
     /// before the parser answers (chunk framing and trailers included) plus slack for the
@@ -18,8 +19,7 @@ extension EventLoop {
             return
         }
         if events & CSYS_EPOLLOUT != 0 {
-            if conn.tlsWantsWrite {
-                conn.tlsWantsWrite = false
+            if let tls = conn.tls, tls.readWantsWrite {
                 onReadable(conn)
             } else {
                 flush(conn)
@@ -48,11 +48,16 @@ extension EventLoop {
             return
         }
         if status == .eof { conn.peerClosed = true }
-        processInput(conn)
-        guard isOpen(conn) else { return }
+        serveRequests(conn)
+        sendAnswers(conn)
+    }
+
+    /// Sends what the protocol has written, closes a connection whose peer has left once
+    /// nothing more is owed to it, and re-arms its epoll interest and deadline.
+    func sendAnswers(_ conn: Connection) {
         flush(conn)
         guard isOpen(conn) else { return }
-        if conn.peerClosed && conn.pending == nil && conn.output.isEmpty {
+        if conn.peerClosed && conn.owesNothing {
             // EOF with nothing owed: a half-sent request gets no answer.
             closeConnection(conn)
             return
@@ -67,7 +72,6 @@ extension EventLoop {
     /// would sit unseen under level-triggered epoll) or the input cap is reached.
     private func readAvailable(_ conn: Connection) -> ReadStatus {
         let cap = inputCap
-        conn.tlsStoppedAtCap = false
         while conn.input.readableCount < cap {
             conn.input.reserve(16 * 1024)
             let room = min(conn.input.writableCount, cap - conn.input.readableCount + 1)
@@ -78,7 +82,7 @@ extension EventLoop {
                     continue
                 case .wantRead: return .open
                 case .wantWrite:
-                    conn.tlsWantsWrite = true
+                    // The session remembers (`readWantsWrite`): writability resumes the read.
                     setInterest(conn, conn.interest | CSYS_EPOLLOUT)
                     return .open
                 case .closed: return .eof
@@ -101,7 +105,6 @@ extension EventLoop {
                 }
             }
         }
-        conn.tlsStoppedAtCap = conn.tls != nil
         return .open
     }
 
@@ -115,13 +118,11 @@ extension EventLoop {
             } else {
                 metrics.handshakesFull += 1
             }
-            conn.serverName = tls.serverName
             schedule(conn)
             return true
         case .wantRead:
             setInterest(conn, CSYS_EPOLLIN | CSYS_EPOLLRDHUP)
         case .wantWrite:
-            conn.tlsWantsWrite = true
             setInterest(conn, CSYS_EPOLLIN | CSYS_EPOLLRDHUP | CSYS_EPOLLOUT)
         case .failed:
             metrics.handshakesFailed += 1
@@ -137,12 +138,10 @@ extension EventLoop {
             !conn.peerClosed && conn.output.readableCount < configuration.outputHighWaterMark
             && conn.input.readableCount < inputCap
         if reading || conn.lingering { events |= CSYS_EPOLLIN | CSYS_EPOLLRDHUP }
-        if !conn.output.isEmpty || conn.tlsWantsWrite { events |= CSYS_EPOLLOUT }
+        if !conn.output.isEmpty || conn.tls?.readWantsWrite == true { events |= CSYS_EPOLLOUT }
         setInterest(conn, events)
-        if reading, conn.tlsStoppedAtCap, !conn.tlsBufferedQueued, let tls = conn.tls, tls.hasBufferedInput {
-            // Reading stopped at the input cap with bytes left inside OpenSSL: the socket
-            // may be empty, so no epoll event would come. (A read that stopped at
-            // WANT_READ needs socket bytes, which epoll does announce.)
+        if reading, let tls = conn.tls, !conn.tlsBufferedQueued, tls.hasUnannouncedInput {
+            // The socket may be empty, so no epoll event would come: read it after this pass.
             conn.tlsBufferedQueued = true
             tlsBuffered.append(conn)
         }
@@ -159,113 +158,10 @@ extension EventLoop {
         }
     }
 
-    // MARK: Requests
-
-    /// Answers every complete request in the input, in order, until one is deferred.
-    func processInput(_ conn: Connection) {
-        while conn.pending == nil && !conn.closeAfterFlush && !conn.input.isEmpty
-            && conn.output.readableCount < configuration.outputHighWaterMark
-        {
-            let step = conn.parser.parse(conn.input.readable)
-            switch step {
-            case .needMore:
-                if conn.parser.expectsContinue && !conn.sentContinue {
-                    conn.output.append("HTTP/1.1 100 Continue\r\n\r\n")
-                    conn.sentContinue = true
-                }
-                return
-            case .error(let error):
-                metrics.parseErrors[error.status, default: 0] += 1
-                var response = HTTPResponse.text(error.status, HTTPStatus.reason(error.status).lowercased() + "\n")
-                response.headers.add("Connection", "close")
-                appendResponse(conn, response, head: false, minorVersion: 1, keepAlive: false)
-                metrics.recordRequest(route: "rejected", status: error.status, nanoseconds: 0)
-                conn.closeAfterFlush = true
-                conn.input.consume(conn.input.readableCount)
-                return
-            case .request(let request, let consumed):
-                conn.input.consume(consumed)
-                conn.sentContinue = false
-                dispatch(conn, request)
-            }
-        }
-    }
-
-    private func dispatch(_ conn: Connection, _ request: HTTPRequest) {
-        let start = Clock.monotonicNanoseconds()
-        let keepAlive = request.keepAlive && !isShuttingDown
-        var context = RequestContext(
-            loop: self, loopIndex: index, peerAddress: conn.peerAddress, listener: conn.listener,
-            serverName: conn.serverName, fd: conn.fd, generation: conn.generation)
-        // A new request restarts the clocks: the idle deadline counts from its answer.
-        conn.receivedRequest = true
-        conn.deadline.enter(.processing, now: now)
-        let result = handler.handle(request, &context)
-        let meta = Connection.PendingRequest(
-            method: request.method, host: accessLog.enabled ? request.headers["host"] : nil, target: request.target,
-            minorVersion: request.minorVersion, keepAlive: keepAlive, startNanoseconds: start,
-            route: context.routeName)
-        switch result {
-        case .response(let response):
-            complete(conn, meta, response)
-        case .deferred:
-            conn.pending = meta
-        }
-    }
-
-    private func complete(_ conn: Connection, _ meta: Connection.PendingRequest, _ response: HTTPResponse) {
-        let keepAlive = meta.keepAlive && !isShuttingDown
-        let head = meta.method == .head
-        let bytes = appendResponse(conn, response, head: head, minorVersion: meta.minorVersion, keepAlive: keepAlive)
-        if !keepAlive { conn.closeAfterFlush = true }
-        let elapsed = Clock.monotonicNanoseconds() &- meta.startNanoseconds
-        metrics.recordRequest(route: meta.route, status: response.status, nanoseconds: elapsed)
-        if accessLog.enabled {
-            let path: Substring
-            if let q = meta.target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-                path = meta.target[..<q]
-            } else {
-                path = meta.target[...]
-            }
-            accessLog.append(
-                .init(
-                    method: meta.method.name, host: meta.host, path: path, status: response.status, bytes: bytes,
-                    microseconds: elapsed / 1000, route: meta.route, tls: conn.listener == .https, loop: index),
-                wallMilliseconds: Int64(Clock.nowMilliseconds()))
-        }
-    }
-
-    /// A deferred response arrived (on this loop, through the mailbox).
-    func deliverDeferred(_ response: HTTPResponse, fd: Int32, generation: UInt32) {
-        guard let conn = connection(fd), conn.generation == generation, let meta = conn.pending else { return }
-        conn.pending = nil
-        complete(conn, meta, response)
-        processInput(conn)
-        flush(conn)
-        guard isOpen(conn) else { return }
-        if conn.peerClosed && conn.pending == nil && conn.output.isEmpty {
-            closeConnection(conn)
-            return
-        }
-        updateReadInterest(conn)
-        schedule(conn)
-    }
-
     // MARK: Writing
 
-    /// Serializes a response into the connection's output; returns the body size.
-    @discardableResult
-    func appendResponse(
-        _ conn: Connection, _ response: HTTPResponse, head: Bool, minorVersion: Int, keepAlive: Bool
-    ) -> Int {
-        ResponseSerializer.write(
-            response, into: conn.output, date: httpDate(), omitBody: head, keepAlive: keepAlive,
-            requestMinorVersion: minorVersion, hsts: conn.listener == .https ? configuration.hstsValue : nil)
-        return response.body.count
-    }
-
-    /// Writes as much pending output as the socket takes; closes or lingers when done
-    /// and the connection was marked to close.
+    /// Writes as much pending output as the socket takes; once it is all sent, the
+    /// protocol says whether the connection is done (then it lingers) or has more to say.
     func flush(_ conn: Connection) {
         while !conn.output.isEmpty {
             let chunk = conn.output.readable
@@ -304,17 +200,15 @@ extension EventLoop {
             }
         }
         conn.output.shrinkIfEmpty(to: 4096)
-        if conn.closeAfterFlush && conn.pending == nil {
+        switch outputSent(conn) {
+        case .finished:
             beginLinger(conn)
             return
-        }
-        // Requests held back by backpressure run now that the output has drained.
-        if !conn.input.isEmpty && conn.pending == nil {
-            processInput(conn)
-            if isOpen(conn) && !conn.output.isEmpty {
-                flush(conn)
-                return
-            }
+        case .answeredMore:
+            flush(conn)
+            return
+        case .waiting:
+            break
         }
         if conn.interest & CSYS_EPOLLOUT != 0 || conn.interest & CSYS_EPOLLIN == 0 {
             updateReadInterest(conn)

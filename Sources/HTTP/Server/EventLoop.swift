@@ -1,6 +1,5 @@
 import CSystem
 import Core
-import HTTPTypes
 import Synchronization
 
 #if canImport(Glibc)
@@ -123,6 +122,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Running
 
     func run() {
+        LoopThread.bind(index)  // per-loop values check it in debug builds (`PerLoop`)
         var events = [UInt32](repeating: 0, count: 256)
         var data = [UInt64](repeating: 0, count: 256)
         while !stopped {
@@ -297,16 +297,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func timedOut(_ conn: Connection) {
-        let phase = conn.deadline.phase
-        metrics.timeouts["\(phase)", default: 0] += 1
-        if phase == .head || phase == .body, conn.handshakeComplete, conn.output.isEmpty {
+        metrics.timeouts["\(conn.deadline.phase)", default: 0] += 1
+        if answerRequestTimeout(conn) {
             // Tell a slow client why, then close; the response is best-effort.
-            var response = HTTPResponse.text(408, "request timeout\n")
-            response.headers.add("Connection", "close")
-            appendResponse(conn, response, head: false, minorVersion: 1, keepAlive: false)
-            conn.closeAfterFlush = true
-            conn.parser.reset()
-            conn.input.consume(conn.input.readableCount)
             flush(conn)
             if connection(conn.fd) === conn && !conn.lingering { closeConnection(conn) }
             return
@@ -375,7 +368,7 @@ final class EventLoop: @unchecked Sendable {
             if conn.isQuiescent {
                 closeConnection(conn)
             } else {
-                conn.closeAfterFlush = conn.closeAfterFlush || conn.pending == nil && !conn.parser.hasPartialRequest
+                stopKeepingAlive(conn)
             }
         }
     }

@@ -34,7 +34,7 @@ public struct RequestContext {
     public let listener: ListenerKind
     /// The TLS server name the client asked for, if any.
     public let serverName: String?
-    /// A label for metrics and the access log (`visit`, `track_open`...); set by the router.
+    /// A label for metrics and the access log, one per route; set by the router.
     public var routeName: String = "unmatched"
 
     let loop: EventLoop

@@ -8,9 +8,12 @@ import Glibc
 
 /// The edge's HTTP/1.1 and HTTPS server: `configuration.loops` event-loop threads,
 /// each with its own listeners on every configured address.
+///
+/// The handler comes with `start`, not `init`: the application's routes may need the
+/// server itself (its bound addresses, its metrics), so they are built after it and
+/// handed over, finished, when serving begins.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
-    private let handler: any HTTPHandler
     private var loops: [EventLoop] = []
     private let shutdownRequested = ShutdownFlag()
     private var threads: [OSThread] = []
@@ -20,17 +23,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// The addresses actually bound (port 0 resolved), by listener kind.
     public private(set) var boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)] = []
 
-    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
+    public init(configuration: HTTPServerConfiguration) {
         self.configuration = configuration
-        self.handler = handler
         self.certificateState = Mutex(CertificateSet.load(directory: nil))
     }
 
     /// The certificates serving now.
     public var certificates: CertificateSet { certificateState.withLock { $0 } }
 
-    /// Loads certificates, binds every listener on every loop and starts the loop threads.
-    public func start() throws(HTTPServerError) {
+    /// Loads certificates, binds every listener on every loop and starts the loop threads,
+    /// which answer every request with `handler`.
+    public func start(handler: any HTTPHandler) throws(HTTPServerError) {
         signal(SIGPIPE, SIG_IGN)
         let certs = CertificateSet.load(directory: configuration.certificateDirectory)
         certificateState.withLock { $0 = certs }
@@ -71,7 +74,7 @@ public final class HTTPServer: @unchecked Sendable {
                     shutdownRequested: shutdownRequested))
         }
         for loop in loops {
-            threads.append(OSThread.start(name: "biqli-loop-\(loop.index)") { loop.run() })
+            threads.append(OSThread(name: "biqli-loop-\(loop.index)") { loop.run() })
         }
         if let dir = configuration.certificateDirectory {
             watcher = CertificateWatcher.start(directory: dir) { [weak self] in _ = self?.reloadCertificates() }

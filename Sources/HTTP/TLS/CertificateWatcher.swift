@@ -1,4 +1,5 @@
 import CSystem
+import Core
 import Synchronization
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ final class CertificateWatcher: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         let stopFD = csys_eventfd()
         let watcher = CertificateWatcher(fd: fd, stopFD: stopFD)
-        watcher.thread = OSThread.start(name: "biqli-certwatch") {
+        watcher.thread = OSThread(name: "biqli-certwatch") {
             var fds = [
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),

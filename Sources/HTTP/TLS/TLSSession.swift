@@ -26,6 +26,16 @@ final class TLSSession {
     /// A fatal error was reported: the session may not be used or shut down again.
     private(set) var failed = false
     private var sentCloseNotify = false
+    /// The SNI name the client asked for, lower-cased; known once the handshake is complete.
+    private(set) var serverName: String?
+    /// The last handshake step or read stopped at `WANT_WRITE`: it goes on once the
+    /// socket is writable, not readable (the loop then reads where it would write).
+    private(set) var readWantsWrite = false
+    /// The last read returned bytes rather than stopping at `WANT_READ` (the caller's
+    /// buffer was full): OpenSSL may still hold input, read ahead or the rest of a record
+    /// larger than the room given, that no epoll event will announce once the socket is
+    /// empty. See `hasUnannouncedInput`.
+    private var readStoppedBeforeWantRead = false
 
     enum Progress: Equatable {
         /// The handshake finished; `resumed` says whether it reused a session.
@@ -70,13 +80,17 @@ final class TLSSession {
         guard !failed else { return .failed }
         ERR_clear_error()
         let rc = SSL_do_handshake(ssl)
+        readWantsWrite = false
         if rc == 1 {
             handshakeComplete = true
+            if let name = csys_ssl_get_servername(ssl) { serverName = String(cString: name).lowercased() }
             return .complete(resumed: SSL_session_reused(ssl) == 1)
         }
         switch classify(rc) {
         case .wantRead: return .wantRead
-        case .wantWrite: return .wantWrite
+        case .wantWrite:
+            readWantsWrite = true
+            return .wantWrite
         default: return .failed
         }
     }
@@ -86,7 +100,14 @@ final class TLSSession {
         guard !failed else { return .failed }
         ERR_clear_error()
         let n = SSL_read(ssl, buffer, Int32(clamping: count))
-        return n > 0 ? .bytes(Int(n)) : classify(n)
+        readStoppedBeforeWantRead = n > 0
+        if n > 0 {
+            readWantsWrite = false
+            return .bytes(Int(n))
+        }
+        let result = classify(n)
+        readWantsWrite = result == .wantWrite
+        return result
     }
 
     /// Encrypts and sends up to `count` bytes of `buffer`.
@@ -112,14 +133,11 @@ final class TLSSession {
     /// No byte of a ClientHello has been processed yet: a silent connection.
     var handshakeStarted: Bool { SSL_in_before(ssl) == 0 }
 
-    /// Decrypted or read-ahead input held inside OpenSSL, which epoll cannot see.
-    var hasBufferedInput: Bool { !failed && SSL_has_pending(ssl) == 1 }
-
-    /// The SNI name the client asked for, lower-cased.
-    var serverName: String? {
-        guard let name = csys_ssl_get_servername(ssl) else { return nil }
-        return String(cString: name).lowercased()
-    }
+    /// Input held inside OpenSSL that the loop must read by itself, because no epoll event
+    /// will announce it: the last read stopped at a full buffer, not at `WANT_READ`, and
+    /// decrypted or read-ahead bytes remain. (After `WANT_READ` the next bytes are the
+    /// socket's, which epoll does announce.)
+    var hasUnannouncedInput: Bool { readStoppedBeforeWantRead && !failed && SSL_has_pending(ssl) == 1 }
 
     /// Maps a failed call's return value to what the loop does next, and leaves the
     /// error queue empty.

@@ -29,7 +29,7 @@ final class PGChangeListener: @unchecked Sendable {
     private let pollInterval: UInt64
     private let stopFD: Int32
     private let stopped = Atomic<Bool>(false)
-    private var thread: StoreThread?
+    private var thread: OSThread?
     private var db: PGConnection?
     private var lastSeen: (catalog: Int64, keys: Int64)?
     private var nextPoll: UInt64 = 0
@@ -52,7 +52,7 @@ final class PGChangeListener: @unchecked Sendable {
     }
 
     func start() {
-        thread = StoreThread(name: "store-listen") { [self] in run() }
+        thread = OSThread(name: "store-listen") { [self] in run() }
     }
 
     func stop() {

@@ -26,7 +26,7 @@ final class PGWriter: @unchecked Sendable {
     private let queue: WriteQueue
     private let log: InvalidationLog
     private let clock: @Sendable () -> Int64
-    private var thread: StoreThread?
+    private var thread: OSThread?
     /// Nil while disconnected.
     private var db: PGConnection?
     private var transaction: PGTransaction?
@@ -64,7 +64,7 @@ final class PGWriter: @unchecked Sendable {
     }
 
     func start() {
-        thread = StoreThread(name: "store-writer") { [self] in run() }
+        thread = OSThread(name: "store-writer") { [self] in run() }
     }
 
     func join() { thread?.join() }

@@ -18,7 +18,7 @@ public final class RetentionPruner: @unchecked Sendable {
     private let clock: @Sendable () -> Int64
     private let onPass: @Sendable (Result<Int, StoreError>) -> Void
     private let monitor = Monitor()
-    private var thread: StoreThread?
+    private var thread: OSThread?
     private var stopping = false
     private var wakeNow = false
 
@@ -43,7 +43,7 @@ public final class RetentionPruner: @unchecked Sendable {
     public func start() {
         monitor.withLock {
             guard thread == nil, !stopping else { return }
-            thread = StoreThread(name: "store-prune") { [self] in run() }
+            thread = OSThread(name: "store-prune") { [self] in run() }
         }
     }
 
@@ -57,7 +57,7 @@ public final class RetentionPruner: @unchecked Sendable {
 
     /// Stops after the current pass (if any) and waits for the thread.
     public func stop() {
-        let running: StoreThread? = monitor.withLock {
+        let running: OSThread? = monitor.withLock {
             stopping = true
             monitor.signal()
             return thread

@@ -31,7 +31,7 @@ final class Checkpointer: @unchecked Sendable {
     private let requested = Atomic<Bool>(false)
     private var sleeping = false
     private var stopping = false
-    private var thread: StoreThread?
+    private var thread: OSThread?
     let checkpoints = Atomic<Int>(0)
     /// Pause after each pass, nanoseconds.
     static let minimumInterval: UInt64 = 50_000_000
@@ -61,7 +61,7 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     func start() {
-        thread = StoreThread(name: "store-ckpt") { [self] in run() }
+        thread = OSThread(name: "store-ckpt") { [self] in run() }
     }
 
     /// Stops the thread after a last checkpoint. The writer must be stopped first.

@@ -22,7 +22,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private let log: InvalidationLog
     private let clock: @Sendable () -> Int64
     private let pollInterval: UInt64
-    private var thread: StoreThread?
+    private var thread: OSThread?
     private var dataVersion: Int64 = 0
     private var lastPoll: UInt64 = 0
     private var catalogStale = false
@@ -62,7 +62,7 @@ final class SQLiteWriter: @unchecked Sendable {
         try transaction.loadCandidates(now: clock())
         dataVersion = try db.integer("PRAGMA data_version")
         lastPoll = Clock.monotonicNanoseconds()
-        thread = StoreThread(name: "store-writer") { [self] in run() }
+        thread = OSThread(name: "store-writer") { [self] in run() }
     }
 
     /// Waits for the thread to drain and stop (the queue must be closed first).

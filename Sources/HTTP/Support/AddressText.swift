@@ -1,39 +1,6 @@
-import CSystem
-
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A joinable OS thread without Foundation.
-final class OSThread: @unchecked Sendable {
-    private var handle = pthread_t()
-    private let body: () -> Void
-    private let name: String
-
-    private init(name: String, body: @escaping () -> Void) {
-        self.name = name
-        self.body = body
-    }
-
-    static func start(name: String, _ body: @escaping () -> Void) -> OSThread {
-        let thread = OSThread(name: name, body: body)
-        let context = Unmanaged.passRetained(thread).toOpaque()
-        let rc = pthread_create(
-            &thread.handle, nil,
-            { raw in
-                let t = Unmanaged<OSThread>.fromOpaque(raw!).takeRetainedValue()
-                csys_set_thread_name(String(t.name.prefix(15)))
-                t.body()
-                return nil
-            }, context)
-        precondition(rc == 0, "pthread_create failed: \(rc)")
-        return thread
-    }
-
-    func join() {
-        pthread_join(handle, nil)
-    }
-}
 
 /// Text form of a peer address; IPv4-mapped IPv6 is shown as plain IPv4.
 func addressText(_ storage: inout sockaddr_storage) -> String {
