@@ -90,7 +90,8 @@ final class PGConnection {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
-            throw PGErrors.error(of: result, connectionBroken: isBroken, message: PGConnection.text(PQerrorMessage(handle)))
+            throw PGErrors.error(
+                of: result, connectionBroken: isBroken, message: PGConnection.text(PQerrorMessage(handle)))
         }
     }
 

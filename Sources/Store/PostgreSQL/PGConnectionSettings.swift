@@ -43,9 +43,11 @@ public struct PGConnectionSettings: Sendable, Equatable {
 
     /// A keyword/value value: bare when it is plain, else single-quoted with `\\` and `\'`.
     static func quote(_ value: String) -> String {
-        let plain = !value.isEmpty && value.utf8.allSatisfy { c in
-            c > 0x20 && c != UInt8(ascii: "'") && c != UInt8(ascii: "\\") && c < 0x7F
-        }
+        let plain =
+            !value.isEmpty
+            && value.utf8.allSatisfy { c in
+                c > 0x20 && c != UInt8(ascii: "'") && c != UInt8(ascii: "\\") && c < 0x7F
+            }
         if plain { return value }
         var out = "'"
         for c in value {
