@@ -90,9 +90,9 @@ final class PGQueriesTests: PGTestCase {
     func testKeysAndRecordsMatchSQLite() throws {
         try seedCatalog()
         try applyToBoth { tx in
-            try tx.putSecretKey(SecretKeyRecord(id: "sk_b", name: "CI", keyHash: [1, 2], hint: "ab", createdAt: 5))
+            try tx.putSecretKey(SecretKeyRecord(id: "sk_a", name: "CI", keyHash: [1, 2], hint: "ab", createdAt: 5))
             try tx.putSecretKey(
-                SecretKeyRecord(id: "sk_A", name: "ops", keyHash: [3], hint: "cd", createdAt: 5, revokedAt: 9))
+                SecretKeyRecord(id: "sk_B", name: "ops", keyHash: [3], hint: "cd", createdAt: 5, revokedAt: 9))
             try tx.putPublishableKey(
                 PublishableKeyRecord(
                     id: "pk_2", appId: Fixture.appId, keyHash: [7, 7], hint: "77", createdAt: 2, expiresAt: 100))
@@ -119,7 +119,7 @@ final class PGQueriesTests: PGTestCase {
         try assertSameAsSQLite("signing keys") { try $0.signingKeys() }
         try assertSameAsSQLite("record") { try $0.idempotencyRecord(scope: "links", keyHash: [5]) }
         try assertSameAsSQLite("no record") { try $0.idempotencyRecord(scope: "apps", keyHash: [5]) }
-        XCTAssertEqual(try reader.secretKeys().map(\.id), ["sk_A", "sk_b"])
+        XCTAssertEqual(try reader.secretKeys().map(\.id), ["sk_B", "sk_a"], "byte order")
     }
 
     func testClicksHandoffsOpensAndInstancesMatchSQLite() throws {

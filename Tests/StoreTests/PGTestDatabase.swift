@@ -11,7 +11,8 @@ import Glibc
 /// A fresh PostgreSQL database on the cluster that `BIQLI_TEST_POSTGRES_URL` names (an
 /// admin URL such as `postgresql://postgres@127.0.0.1:5432/postgres`; `scripts/test`
 /// starts a throwaway cluster and sets it), migrated, with the daily partitions from
-/// 100 days before `now` through 14 days after. `drop()` removes it.
+/// 100 days before `now` through 14 days after, collating text as `en-US` does (ICU).
+/// `drop()` removes it.
 final class PGTestDatabase {
     static let variable = "BIQLI_TEST_POSTGRES_URL"
 
@@ -27,7 +28,16 @@ final class PGTestDatabase {
         try admin.execute("SET synchronous_commit = off")
         name = "biqli_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         url = Self.url(adminURL, database: name)
-        try admin.execute("CREATE DATABASE \(name)")
+        // A linguistic collation, as production databases usually have (en_US.UTF-8), so
+        // that every order the store promises is checked to be byte order regardless;
+        // the server's default where ICU is missing.
+        do {
+            try admin.execute(
+                "CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu "
+                    + "ICU_LOCALE 'en-US'")
+        } catch {
+            try admin.execute("CREATE DATABASE \(name)")
+        }
         let connection = try connect()
         try PGMigrations.apply(on: connection)
         try PGPartitions.ensure(
