@@ -300,6 +300,20 @@ final class PGTransactionTests: PGTestCase {
         }
     }
 
+    /// The question must imply the partial index's predicate, or every click of the
+    /// window is read; and days before `since` are never scanned.
+    func testTheCandidateQueryUsesThePartialIndexOfTheDaysFromSince() throws {
+        try db.execute("SET enable_seqscan = off; SET plan_cache_mode = force_generic_plan")
+        try db.execute(
+            "PREPARE candidates(text, bytea, int8, text, text, int8) AS " + PGTransaction.selectCandidatesSQL)
+        let rows = try db.run(
+            "test_explain_candidates", "EXPLAIN EXECUTE candidates('a', '\\x01', \(now - 3_600_000), 'd', NULL, 2)")
+        let plan = (0..<rows.rowCount).map { rows.text($0, 0) }.joined(separator: "\n")
+        XCTAssertTrue(plan.contains("_app_id_source_hash_at_idx"), plan)
+        XCTAssertTrue(plan.contains("Subplans Removed"), plan)
+        XCTAssertFalse(plan.contains("Seq Scan"), plan)
+    }
+
     // MARK: deferred inserts
 
     func testFiveHundredVisitsAreWrittenByOneFlushAndReadBack() throws {
