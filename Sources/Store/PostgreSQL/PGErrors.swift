@@ -23,6 +23,15 @@ enum PGErrors {
         "app_instances_pkey": .appInstance,
     ]
 
+    /// Foreign key name (PostgreSQL's default `<table>_<column>_fkey`) -> the
+    /// `missingReference` name callers expect (as the SQLite store's).
+    static let referenceNames: [String: StoreReference] = [
+        "links_domain_fkey": .domain,
+        "links_app_id_fkey": .app,
+        "app_domains_hostname_fkey": .domain,
+        "app_domains_app_id_fkey": .app,
+    ]
+
     /// SQLSTATE classes and codes the store tells apart.
     static let uniqueViolation = "23505"
     static let foreignKeyViolation = "23503"
@@ -43,7 +52,7 @@ enum PGErrors {
             let constraint = field(result, "n") ?? ""
             return .conflict(conflictNames[constraint] ?? .unnamed)
         case foreignKeyViolation:
-            return .missingReference(.unnamed)
+            return .missingReference(referenceNames[field(result, "n") ?? ""] ?? .unnamed)
         case serializationFailure, deadlockDetected, lockNotAvailable, queryCanceled:
             // Another transaction holds what this one needs: the same write may pass later
             // (reported like SQLite's busy, `isLockTimeout`).

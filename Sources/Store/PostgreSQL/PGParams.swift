@@ -33,6 +33,12 @@ struct PGParams {
         value.withUTF8 { append(PGParams.textOID, $0) }
     }
 
+    /// A `text` parameter given as its UTF-8 bytes (JSON that `ModelCodec` wrote), without a String.
+    mutating func text(bytes value: [UInt8]?) {
+        guard let value else { return null(PGParams.textOID) }
+        value.withUnsafeBufferPointer { append(PGParams.textOID, $0) }
+    }
+
     mutating func bytes(_ value: [UInt8]?) {
         guard let value else { return null(PGParams.byteaOID) }
         value.withUnsafeBufferPointer { append(PGParams.byteaOID, $0) }
@@ -144,6 +150,9 @@ struct PGArrayWriter {
         guard var value else { return element(nil) }
         value.withUTF8 { element($0) }
     }
+
+    /// A `text` element given as its UTF-8 bytes.
+    mutating func text(bytes value: [UInt8]?) { bytes(value) }
 
     mutating func bytes(_ value: [UInt8]?) {
         guard let value else { return element(nil) }

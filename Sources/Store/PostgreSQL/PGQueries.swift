@@ -1,3 +1,4 @@
+import Core
 import Model
 
 /// `StoreReader` over one PostgreSQL connection: the SQL of every read.
@@ -5,7 +6,12 @@ import Model
 /// Used as is by the writer's transaction (so reads see the batch's earlier writes)
 /// and subclassed by `PGReader`, which answers domains, apps and links from its
 /// caches first. Mirrors `SQLiteQueries` method for method, on the PostgreSQL schema
-/// (`PGSchemaV1`); statements are prepared once per connection by name.
+/// (`PGSchemaV1`); statements are prepared once per connection by name (`pgq_*`).
+/// The methods a subclass overrides live in this class body; the rest are in
+/// extensions by concern (PGQueries+Catalog, +Links, +Keys, +Events).
+///
+/// Orders that callers see (pages, lists) are byte orders, as in SQLite: text sort
+/// keys are compared `COLLATE "C"` whatever the database's collation.
 class PGQueries: StoreReader {
     private let fixed: PGConnection
 
@@ -22,6 +28,10 @@ class PGQueries: StoreReader {
     /// Only readers with a link cache count link changes (`PGReader` overrides this).
     func linksVersion(host: String) -> UInt64? { nil }
 
+    /// Called first by every query method: the writer's transaction writes the rows it
+    /// still holds in memory (deferred inserts), so its reads see its writes.
+    func willQuery() throws(StoreError) {}
+
     /// Called before reading `click_counts` (the writer's transaction first writes what
     /// its batch still holds in memory).
     func willReadCounts() throws(StoreError) {}
@@ -30,48 +40,89 @@ class PGQueries: StoreReader {
         CatalogSnapshot(domains: try domains(), apps: try apps())
     }
 
-    // The StoreReader methods follow in extensions by concern (PGQueries+*.swift); the
-    // ones `PGReader` overrides live here.
+    // MARK: overridden by PGReader (caches)
 
-    func domain(_ hostname: String) throws(StoreError) -> Domain? { fatalError("PGQueries: not implemented yet") }
-    func domains() throws(StoreError) -> [Domain] { fatalError("PGQueries: not implemented yet") }
-    func app(_ id: String) throws(StoreError) -> MobileApp? { fatalError("PGQueries: not implemented yet") }
-    func apps() throws(StoreError) -> [MobileApp] { fatalError("PGQueries: not implemented yet") }
+    func domain(_ hostname: String) throws(StoreError) -> Domain? {
+        try willQuery()
+        var p = PGParams()
+        p.text(hostname)
+        return try Self.first(db.run("pgq_domain", Self.selectDomain, p), Self.decodeDomain)
+    }
+
+    func domains() throws(StoreError) -> [Domain] {
+        try willQuery()
+        return try Self.all(db.run("pgq_domains", Self.selectDomains), Self.decodeDomain)
+    }
+
+    func app(_ id: String) throws(StoreError) -> MobileApp? {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        guard var app = try Self.first(db.run("pgq_app", Self.selectApp, p), Self.decodeApp) else { return nil }
+        app.domains = try appDomains(id)
+        return app
+    }
+
+    func apps() throws(StoreError) -> [MobileApp] {
+        try willQuery()
+        let apps = try Self.all(db.run("pgq_apps", Self.selectApps), Self.decodeApp)
+        var byApp: [String: [String]] = [:]
+        let rows = try db.run("pgq_all_app_domains", Self.selectAllAppDomains)
+        for r in 0..<rows.rowCount { byApp[rows.text(r, 0), default: []].append(rows.text(r, 1)) }
+        return apps.map { app in
+            var app = app
+            app.domains = byApp[app.id] ?? []
+            return app
+        }
+    }
+
     func apps(attachedTo hostname: String) throws(StoreError) -> [MobileApp] {
-        fatalError("PGQueries: not implemented yet")
+        try willQuery()
+        var p = PGParams()
+        p.text(hostname)
+        var result: [MobileApp] = []
+        for var app in try Self.all(db.run("pgq_apps_attached", Self.selectAppsAttached, p), Self.decodeApp) {
+            app.domains = try appDomains(app.id)
+            result.append(app)
+        }
+        return result
     }
-    func link(host: String, key: String) throws(StoreError) -> Link? { fatalError("PGQueries: not implemented yet") }
-    func link(id: String) throws(StoreError) -> Link? { fatalError("PGQueries: not implemented yet") }
-    func links(domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
-        fatalError("PGQueries: not implemented yet")
+
+    func link(host: String, key: String) throws(StoreError) -> Link? {
+        try willQuery()
+        var p = PGParams()
+        p.text(host)
+        p.text(key)
+        return try Self.first(db.run("pgq_link_by_key", Self.selectLinkByKey, p), Self.decodeLink)
     }
-    func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord? {
-        fatalError("PGQueries: not implemented yet")
+
+    // MARK: overridden by PGTransaction (remembers a free key)
+
+    /// The app's event with `eventId`, else the one whose own eventId is the key (an
+    /// event whose Idempotency-Key was its eventId, decision 0008), else the one holding
+    /// the key's hash: SQLite's three lookups in that order, in one round trip.
+    func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
+        -> OpenEvent?
+    {
+        try willQuery()
+        var p = PGParams()
+        p.text(app)
+        p.bytes(Array(eventId.utf8))
+        p.bytes(Array(idempotencyKey.utf8))
+        p.bytes(keyHash)
+        return try Self.first(db.run("pgq_open_idempotency", Self.selectOpenForIdempotency, p), Self.decodeOpen)
     }
-    func secretKeys() throws(StoreError) -> [SecretKeyRecord] { fatalError("PGQueries: not implemented yet") }
-    func publishableKey(hash: [UInt8]) throws(StoreError) -> PublishableKeyRecord? {
-        fatalError("PGQueries: not implemented yet")
+
+    // MARK: row helpers
+
+    static func first<T>(_ rows: PGResult, _ decode: (PGResult, Int) throws(StoreError) -> T) throws(StoreError) -> T? {
+        rows.rowCount > 0 ? try decode(rows, 0) : nil
     }
-    func publishableKeys(app: String) throws(StoreError) -> [PublishableKeyRecord] {
-        fatalError("PGQueries: not implemented yet")
-    }
-    func click(id: String) throws(StoreError) -> Click? { fatalError("PGQueries: not implemented yet") }
-    func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff? { fatalError("PGQueries: not implemented yet") }
-    func openEvent(id: String) throws(StoreError) -> OpenEvent? { fatalError("PGQueries: not implemented yet") }
-    func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent? {
-        fatalError("PGQueries: not implemented yet")
-    }
-    func openEvent(app: String, idempotencyKeyHash: [UInt8]) throws(StoreError) -> OpenEvent? {
-        fatalError("PGQueries: not implemented yet")
-    }
-    func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance? {
-        fatalError("PGQueries: not implemented yet")
-    }
-    func signingKeys() throws(StoreError) -> [SigningKeyRecord] { fatalError("PGQueries: not implemented yet") }
-    func idempotencyRecord(scope: String, keyHash: [UInt8]) throws(StoreError) -> IdempotencyRecord? {
-        fatalError("PGQueries: not implemented yet")
-    }
-    func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics {
-        fatalError("PGQueries: not implemented yet")
+
+    static func all<T>(_ rows: PGResult, _ decode: (PGResult, Int) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        var out: [T] = []
+        out.reserveCapacity(rows.rowCount)
+        for r in 0..<rows.rowCount { out.append(try decode(rows, r)) }
+        return out
     }
 }

@@ -44,7 +44,9 @@ final class PGResult {
     func optionalBytes(_ row: Int, _ column: Int) -> [UInt8]? { isNull(row, column) ? nil : bytes(row, column) }
 
     /// The bytes of a column without copying, for decoders (valid while the result lives).
-    func withBytes<R>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    func withBytes<R, E: Error>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E)
+        -> R
+    {
         try body(raw(row, column))
     }
 }

@@ -16,6 +16,10 @@
 ///   `Idempotency-Key`) lives in `open_event_keys`, one row per key of an event:
 ///   `kind` 'e' with the eventId, 'k' with the key's SHA-256. Its primary key is the
 ///   rule; retention deletes its old rows with the events.
+/// - `links.id` and `links.key` sort byte by byte (`COLLATE "C"`) whatever the
+///   database's collation, as SQLite and Swift order them: link pages (`id > $1
+///   ORDER BY id`) and a domain's claims (`ORDER BY key`) are then read in the
+///   indexes' order. Other ordered reads name `COLLATE "C"` themselves (small tables).
 /// - `store_state` holds the change counters that other processes poll when a
 ///   notification is lost: `catalog_version` (domains, apps, links, attachments) and
 ///   `keys_version` (publishable and secret keys). Statement triggers bump them and
@@ -82,9 +86,9 @@ enum PGSchemaV1 {
         CREATE INDEX publishable_keys_app ON publishable_keys(app_id, created_at);
 
         CREATE TABLE links (
-            id text NOT NULL CONSTRAINT links_pkey PRIMARY KEY,
+            id text COLLATE "C" NOT NULL CONSTRAINT links_pkey PRIMARY KEY,
             domain text NOT NULL REFERENCES domains(hostname) ON DELETE CASCADE,
-            key text NOT NULL,
+            key text COLLATE "C" NOT NULL,
             url text NOT NULL,
             enabled boolean NOT NULL,
             app_id text REFERENCES mobile_apps(id),

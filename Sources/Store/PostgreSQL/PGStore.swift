@@ -140,8 +140,10 @@ public final class PGStore: Store, @unchecked Sendable {
         return try waiter.wait().get()
     }
 
-    /// Retention on a connection of its own (the writer keeps serving): whole daily
-    /// partitions of clicks and open events, then the small tables row by row.
+    /// Retention on a connection of its own (the writer keeps serving), in bounded
+    /// steps of their own transactions until nothing is left: whole daily partitions of
+    /// clicks and open events first, then the small tables row by row. The coming
+    /// days' partitions are made first.
     public func prune(olderThan cutoff: Int64, now: Int64) throws(StoreError) -> Int {
         let db = try PGConnection.connect(settings)
         try PGPartitions.ensure(
@@ -149,8 +151,21 @@ public final class PGStore: Store, @unchecked Sendable {
             through: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)
         let tx = PGTransaction(db: db)
         tx.deferInserts = false
-        tx.beginBatch(now: now)
-        return try tx.prune(olderThan: cutoff, now: now)
+        var total = 0
+        while true {
+            tx.beginBatch(now: now)
+            try db.execute("BEGIN")
+            let deleted: Int
+            do throws(StoreError) {
+                deleted = try tx.prune(olderThan: cutoff, now: now)
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+            total += deleted
+            if deleted == 0 { return total }
+        }
     }
 
     public func close() {

@@ -44,49 +44,52 @@ final class PGTransaction: PGQueries, StoreTransaction {
         keysChanged = true
     }
 
-    /// Writes the held clicks and handoffs, then the batch's click counts.
-    func flushPending() throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
+    /// Clicks and handoffs held for `flushPending` (deferred inserts), in the order given.
+    var pendingClicks: [Click] = []
+    var pendingHandoffs: [Handoff] = []
+    /// The last eventId and Idempotency-Key (per app) that the idempotency lookup found
+    /// free, until the next open event is written: the insert that usually follows in
+    /// the same body need not check the other key form again (as `SQLiteTransaction`).
+    var unusedKey: (app: String, eventId: String, key: String)?
+    /// The time of the clicks `probabilisticCandidates` returned in this batch, by id:
+    /// `consumeClick` then names the click's day partition instead of probing them all.
+    var candidateTimes: [String: Int64] = [:]
 
-    /// Forgets held rows (the transaction was rolled back).
-    func discardPending() {}
-
-    // The StoreTransaction methods follow in extensions by concern (PGTransaction+*.swift).
-    func insertClick(_ click: Click) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func insertHandoff(_ handoff: Handoff) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func claimHandoff(tokenHash: [UInt8], instance: String, openId: String) throws(StoreError) -> Bool {
-        fatalError("PGTransaction: not implemented yet")
-    }
-    func consumeClick(id: String, openId: String) throws(StoreError) -> Bool {
-        fatalError("PGTransaction: not implemented yet")
-    }
-    func probabilisticCandidates(
-        app: String, domain: String, sourceHash: [UInt8], osVersion: String?, since: Int64, limit: Int
-    ) throws(StoreError) -> [Click] { fatalError("PGTransaction: not implemented yet") }
-    func insertOpenEvent(_ event: OpenEvent) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func upsertAppInstance(_ instance: AppInstance) throws(StoreError) {
-        fatalError("PGTransaction: not implemented yet")
-    }
-    func putDomain(_ domain: Domain) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func deleteDomain(_ hostname: String) throws(StoreError) -> Bool {
-        fatalError("PGTransaction: not implemented yet")
-    }
-    func putApp(_ app: MobileApp) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func deleteApp(_ id: String) throws(StoreError) -> Bool { fatalError("PGTransaction: not implemented yet") }
-    func putLink(_ link: Link) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func deleteLink(id: String) throws(StoreError) -> Bool { fatalError("PGTransaction: not implemented yet") }
-    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError) {
-        fatalError("PGTransaction: not implemented yet")
-    }
-    func putSigningKey(_ key: SigningKeyRecord) throws(StoreError) { fatalError("PGTransaction: not implemented yet") }
-    func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError) {
-        fatalError("PGTransaction: not implemented yet")
+    /// Writes the held clicks and handoffs, then the batch's click counts. Called by
+    /// the writer before COMMIT. On failure what was held stays held and the caller
+    /// rolls back (then `discardPending`).
+    func flushPending() throws(StoreError) {
+        try flushRows()
+        try flushCounts()
     }
 
-    /// Deletes what retention says is old: whole partitions of clicks and open events
-    /// before `olderThan` (PGPartitions), and row by row the open-event keys, click counts,
-    /// expired handoffs and management idempotency records. Returns rows and partitions deleted.
-    func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int {
-        fatalError("PGTransaction: not implemented yet")
+    /// Forgets held rows (the transaction was rolled back). The batch's click counts
+    /// are the writer's to keep or drop (`counts`).
+    func discardPending() {
+        if !pendingClicks.isEmpty { pendingClicks.removeAll(keepingCapacity: true) }
+        if !pendingHandoffs.isEmpty { pendingHandoffs.removeAll(keepingCapacity: true) }
+        unusedKey = nil
+        if !candidateTimes.isEmpty { candidateTimes.removeAll() }
     }
+
+    /// Every statement but the deferred inserts goes after the held rows.
+    override func willQuery() throws(StoreError) {
+        if !pendingClicks.isEmpty || !pendingHandoffs.isEmpty { try flushRows() }
+    }
+
+    override func willReadCounts() throws(StoreError) { try flushCounts() }
+
+    /// Remembers a miss for the insert that follows (`unusedKey`).
+    override func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8])
+        throws(StoreError) -> OpenEvent?
+    {
+        let found = try super.openEvent(app: app, eventId: eventId, idempotencyKey: idempotencyKey, keyHash: keyHash)
+        unusedKey = found == nil ? (app, eventId, idempotencyKey) : nil
+        return found
+    }
+
+    // The StoreTransaction methods follow in extensions by concern: PGTransaction+Visits
+    // (clicks, handoffs, claims, candidates), +Opens (open events, instances), +Catalog
+    // (domains, apps, links, keys, records), +Pending (deferred inserts and counts),
+    // +Retention (prune).
 }

@@ -1,0 +1,215 @@
+import Core
+import Model
+
+/// Clicks, handoffs, open events, app instances and analytics.
+///
+/// Open events are found by their keys: `open_event_keys` holds one row per event
+/// with kind 'e' (the eventId's UTF-8 bytes) and, when the Idempotency-Key was not
+/// the eventId, one with kind 'k' (the key's SHA-256); each points at its event by
+/// (`open_id`, `at`), the partitioned table's primary key. As in SQLite (decision
+/// 0008), an event whose key was its eventId keeps an empty `idempotency_key_hash`.
+extension PGQueries {
+    // MARK: clicks
+
+    static let clickColumns =
+        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version"
+    /// Every day's partition is probed (`clicks_id`): for tools and tests, never a request path.
+    static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = $1 LIMIT 1"
+
+    static func decodeClick(_ r: PGResult, _ i: Int) throws(StoreError) -> Click {
+        guard let kind = ClickKind(rawValue: r.text(i, 5)) else { throw ModelCodec.corrupt("clicks.kind") }
+        guard let platform = VisitorPlatform(rawValue: r.text(i, 6)) else {
+            throw ModelCodec.corrupt("clicks.platform")
+        }
+        let dynamic =
+            r.isNull(i, 8) ? [] : try r.withBytes(i, 8) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
+        return Click(
+            id: r.text(i, 0), linkId: r.text(i, 1), appId: r.optionalText(i, 2), domain: r.text(i, 3), at: r.int(i, 4),
+            kind: kind, platform: platform, inAppBrowser: r.optionalText(i, 7), dynamic: dynamic,
+            sourceHash: r.optionalBytes(i, 9), osVersion: r.optionalText(i, 10))
+    }
+
+    func click(id: String) throws(StoreError) -> Click? {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        return try Self.first(db.run("pgq_click", Self.selectClick, p), Self.decodeClick)
+    }
+
+    // MARK: handoffs
+
+    static let selectHandoff = """
+        SELECT token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code, metadata, dynamic,
+               created_at, expires_at, claimed_instance, claimed_open
+        FROM handoffs WHERE token_hash = $1
+        """
+
+    static func decodeHandoff(_ r: PGResult, _ i: Int) throws(StoreError) -> Handoff {
+        guard let platform = Platform(rawValue: r.text(i, 3)) else { throw ModelCodec.corrupt("handoffs.platform") }
+        let metadata = try r.withBytes(i, 8) { b throws(StoreError) in
+            try ModelCodec.decodeJSON(b, column: "handoffs.metadata")
+        }
+        let dynamic =
+            r.isNull(i, 9) ? [] : try r.withBytes(i, 9) { b throws(StoreError) in try ModelCodec.decodePairs(b) }
+        let snapshot = HandoffSnapshot(
+            linkId: r.text(i, 4), shortUrl: r.text(i, 5), route: r.text(i, 6), referralCode: r.optionalText(i, 7),
+            metadata: metadata, dynamic: dynamic)
+        return Handoff(
+            tokenHash: r.bytes(i, 0), clickId: r.text(i, 1), appId: r.text(i, 2), platform: platform,
+            snapshot: snapshot, createdAt: r.int(i, 10), expiresAt: r.int(i, 11),
+            claimedByInstance: r.optionalText(i, 12), claimedByOpen: r.optionalText(i, 13))
+    }
+
+    func handoff(tokenHash: [UInt8]) throws(StoreError) -> Handoff? {
+        try willQuery()
+        var p = PGParams()
+        p.bytes(tokenHash)
+        return try Self.first(db.run("pgq_handoff", Self.selectHandoff, p), Self.decodeHandoff)
+    }
+
+    // MARK: open events
+
+    static let openColumns = """
+        e.id, e.app_id, e.instance_id, e.event_id, e.idempotency_key_hash, e.request_hash, e.platform, e.matched_by, \
+        e.first_open, e.sdk_version, e.link_id, e.click_id, e.at, e.stored_response, e.receipt, e.receipt_expires_at
+        """
+    static let keyedOpen = "open_event_keys k JOIN open_events e ON e.id = k.open_id AND e.at = k.at"
+    /// Every day's partition is probed (`open_events_id`).
+    static let selectOpen = "SELECT \(openColumns) FROM open_events e WHERE e.id = $1 LIMIT 1"
+    static let selectOpenByEvent =
+        "SELECT \(openColumns) FROM \(keyedOpen) WHERE k.app_id = $1 AND k.kind = 'e' AND k.key = $2"
+    static let selectOpenByKeyHash =
+        "SELECT \(openColumns) FROM \(keyedOpen) WHERE k.app_id = $1 AND k.kind = 'k' AND k.key = $2"
+    /// An event whose Idempotency-Key was its own eventId ($2, UTF-8).
+    static let selectOpenByOwnKey = """
+        SELECT \(openColumns) FROM \(keyedOpen)
+        WHERE k.app_id = $1 AND k.kind = 'e' AND k.key = $2 AND length(e.idempotency_key_hash) = 0
+        """
+    /// By eventId ($2), else as an event's own key ($3, when it is not $2), else by the key's hash ($4).
+    static let selectOpenForIdempotency = """
+        SELECT * FROM (
+            SELECT \(openColumns), 1 AS rank FROM \(keyedOpen)
+            WHERE k.app_id = $1 AND k.kind = 'e' AND k.key = $2
+            UNION ALL
+            SELECT \(openColumns), 2 FROM \(keyedOpen)
+            WHERE k.app_id = $1 AND k.kind = 'e' AND k.key = $3 AND $3 <> $2 AND length(e.idempotency_key_hash) = 0
+            UNION ALL
+            SELECT \(openColumns), 3 FROM \(keyedOpen)
+            WHERE k.app_id = $1 AND k.kind = 'k' AND k.key = $4
+        ) found ORDER BY rank LIMIT 1
+        """
+    static let selectRecentOpens = """
+        SELECT \(openColumns) FROM open_events e WHERE e.app_id = $1 AND e.at >= $2
+        ORDER BY e.at DESC, e.id COLLATE "C" DESC LIMIT $3
+        """
+
+    static func decodeOpen(_ r: PGResult, _ i: Int) throws(StoreError) -> OpenEvent {
+        guard let platform = Platform(rawValue: r.text(i, 6)) else { throw ModelCodec.corrupt("open_events.platform") }
+        guard let matchedBy = MatchType(rawValue: r.text(i, 7)) else {
+            throw ModelCodec.corrupt("open_events.matched_by")
+        }
+        let eventId = r.text(i, 3)
+        // An empty hash stands for "the key was the eventId" (decision 0008).
+        let keyHash = r.optionalBytes(i, 4).map { $0.isEmpty ? SHA256.hash(eventId) : $0 }
+        return OpenEvent(
+            id: r.text(i, 0), appId: r.text(i, 1), appInstanceId: r.text(i, 2), eventId: eventId,
+            idempotencyKeyHash: keyHash, requestHash: r.bytes(i, 5), platform: platform, matchedBy: matchedBy,
+            firstOpen: r.bool(i, 8), sdkVersion: r.text(i, 9), linkId: r.optionalText(i, 10),
+            clickId: r.optionalText(i, 11), at: r.int(i, 12), storedResponse: r.bytes(i, 13),
+            receipt: r.optionalBytes(i, 14), receiptExpiresAt: r.optionalInt(i, 15))
+    }
+
+    func openEvent(id: String) throws(StoreError) -> OpenEvent? {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        return try Self.first(db.run("pgq_open", Self.selectOpen, p), Self.decodeOpen)
+    }
+
+    func openEvent(app: String, eventId: String) throws(StoreError) -> OpenEvent? {
+        try willQuery()
+        var p = PGParams()
+        p.text(app)
+        p.bytes(Array(eventId.utf8))
+        return try Self.first(db.run("pgq_open_by_event", Self.selectOpenByEvent, p), Self.decodeOpen)
+    }
+
+    func openEvent(app: String, idempotencyKeyHash: [UInt8]) throws(StoreError) -> OpenEvent? {
+        try willQuery()
+        var p = PGParams()
+        p.text(app)
+        p.bytes(idempotencyKeyHash)
+        return try Self.first(db.run("pgq_open_by_key_hash", Self.selectOpenByKeyHash, p), Self.decodeOpen)
+    }
+
+    /// The app's event whose Idempotency-Key was its own eventId `key`, if any.
+    func openEvent(app: String, ownKey key: String) throws(StoreError) -> OpenEvent? {
+        try willQuery()
+        var p = PGParams()
+        p.text(app)
+        p.bytes(Array(key.utf8))
+        return try Self.first(db.run("pgq_open_by_own_key", Self.selectOpenByOwnKey, p), Self.decodeOpen)
+    }
+
+    // MARK: instances
+
+    static let selectInstance = """
+        SELECT app_id, instance_id, platform, first_open_id, created_at
+        FROM app_instances WHERE app_id = $1 AND instance_id = $2
+        """
+
+    func appInstance(app: String, instance: String) throws(StoreError) -> AppInstance? {
+        try willQuery()
+        var p = PGParams()
+        p.text(app)
+        p.text(instance)
+        return try Self.first(db.run("pgq_instance", Self.selectInstance, p)) { r, i throws(StoreError) in
+            guard let platform = Platform(rawValue: r.text(i, 2)) else {
+                throw ModelCodec.corrupt("app_instances.platform")
+            }
+            return AppInstance(
+                appId: r.text(i, 0), instanceId: r.text(i, 1), platform: platform, firstOpenId: r.optionalText(i, 3),
+                createdAt: r.int(i, 4))
+        }
+    }
+
+    // MARK: analytics
+
+    /// Whole hours: the hour that holds `since` counts in full (see `Store.analytics`).
+    static let countClicks = """
+        SELECT platform, kind, sum(count)::bigint FROM click_counts WHERE app_id = $1 AND hour >= $2
+        GROUP BY platform, kind ORDER BY platform COLLATE "C", kind COLLATE "C"
+        """
+    static let countOpens = """
+        SELECT matched_by, first_open, count(*) FROM open_events WHERE app_id = $1 AND at >= $2
+        GROUP BY matched_by, first_open ORDER BY matched_by COLLATE "C", first_open
+        """
+
+    func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics {
+        try willQuery()
+        try willReadCounts()
+        var hours = PGParams()
+        hours.text(app)
+        hours.int(ClickCounter.hour(since))
+        let clicks = try Self.all(db.run("pgq_count_clicks", Self.countClicks, hours)) { r, i throws(StoreError) in
+            guard let platform = VisitorPlatform(rawValue: r.text(i, 0)), let kind = ClickKind(rawValue: r.text(i, 1))
+            else { throw ModelCodec.corrupt("click_counts.kind") }
+            return AppAnalytics.ClickCount(platform: platform, kind: kind, count: Int(r.int(i, 2)))
+        }
+        var p = PGParams()
+        p.text(app)
+        p.int(since)
+        let opens = try Self.all(db.run("pgq_count_opens", Self.countOpens, p)) { r, i throws(StoreError) in
+            guard let matchedBy = MatchType(rawValue: r.text(i, 0)) else {
+                throw ModelCodec.corrupt("open_events.matched_by")
+            }
+            return AppAnalytics.OpenCount(matchedBy: matchedBy, firstOpen: r.bool(i, 1), count: Int(r.int(i, 2)))
+        }
+        var newest: [OpenEvent] = []
+        if recent > 0 {
+            p.int(Int64(recent))
+            newest = try Self.all(db.run("pgq_recent_opens", Self.selectRecentOpens, p), Self.decodeOpen)
+        }
+        return AppAnalytics(clicks: clicks, opens: opens, recent: newest)
+    }
+}

@@ -1,0 +1,105 @@
+import Model
+
+/// Deferred inserts: the held clicks and handoffs go in one statement per table, the
+/// batch's click counts in one more, each a single `INSERT ... SELECT FROM unnest(...)`
+/// over binary array parameters (one element per row and column).
+extension PGTransaction {
+    static let insertClicksSQL = """
+        INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
+                            os_version)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::text[], $7::text[],
+                             $8::text[], $9::text[], $10::bytea[], $11::text[])
+        """
+    static let insertHandoffsSQL = """
+        INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,
+                              metadata, dynamic, created_at, expires_at, claimed_instance, claimed_open)
+        SELECT * FROM unnest($1::bytea[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                             $8::text[], $9::text[], $10::text[], $11::int8[], $12::int8[], $13::text[], $14::text[])
+        """
+    /// Rows in key order: two edges adding to the same hours lock them in the same
+    /// order, so they wait for each other instead of deadlocking.
+    static let upsertCountsSQL = """
+        INSERT INTO click_counts (app_id, hour, platform, kind, count)
+        SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[])
+        ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = click_counts.count + excluded.count
+        """
+
+    /// Writes the held clicks, then the held handoffs, and forgets them.
+    func flushRows() throws(StoreError) {
+        if !pendingClicks.isEmpty {
+            try db.run("pgt_insert_clicks", Self.insertClicksSQL, Self.clickArrays(pendingClicks))
+            pendingClicks.removeAll(keepingCapacity: true)
+        }
+        if !pendingHandoffs.isEmpty {
+            try db.run("pgt_insert_handoffs", Self.insertHandoffsSQL, Self.handoffArrays(pendingHandoffs))
+            pendingHandoffs.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Adds the pending counts to `click_counts` and forgets them. Called before COMMIT
+    /// (`flushPending`) and before a read of the counts through this transaction. On
+    /// failure the counts stay pending and the caller rolls back.
+    func flushCounts() throws(StoreError) {
+        if counts.isEmpty { return }
+        let entries = counts.entries.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.appId != y.appId { return x.appId < y.appId }
+            if x.hour != y.hour { return x.hour < y.hour }
+            if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
+            return x.kind.rawValue < y.kind.rawValue
+        }
+        var p = PGParams(capacity: 5)
+        let n = entries.count
+        p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.appId) } }
+        p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(e.key.hour) } }
+        p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.platform.rawValue) } }
+        p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.kind.rawValue) } }
+        p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(Int64(e.count)) } }
+        try db.run("pgt_upsert_counts", Self.upsertCountsSQL, p)
+        counts.removeAll()
+    }
+
+    static func clickArrays(_ clicks: [Click]) -> PGParams {
+        let n = clicks.count
+        var p = PGParams(capacity: 11)
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.id) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.linkId) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.appId) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.domain) } }
+        p.array(PGParams.int8OID, count: n) { w in for c in clicks { w.int(c.at) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.kind.rawValue) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.platform.rawValue) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.inAppBrowser) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(bytes: encodedDynamic(c.dynamic)) } }
+        p.array(PGParams.byteaOID, count: n) { w in for c in clicks { w.bytes(c.sourceHash) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.osVersion) } }
+        return p
+    }
+
+    static func handoffArrays(_ handoffs: [Handoff]) -> PGParams {
+        let n = handoffs.count
+        var p = PGParams(capacity: 14)
+        p.array(PGParams.byteaOID, count: n) { w in for h in handoffs { w.bytes(h.tokenHash) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.clickId) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.appId) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.platform.rawValue) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.snapshot.linkId) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.snapshot.shortUrl) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.snapshot.route) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.snapshot.referralCode) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(bytes: h.snapshot.metadataJSON) } }
+        p.array(PGParams.textOID, count: n) { w in
+            for h in handoffs { w.text(bytes: encodedDynamic(h.snapshot.dynamic)) }
+        }
+        p.array(PGParams.int8OID, count: n) { w in for h in handoffs { w.int(h.createdAt) } }
+        p.array(PGParams.int8OID, count: n) { w in for h in handoffs { w.int(h.expiresAt) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.claimedByInstance) } }
+        p.array(PGParams.textOID, count: n) { w in for h in handoffs { w.text(h.claimedByOpen) } }
+        return p
+    }
+
+    /// Dynamic values as stored: NULL when there are none, else `ModelCodec`'s pairs.
+    static func encodedDynamic(_ pairs: [(String, String)]) -> [UInt8]? {
+        pairs.isEmpty ? nil : ModelCodec.encode(pairs: pairs)
+    }
+}
