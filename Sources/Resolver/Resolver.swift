@@ -87,7 +87,7 @@ public final class Resolver: Sendable {
                 case .failure(let error):
                     configuration.onInternalError?("track/open write failed: \(error)")
                     continueOnLoop(loop) {
-                        completion(ResponseFactory.error(.internalServerError, requestId: requestId))
+                        completion(ResponseFactory.error(ResolverError.failure(of: error), requestId: requestId))
                     }
                 }
             })

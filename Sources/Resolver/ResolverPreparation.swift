@@ -124,7 +124,7 @@ extension Resolver {
             return try body()
         } catch {
             configuration.onInternalError?("track/open read failed: \(error)")
-            throw .internalServerError
+            throw ResolverError.failure(of: error)
         }
     }
 }

@@ -125,8 +125,16 @@ public final class ManagementAPI: Sendable {
         case .invalidToken: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
         default: break
         }
+        // The store away for a moment (PostgreSQL restarting, a lock held elsewhere): the
+        // same 500 envelope, and when to try again.
+        if case .internalError = failure, (error as? StoreError)?.isTransient == true {
+            extra.append(("Retry-After", String(ManagementAPI.storeRetryAfterSeconds)))
+        }
         return Self.json(failure.status, failure.body(requestId: requestId), requestId: requestId, extra: extra)
     }
+
+    /// Seconds a client is told to wait when the store is away for a moment.
+    static let storeRetryAfterSeconds = 2
 
     /// Store failures the client can act on become their codes; the rest is logged and
     /// answered as `internal_server_error` without detail.

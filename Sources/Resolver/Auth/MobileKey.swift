@@ -66,7 +66,7 @@ enum MobileKey {
                 return try reader.publishableKey(hash: keyHash)
             }
         } catch {
-            throw .internalServerError
+            throw ResolverError.failure(of: error)
         }
         guard let record, record.isUsable(at: now) else { throw .invalidMobileKey }
         return record

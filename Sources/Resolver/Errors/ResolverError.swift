@@ -1,3 +1,5 @@
+import Store
+
 /// Every way `POST /api/v1/track/open` can fail; each case is exactly one wire code.
 ///
 /// Messages are fixed texts or name a field: they never echo a value, so that a
@@ -35,6 +37,9 @@ public enum ResolverError: Error, Sendable, Equatable {
     case rateLimited(retryAfterSeconds: Int)
     /// 500: an unexpected failure; nothing was written (standard envelope).
     case internalServerError
+    /// The store cannot be reached for now (PostgreSQL restarting, a lock held by another
+    /// process): the unexpected-failure answer, with `Retry-After`.
+    case storeUnavailable(retryAfterSeconds: Int)
 
     public var status: Int {
         switch self {
@@ -48,7 +53,7 @@ public enum ResolverError: Error, Sendable, Equatable {
         case .mobileLinkingUnavailable, .mobileSDKUnavailable: return 403
         case .idempotencyConflict: return 409
         case .rateLimited: return 429
-        case .internalServerError: return 500
+        case .internalServerError, .storeUnavailable: return 500
         }
     }
 
@@ -69,7 +74,7 @@ public enum ResolverError: Error, Sendable, Equatable {
         case .platformMismatch: return "platform_mismatch"
         case .handoffMismatch: return "handoff_mismatch"
         case .rateLimited: return "rate_limited"
-        case .internalServerError: return "internal_server_error"
+        case .internalServerError, .storeUnavailable: return "internal_server_error"
         }
     }
 
@@ -91,6 +96,8 @@ public enum ResolverError: Error, Sendable, Equatable {
         case .handoffMismatch: return "The handoff token and the deep link identify different links."
         case .rateLimited(let s): return "Too many requests; retry after \(s) seconds with the same request."
         case .internalServerError: return "An unexpected failure prevented resolution; retry the same request."
+        case .storeUnavailable(let s):
+            return "The attribution store cannot be reached for now; retry the same request after \(s) seconds."
         }
     }
 
@@ -98,8 +105,19 @@ public enum ResolverError: Error, Sendable, Equatable {
     /// envelope (`request_id`); everything else with the resolver's (`requestId`).
     public var usesStandardEnvelope: Bool {
         switch self {
-        case .methodNotAllowed, .internalServerError: return true
+        case .methodNotAllowed, .internalServerError, .storeUnavailable: return true
         default: return false
         }
+    }
+}
+
+extension ResolverError {
+    /// Seconds an SDK is told to wait when the store is away for a moment.
+    static let storeRetryAfterSeconds = 2
+
+    /// The answer to a store failure: a passing one (`StoreError.isTransient`) says when to
+    /// retry, anything else is the plain unexpected failure.
+    static func failure(of error: StoreError) -> ResolverError {
+        error.isTransient ? .storeUnavailable(retryAfterSeconds: storeRetryAfterSeconds) : .internalServerError
     }
 }

@@ -21,7 +21,8 @@ enum ResponseFactory {
         var headers = baseHeaders(requestId, extra: 1)
         switch error {
         case .methodNotAllowed: headers.add("Allow", "POST")
-        case .rateLimited(let seconds): headers.add("Retry-After", String(max(1, seconds)))
+        case .rateLimited(let seconds), .storeUnavailable(let seconds):
+            headers.add("Retry-After", String(max(1, seconds)))
         default: break
         }
         return HTTPResponse(status: error.status, headers: headers, body: body)
