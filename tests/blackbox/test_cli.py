@@ -268,6 +268,7 @@ def check(data, *args, env=None):
     return out
 
 
+@pytest.mark.sqlite_only
 def test_check_on_a_fresh_directory_warns_but_passes(data):
     out = check(data)
     assert out.returncode == 0, out.stdout

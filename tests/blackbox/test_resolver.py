@@ -392,11 +392,11 @@ def test_a_claimed_handoff_replays_for_its_instance_and_is_refused_to_another(de
     assert len(open_events(demo, instance_id=first.instance)) == 1
 
 
-def test_twenty_instances_racing_for_one_handoff_give_one_match(demo):
+def test_fifty_instances_racing_for_one_handoff_give_one_match(demo):
     token = play_token(demo, "/invite")
-    with ThreadPoolExecutor(max_workers=20) as pool:
-        answers = list(pool.map(lambda _: Device(demo, "android").open(handoff=token), range(20)))
-    assert sorted(a.status for a in answers) == [200] + [404] * 19, answers
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(lambda _: Device(demo, "android").open(handoff=token), range(50)))
+    assert sorted(a.status for a in answers) == [200] + [404] * 49, answers
     for a in answers:
         ok(a, "exact_install_referrer") if a.status == 200 else refused(a, 404, "resource_not_found")
 

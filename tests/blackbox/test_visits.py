@@ -663,6 +663,7 @@ def metric(edge, name):
     return float(values[0])
 
 
+@pytest.mark.sqlite_only
 def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
     # The demo app has probabilistic matching on: an iOS visit's click is a candidate.
     jobs, candidates = metric(demo, "biqli_store_jobs_total"), metric(demo, "biqli_probabilistic_candidates")
@@ -694,6 +695,7 @@ def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
 # ---------------------------------------------------------------- a write that cannot be made
 
 
+@pytest.mark.sqlite_only
 def test_a_visit_whose_write_fails_still_reaches_the_store_and_writes_nothing(edge_factory):
     """Another process holds the database's write lock (an operator's sqlite3 session) for
     longer than BIQLI_EDGE_STORE_LOCK_WAIT_MS: the durable visits answer without a token,
