@@ -28,9 +28,18 @@ struct VisitFlow: Sendable {
         -> HTTPHandlerResult
     {
         let reader = services.reader(context)
-        guard LinkKey.isPossible(key), let link = try? reader.link(host: domain.hostname, key: String(key)) else {
-            return .response(notFound(domain, request))
+        guard LinkKey.isPossible(key) else { return .response(notFound(domain, request)) }
+        let found: Link?
+        do {
+            found = try reader.link(host: domain.hostname, key: String(key))
+        } catch {
+            // Not in this loop's cache and the database is away: say "again shortly", not
+            // "no such link" (a 404 would send the visitor to the domain's not-found URL).
+            return .response(
+                services.pages.unavailable(
+                    acceptLanguage: request.headers["accept-language"], retryAfterSeconds: VisitFlow.retryAfterSeconds))
         }
+        guard let link = found else { return .response(notFound(domain, request)) }
         guard link.enabled else {
             if let url = domain.notFoundUrl { return .response(Self.redirect(url)) }
             return .response(
@@ -149,6 +158,9 @@ struct VisitFlow: Sendable {
     static func redirect(_ location: String) -> HTTPResponse {
         HTTPResponse.redirect(302, to: location, extra: referrerPolicy)
     }
+
+    /// Seconds a visitor's browser is told to wait when the link cannot be read for now.
+    static let retryAfterSeconds = 5
 
     /// Where a visit is sent learns nothing of the short link or its query.
     static let referrerPolicy = [("Referrer-Policy", "no-referrer")]

@@ -106,10 +106,13 @@ final class PGChangeListener: @unchecked Sendable {
             // Changes made while nobody listened are unknown: the counters tell.
             nextPoll = 0
         } catch {
-            backoff = min(backoff * 2, PGWriter.maximumBackoff)
+            // Short waits: this connection tells the loops when the server is back.
+            backoff = min(backoff * 2, PGChangeListener.maximumBackoff)
             nextAttempt = now &+ backoff
         }
     }
+
+    static let maximumBackoff: UInt64 = 250_000_000
 
     private func dropConnection() {
         db = nil

@@ -2,6 +2,10 @@ import CPostgreSQL
 import Core
 import Model
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One libpq connection, used by one thread at a time (libpq connections are not
 /// thread-safe; a connection made on one thread may be handed whole to another, as
 /// `PGConnectionSlot` does, hence `@unchecked Sendable`). Statements are prepared once by name and run with binary
@@ -44,6 +48,16 @@ final class PGConnection: @unchecked Sendable {
     var backendPID: Int32 { PQbackendPID(handle) }
 
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// Whether an idle connection that does not `LISTEN` is still good, checked before a
+    /// statement is sent on it (one `poll` of its socket): on such a connection the server
+    /// sends nothing between statements, so anything to read (a shutdown's FATAL message,
+    /// the end of the stream of a server that restarted) means it is gone.
+    func isAlive() -> Bool {
+        guard PQstatus(handle) == CONNECTION_OK else { return false }
+        var entry = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 0
+    }
 
     /// The descriptor to poll for notifications.
     var socket: Int32 { PQsocket(handle) }
@@ -113,10 +127,10 @@ final class PGConnection: @unchecked Sendable {
         return out
     }
 
+    /// A libpq message on one line (libpq's span several, with tab-indented hints).
     static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         guard let pointer else { return "" }
-        var s = String(cString: pointer)
-        while s.last == "\n" || s.last == " " { s.removeLast() }
-        return s
+        return String(cString: pointer).split(whereSeparator: \.isNewline)
+            .map { line in line.drop { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

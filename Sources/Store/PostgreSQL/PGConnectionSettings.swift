@@ -9,7 +9,7 @@ import Model
 public struct PGConnectionSettings: Sendable, Equatable {
     /// What libpq gets: every option the operator gave, plus a `connect_timeout` of
     /// 10 s when none was given (a black-holed address must not hang start-up).
-    let connectionString: String
+    private(set) var connectionString: String
     /// The same options without the password, for messages.
     public let redacted: String
 
@@ -39,6 +39,15 @@ public struct PGConnectionSettings: Sendable, Equatable {
         connectionString = pairs.map { "\($0.0)=\(PGConnectionSettings.quote($0.1))" }.joined(separator: " ")
         redacted = pairs.filter { !PGConnectionSettings.secretOptions.contains($0.0) && $0.0 != "connect_timeout" }
             .map { "\($0.0)=\(PGConnectionSettings.quote($0.1))" }.joined(separator: " ")
+    }
+
+    /// The same settings with `connect_timeout` set to `seconds` (for connections made
+    /// where waiting long is worse than failing: a loop's reader).
+    func withConnectTimeout(seconds: Int) -> PGConnectionSettings {
+        var copy = self
+        let parts = connectionString.split(separator: " ").filter { !$0.hasPrefix("connect_timeout=") }
+        copy.connectionString = (parts + ["connect_timeout=\(seconds)"]).joined(separator: " ")
+        return copy
     }
 
     /// A keyword/value value: bare when it is plain, else single-quoted with `\\` and `\'`.

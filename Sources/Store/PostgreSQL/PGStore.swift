@@ -62,8 +62,13 @@ public final class PGStore: Store, @unchecked Sendable {
             on: writerConnection, from: now - PGPartitions.dayMilliseconds,
             through: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)
         let log = InvalidationLog(catalog: try PGQueries(db: writerConnection).loadCatalog())
+        // The loops reconnect by themselves only while the listener reaches the server.
+        let serverUp = ServerUpFlag()
         var slots: [PGConnectionSlot] = []
-        for _ in 0..<max(readers, 1) { slots.append(PGConnectionSlot(try PGConnection.connect(settings))) }
+        for _ in 0..<max(readers, 1) {
+            slots.append(
+                PGConnectionSlot(try PGConnection.connect(settings), settings: settings, serverUp: serverUp.read))
+        }
         let loopReaders = slots.map { PGReader(slot: $0, log: log, linkCacheCapacity: options.linkCacheCapacity) }
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
@@ -76,6 +81,7 @@ public final class PGStore: Store, @unchecked Sendable {
         let listener = PGChangeListener(
             settings: settings, slots: slots, writer: writer, pollMilliseconds: options.changePollMilliseconds,
             onExternalChange: invalidate)
+        serverUp.listener = listener
         writer.start()
         listener.start()
         return PGStore(
@@ -213,4 +219,13 @@ public final class PGStore: Store, @unchecked Sendable {
         public var writerCPUNanoseconds: Int
         public var reachable: Bool
     }
+}
+
+/// Whether the listener's connection is up, read by the loops' connection slots (made
+/// before the listener, which needs the slots).
+private final class ServerUpFlag: @unchecked Sendable {
+    /// Set once before any loop reads.
+    var listener: PGChangeListener?
+
+    @Sendable func read() -> Bool { listener?.connected.load(ordering: .acquiring) ?? false }
 }

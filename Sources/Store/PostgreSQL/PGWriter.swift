@@ -88,16 +88,15 @@ final class PGWriter: @unchecked Sendable {
 
     /// The transaction when connected; else one connection attempt when its wait is over.
     private func usableTransaction() -> PGTransaction? {
-        if let db, !db.isBroken, let transaction { return transaction }
+        if let db, db.isAlive(), let transaction { return transaction }
         if db != nil { disconnect() }
         let now = Clock.monotonicNanoseconds()
         guard now >= nextAttempt else { return nil }
         do throws(StoreError) {
             adopt(try PGConnection.connect(settings))
             reconnects.add(1, ordering: .relaxed)
-            // Whatever happened while the writer was away (another node's edits) is unknown.
-            transaction?.invalidateAll()
-            if let transaction { publish(transaction) }
+            // What others changed meanwhile the listener finds by the change counters; the
+            // loops' caches stay, so that visits keep answering while the server is shaky.
             return transaction
         } catch {
             backoff = min(backoff * 2, PGWriter.maximumBackoff)
@@ -146,11 +145,13 @@ final class PGWriter: @unchecked Sendable {
         cpuNanoseconds.store(cpu.tv_sec * 1_000_000_000 + cpu.tv_nsec, ordering: .relaxed)
     }
 
-    private func run(_ batch: [WriteJob], in tx: PGTransaction) {
+    private func run(_ batch: [WriteJob], in first: PGTransaction) {
         let now = clock()
         var pending = batch
         var retries = 0
         var optimistic = true
+        var tx = first
+        var reconnected = false
         while !pending.isEmpty {
             tx.beginBatch(now: now)
             let outcome = optimistic && retries < 2 ? runOptimistic(pending, tx) : runWithSavepoints(pending, tx)
@@ -164,11 +165,28 @@ final class PGWriter: @unchecked Sendable {
             case .fallBack:
                 optimistic = false
             case .unavailable(let error):
-                for job in pending where job.succeeded { job.fail(error) }
                 disconnect()
+                // The connection was found dead before anything of the batch was sent
+                // (a server restarted since the last batch): connect once more at once.
+                if !reconnected, error == PGWriter.deadBeforeBegin, let fresh = reconnectNow() {
+                    tx = fresh
+                    reconnected = true
+                    continue
+                }
+                for job in pending where job.awaitsOutcome { job.fail(error) }
                 return
             }
         }
+    }
+
+    /// BEGIN failed on a dead connection: nothing of the batch reached the server, so it
+    /// can be run again on a new connection.
+    static let deadBeforeBegin = StoreError.unavailable("the PostgreSQL connection was lost before the batch")
+
+    /// One connection attempt now, whatever the backoff says.
+    private func reconnectNow() -> PGTransaction? {
+        nextAttempt = 0
+        return usableTransaction()
     }
 
     private enum Outcome {
@@ -184,7 +202,10 @@ final class PGWriter: @unchecked Sendable {
 
     private func runOptimistic(_ jobs: [WriteJob], _ tx: PGTransaction) -> Outcome {
         tx.deferInserts = true
-        if let failure = statement("BEGIN") { return abandon(jobs, failure) }
+        if let failure = statement("BEGIN") {
+            if case .unavailable = failure { return .unavailable(PGWriter.deadBeforeBegin) }
+            return abandon(jobs, failure)
+        }
         for (index, job) in jobs.enumerated() {
             if !job.run(tx) {
                 if case .unavailable = job.failure { return .unavailable(job.failure!) }
@@ -246,7 +267,7 @@ final class PGWriter: @unchecked Sendable {
         if case .unavailable = error { return .unavailable(error) }
         _ = statement("ROLLBACK")
         transaction?.discardPending()
-        for job in jobs where job.succeeded { job.fail(error) }
+        for job in jobs where job.awaitsOutcome { job.fail(error) }
         return .done
     }
 

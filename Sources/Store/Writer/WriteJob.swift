@@ -17,6 +17,10 @@ class WriteJob: @unchecked Sendable {
     /// also fail this job.
     final var succeeded: Bool { failure == nil && !refused }
 
+    /// Its body returned, or has not run yet (in this pass): a failure of the whole
+    /// transaction is its outcome. A body that threw or refused keeps its own.
+    final var awaitsOutcome: Bool { succeeded || (failure == .closed && !refused) }
+
     /// Runs the body; true when it returned, false when it threw.
     func run(_ transaction: any StoreTransaction) -> Bool { fatalError("abstract") }
     /// Calls the completion with the outcome; once.

@@ -5,6 +5,8 @@ import HTTPTypes
 enum MessagePage {
     enum Kind {
         case notFound, disabled, error, root
+        /// The link cannot be read for now (the database is away): try again shortly.
+        case unavailable
 
         var status: Int {
             switch self {
@@ -13,6 +15,7 @@ enum MessagePage {
             // crawlers and caches, and the page can say why.
             case .disabled: return 410
             case .error: return 500
+            case .unavailable: return 503
             case .root: return 200
             }
         }
@@ -21,7 +24,7 @@ enum MessagePage {
             switch self {
             case .notFound: return (.notFoundTitle, .notFoundBody)
             case .disabled: return (.disabledTitle, .disabledBody)
-            case .error: return (.errorTitle, .errorBody)
+            case .error, .unavailable: return (.errorTitle, .errorBody)
             case .root: return (.rootTitle, .rootBody)
             }
         }
@@ -30,7 +33,7 @@ enum MessagePage {
             switch self {
             case .notFound: return .search
             case .disabled: return .off
-            case .error: return .warning
+            case .error, .unavailable: return .warning
             case .root: return .link
             }
         }

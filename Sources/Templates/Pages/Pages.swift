@@ -47,6 +47,14 @@ public struct Pages: Sendable {
         MessagePage.render(.error, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
+    /// 503 with `Retry-After`: a link that cannot be read for now (the store's database is
+    /// away and the link is not in the cache).
+    public func unavailable(acceptLanguage: String?, retryAfterSeconds: Int) -> HTTPResponse {
+        var page = MessagePage.render(.unavailable, strings: strings.strings(acceptLanguage: acceptLanguage))
+        page.headers.add("Retry-After", String(retryAfterSeconds))
+        return page
+    }
+
     /// 200, `/` of a domain without a root URL.
     public func domainRoot(acceptLanguage: String?) -> HTTPResponse {
         MessagePage.render(.root, strings: strings.strings(acceptLanguage: acceptLanguage))
