@@ -20,10 +20,14 @@ class Edge:
             "BIQLI_EDGE_LOOPS": "2",
             **(env or {}),
         }
-        # On the PostgreSQL run, each data directory has its own database.
-        self.database_url = self.env.get("BIQLI_EDGE_DATABASE_URL") or backend.database_url(self.dir)
-        if self.database_url:
-            self.env["BIQLI_EDGE_DATABASE_URL"] = self.database_url
+        # On the PostgreSQL run, each data directory has its own database; a test that
+        # names one (or "": the SQLite file, whatever the run) keeps what it named.
+        if "BIQLI_EDGE_DATABASE_URL" in self.env:
+            self.database_url = self.env["BIQLI_EDGE_DATABASE_URL"] or None
+        else:
+            self.database_url = backend.database_url(self.dir)
+            if self.database_url:
+                self.env["BIQLI_EDGE_DATABASE_URL"] = self.database_url
         self.proc = subprocess.Popen([BINARY, *args], env=self.env, cwd=cwd or self.dir,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.lines = []

@@ -51,9 +51,9 @@ HANDOFF_URL_RE = re.compile(r"https://([a-z0-9.-]+)/m/handoff\?biqli_token=(bqmh
 # ---------------------------------------------------------------- starting
 
 
-def start_demo(edge_factory, env=None):
+def start_demo(edge_factory, env=None, data_dir=None):
     """A demo edge with its keys read from the banner (on stderr): `edge.secret_key`, `edge.publishable_key`."""
-    edge = edge_factory(args=("serve", "--demo"), env=env)
+    edge = edge_factory(args=("serve", "--demo"), env=env, data_dir=data_dir)
     deadline = time.time() + 10
     while time.time() < deadline:
         text = "\n".join(edge.stderr_lines)

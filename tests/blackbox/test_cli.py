@@ -38,7 +38,7 @@ CATALOG = {
 
 HELP = [["--help"], ["-h"], ["help"], ["serve", "--help"], ["keys", "--help"], ["keys", "help"],
         ["keys", "create", "--help"], ["keys", "list", "--help"], ["keys", "revoke", "--help"], ["apply", "--help"],
-        ["check", "--help"], ["check", "-h"], ["apply", "x.json", "--help"]]
+        ["check", "--help"], ["check", "-h"], ["apply", "x.json", "--help"], ["migrate-store", "--help"]]
 
 
 @pytest.mark.parametrize("args", HELP, ids=" ".join)
@@ -54,7 +54,9 @@ USAGE = [[], ["frobnicate"], ["keys"], ["keys", "frob"], ["keys", "create"], ["k
          ["keys", "create", "--name", "a", "extra"], ["keys", "create", "--nme", "a"], ["keys", "list", "extra"],
          ["keys", "list", "--bogus"], ["keys", "revoke"], ["keys", "revoke", "a", "b"], ["apply"],
          ["apply", "a.json", "b.json"], ["apply", "--bogus", "a.json"], ["check", "extra"], ["check", "--bogus"],
-         ["serve", "--bogus"], ["serve", "extra"]]
+         ["serve", "--bogus"], ["serve", "extra"], ["migrate-store"], ["migrate-store", "--to"],
+         ["migrate-store", "--to", ""], ["migrate-store", "extra", "--to", "host=db"], ["migrate-store", "--bogus"],
+         ["migrate-store", "--to", "postgresql://u:pw@db/x?bogus=1"]]
 
 
 @pytest.mark.parametrize("args", USAGE, ids=lambda a: " ".join(a) or "(none)")

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The command line: `serve`, `keys`, `apply`, `check`. Exit codes: 0 ok, 1 failure, 2 usage.
+/// The command line: `serve`, `keys`, `apply`, `check`, `migrate-store`. Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
     static let version = "0.1.0"
 
@@ -16,6 +16,7 @@ enum EdgeCommand {
           biqli-edge keys revoke ID                   revoke a workspace key
           biqli-edge apply FILE.json                  import domains, apps and links (idempotent)
           biqli-edge check [--config FILE]            validate configuration, certificates, association files
+          biqli-edge migrate-store --to URL           copy the SQLite store into an empty PostgreSQL database
           biqli-edge version                          print the version
 
         Every command takes --help. Settings come from --config FILE (JSON) and BIQLI_EDGE_*
@@ -25,6 +26,7 @@ enum EdgeCommand {
           biqli-edge serve --demo
           BIQLI_EDGE_DATA_DIR=/var/lib/biqli biqli-edge keys create --name ci
           biqli-edge apply links.json
+          biqli-edge migrate-store --to postgresql://edge@db.internal/biqli
         """
 
     static func run(_ args: [String]) -> Int32 {
@@ -38,6 +40,7 @@ enum EdgeCommand {
         case "keys": return KeysCommand.run(rest)
         case "apply": return ApplyCommand.run(rest)
         case "check": return CheckCommand.run(rest)
+        case "migrate-store": return MigrateStoreCommand.run(rest)
         case "version", "--version":
             printOut("biqli-edge \(version)")
             return 0

@@ -8,18 +8,32 @@ import Glibc
 /// started by mistake (or an overlapping deploy) stops at once and says why. The kernel
 /// drops the lock when the process ends however it ends, SIGKILL included. The CLI's
 /// commands (`apply`, `keys`, `check`) do not take it: they write beside a running edge.
+/// `migrate-store` does, for as long as it copies: no `serve` may write to the store
+/// it reads, nor start meanwhile.
 final class ServeLock {
     static let fileName = "serve.lock"
     private let fd: Int32
 
+    /// Who takes the lock: what a busy lock is then told as.
+    enum Holder {
+        case serve
+        /// A command that needs the edge stopped (`migrate-store`).
+        case command(String)
+    }
+
     /// Takes the lock, writing this process's id into the file for operators.
-    init(directory: String) throws(EdgeStartError) {
+    init(directory: String, for holder: Holder = .serve) throws(EdgeStartError) {
         let path = directory + "/" + Self.fileName
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io("cannot open \(path) (errno \(errno))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             close(fd)
+            if busy, case .command(let name) = holder {
+                throw .io(
+                    "a biqli-edge serve is running on the data directory \(directory) (it holds \(path)); "
+                        + "stop it before \(name)")
+            }
             if busy {
                 throw .io(
                     "another biqli-edge serve uses the data directory \(directory) (it holds \(path)); "

@@ -1,0 +1,156 @@
+/// One table that `StoreCopy` moves from the SQLite file to PostgreSQL: its columns
+/// (the same names on both sides, `PGSchemaV1` having kept SQLite's), how each value
+/// travels, and which source rows go.
+///
+/// The SQL is generated from the column list, so a column added to both schemas is one
+/// line here; `StoreCopyTests` compares every read of both stores after a copy, which
+/// fails when a column is forgotten.
+struct CopyTable {
+    /// How a column's value is read from SQLite and sent to PostgreSQL.
+    enum Kind {
+        /// TEXT -> text (JSON included: it stays the text `JSONWriter` wrote).
+        case text
+        /// INTEGER -> bigint.
+        case int
+        /// INTEGER 0/1 -> boolean.
+        case flag
+        /// BLOB -> bytea (an empty blob stays empty, NULL stays NULL).
+        case bytes
+
+        var elementOID: UInt32 {
+            switch self {
+            case .text: return PGParams.textOID
+            case .int: return PGParams.int8OID
+            case .flag: return PGParams.boolOID
+            case .bytes: return PGParams.byteaOID
+            }
+        }
+
+        var arrayType: String {
+            switch self {
+            case .text: return "text[]"
+            case .int: return "int8[]"
+            case .flag: return "bool[]"
+            case .bytes: return "bytea[]"
+            }
+        }
+    }
+
+    let name: String
+    let columns: [(name: String, kind: Kind)]
+    /// A condition on the source rows, `?1` being the copy's clock (handoffs: unexpired).
+    let sourceFilter: String?
+
+    init(_ name: String, _ columns: [(String, Kind)], sourceFilter: String? = nil) {
+        self.name = name
+        self.columns = columns.map { (name: $0.0, kind: $0.1) }
+        self.sourceFilter = sourceFilter
+    }
+
+    private var columnList: String { columns.map(\.name).joined(separator: ", ") }
+    private var whereClause: String { sourceFilter.map { " WHERE " + $0 } ?? "" }
+
+    /// The source rows to copy (SQLite).
+    var selectSQL: String { "SELECT \(columnList) FROM \(name)\(whereClause)" }
+
+    /// How many rows the source has to copy (SQLite).
+    var sourceCountSQL: String { "SELECT count(*) FROM \(name)\(whereClause)" }
+
+    /// How many rows the target holds (PostgreSQL).
+    var targetCountSQL: String { "SELECT count(*) FROM \(name)" }
+
+    /// One batch: one binary array parameter per column (PostgreSQL).
+    var insertSQL: String {
+        let arrays = columns.enumerated().map { i, c in "$\(i + 1)::\(c.kind.arrayType)" }.joined(separator: ", ")
+        return "INSERT INTO \(name) (\(columnList)) SELECT * FROM unnest(\(arrays))"
+    }
+
+    /// In copy order: parents before the rows that refer to them (links need domains and
+    /// apps, attachments both), then the event tables.
+    static let all: [CopyTable] = [
+        CopyTable(
+            "secret_keys",
+            [
+                ("id", .text), ("name", .text), ("key_hash", .bytes), ("hint", .text), ("created_at", .int),
+                ("revoked_at", .int),
+            ]),
+        CopyTable(
+            "domains",
+            [
+                ("hostname", .text), ("verified", .flag), ("deep_view_enabled", .flag), ("root_url", .text),
+                ("not_found_url", .text), ("created_at", .int), ("updated_at", .int),
+            ]),
+        CopyTable(
+            "mobile_apps",
+            [
+                ("id", .text), ("name", .text), ("enabled", .flag), ("icon_url", .text), ("ios", .text),
+                ("android", .text), ("handoff_lifetime_seconds", .int), ("key_overlap_seconds", .int),
+                ("created_at", .int), ("updated_at", .int),
+            ]),
+        CopyTable("app_domains", [("app_id", .text), ("hostname", .text), ("position", .int)]),
+        CopyTable(
+            "publishable_keys",
+            [
+                ("id", .text), ("app_id", .text), ("key_hash", .bytes), ("hint", .text), ("created_at", .int),
+                ("expires_at", .int), ("revoked_at", .int),
+            ]),
+        CopyTable(
+            "links",
+            [
+                ("id", .text), ("domain", .text), ("key", .text), ("url", .text), ("enabled", .flag),
+                ("app_id", .text), ("route", .text), ("referral_code", .text), ("metadata", .text),
+                ("dynamic_keys", .text), ("deep_view", .flag), ("has_preview", .flag), ("preview_title", .text),
+                ("preview_description", .text), ("preview_image_url", .text), ("created_at", .int),
+                ("updated_at", .int),
+            ]),
+        CopyTable(
+            "signing_keys",
+            [
+                ("kid", .text), ("public_key", .bytes), ("secret_key", .bytes), ("created_at", .int),
+                ("retired_at", .int), ("publish_until", .int),
+            ]),
+        CopyTable(
+            "idempotency_records",
+            [
+                ("scope", .text), ("key_hash", .bytes), ("request_hash", .bytes), ("status", .int), ("body", .bytes),
+                ("created_at", .int),
+            ]),
+        CopyTable(
+            "app_instances",
+            [
+                ("app_id", .text), ("instance_id", .text), ("platform", .text), ("first_open_id", .text),
+                ("created_at", .int),
+            ]),
+        CopyTable(
+            "click_counts",
+            [("app_id", .text), ("hour", .int), ("platform", .text), ("kind", .text), ("count", .int)]),
+        CopyTable(
+            "handoffs",
+            [
+                ("token_hash", .bytes), ("click_id", .text), ("app_id", .text), ("platform", .text),
+                ("link_id", .text), ("short_url", .text), ("route", .text), ("referral_code", .text),
+                ("metadata", .text), ("dynamic", .text), ("created_at", .int), ("expires_at", .int),
+                ("claimed_instance", .text), ("claimed_open", .text),
+            ], sourceFilter: "expires_at > ?1"),
+        CopyTable(
+            "clicks",
+            [
+                ("id", .text), ("link_id", .text), ("app_id", .text), ("domain", .text), ("at", .int),
+                ("kind", .text), ("platform", .text), ("in_app_browser", .text), ("dynamic", .text),
+                ("source_hash", .bytes), ("os_version", .text), ("consumed_by_open", .text),
+            ]),
+        CopyTable(
+            "open_events",
+            [
+                ("id", .text), ("app_id", .text), ("instance_id", .text), ("event_id", .text),
+                ("idempotency_key_hash", .bytes), ("request_hash", .bytes), ("platform", .text),
+                ("matched_by", .text), ("first_open", .flag), ("sdk_version", .text), ("link_id", .text),
+                ("click_id", .text), ("at", .int), ("stored_response", .bytes), ("receipt", .bytes),
+                ("receipt_expires_at", .int),
+            ]),
+    ]
+
+    /// The tables a target must have no row in (every table the copy writes, the derived
+    /// `open_event_keys` included).
+    static var targetTables: [String] { all.map(\.name) + [OpenEventKeys.table] }
+}

@@ -1,0 +1,41 @@
+import Model
+
+/// Why `StoreCopy` did not copy. Whatever the case, the target holds no row of the
+/// source: the copy is one PostgreSQL transaction, rolled back on any failure. (The
+/// schema and the empty day partitions made before it may stay; they are what any edge
+/// starting on the database would make.) Messages never hold the password.
+public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The SQLite file cannot be read: missing, not a database, unreadable.
+    case source(String)
+    /// The SQLite file's schema is not the one this binary writes.
+    case sourceVersion(found: Int, supported: Int)
+    /// The PostgreSQL database already holds rows in these tables: nothing was copied.
+    case targetNotEmpty([String])
+    /// Counted after the copy, these tables differ from the source: rolled back.
+    case countsDiffer([StoreCopy.TableCount])
+    /// PostgreSQL (or SQLite) failed during the copy: rolled back.
+    case store(StoreError)
+
+    public var description: String {
+        switch self {
+        case .source(let message):
+            return "cannot read the SQLite store: \(message)"
+        case .sourceVersion(let found, let supported) where found < supported:
+            return "the SQLite store has schema version \(found), this biqli-edge writes \(supported): "
+                + "start this biqli-edge's `serve` on the data directory once (it upgrades the file at "
+                + "start-up), stop it, then copy"
+        case .sourceVersion(let found, let supported):
+            return "the SQLite store has schema version \(found), newer than this biqli-edge's \(supported): "
+                + "copy it with the biqli-edge that wrote it"
+        case .targetNotEmpty(let tables):
+            return "the PostgreSQL database is not empty (rows in \(tables.joined(separator: ", "))): "
+                + "copy into a new, empty database; nothing was written"
+        case .countsDiffer(let counts):
+            let detail = counts.map { "\($0.table): \($0.source) in SQLite, \($0.copied) copied" }
+            return "the copy does not match the SQLite store (\(detail.joined(separator: "; "))); "
+                + "rolled back, nothing was written"
+        case .store(let error):
+            return "\(error.safeMessage); rolled back, nothing was written"
+        }
+    }
+}
