@@ -186,6 +186,62 @@ class Edge:
             self.proc.kill()
 
 
+class PostgresCluster:
+    """A throwaway PostgreSQL server for a bench (scripts/pg-cluster), stopped at exit,
+    with one database for the edge; `pid` is the postmaster's (its backends are its
+    children, for `tree_cpu`)."""
+
+    def __init__(self):
+        need("pgbench", "postgresql-contrib")
+        self.dir = tempfile.mkdtemp(prefix="bench-pg-")
+        self.cluster = os.path.join(ROOT, "scripts", "pg-cluster")
+        admin = subprocess.run([self.cluster, "start", self.dir], check=True, capture_output=True,
+                               text=True).stdout.strip()
+        atexit.register(self.stop)
+        subprocess.run(["psql", admin, "-qc", "CREATE DATABASE edge"], check=True)
+        self.url = admin.rsplit("/", 1)[0] + "/edge"
+        self.pid = int(open(f"{self.dir}/data/postmaster.pid").readline())
+
+    def stop(self):
+        subprocess.run([self.cluster, "stop", self.dir], capture_output=True)
+
+    def cpu_seconds(self):
+        """CPU of the server: the postmaster with the backends it reaped (cutime, cstime)
+        and those still running (pgbench's go when it ends)."""
+        tick = os.sysconf("SC_CLK_TCK")
+
+        def fields(pid):
+            stat = open(f"/proc/{pid}/stat").read()
+            return stat[stat.rindex(")") + 2:].split()
+
+        own = fields(self.pid)
+        total = sum(int(own[i]) for i in (11, 12, 13, 14)) / tick
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    f = fields(int(entry))
+                except OSError:
+                    continue
+                if int(f[1]) == self.pid:
+                    total += (int(f[11]) + int(f[12])) / tick
+        return total
+
+    def pgbench(self, script, seconds, clients=64, threads=2):
+        """Runs a custom pgbench script (one transaction each): tps, average latency (ms)."""
+        path = f"{self.dir}/bench.sql"
+        with open(path, "w") as f:
+            f.write(script)
+        os.chmod(self.dir, 0o755)
+        os.chmod(path, 0o644)
+        out = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(threads),
+                              "-T", str(seconds), "-f", path, self.url], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(out.stderr)
+        tps = float(re.search(r"tps = ([\d.]+)", out.stdout).group(1))
+        latency = float(re.search(r"latency average = ([\d.]+) ms", out.stdout).group(1))
+        return tps, latency
+
+
 def table(rows, headers):
     widths = [max(len(str(r[i])) for r in rows + [headers]) for i in range(len(headers))]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
@@ -203,6 +259,8 @@ def prepare():
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--loops", type=int, default=2)
     ap.add_argument("--connections", type=int, default=64)
+    ap.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="the edge's store: its SQLite file, or a PostgreSQL cluster this bench starts")
     args = ap.parse_args()
     need("wrk", "wrk")
     if "BIQLI_EDGE_BINARY" not in os.environ:

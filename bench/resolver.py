@@ -21,7 +21,8 @@ Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N] [--callgrin
 """
 import os, re, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, with_cpu, wrk
+from lib import (CallgrindEdge, Edge, Nginx, PostgresCluster, callgrind_option, prepare, scratch_dir, table,
+                 with_cpu, wrk)
 
 callgrind = callgrind_option()
 args = prepare()
@@ -100,8 +101,10 @@ if callgrind:
     instructions(callgrind)
     sys.exit(0)
 
-edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited}, args=("serve", "--demo"),
-            data_dir=f"{work}/demo-data")
+postgres = PostgresCluster() if args.backend == "postgresql" else None
+edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited,
+                                   **({"BIQLI_EDGE_DATABASE_URL": postgres.url} if postgres else {})},
+            args=("serve", "--demo"), data_dir=f"{work}/demo-data")
 nginx = Nginx(args.loops, "location / { return 302 https://www.example.com/invite; }")
 
 
@@ -138,9 +141,15 @@ try:
         results[mode] = measured(f"http://127.0.0.1:{edge.http_port}/api/v1/track/open",
                                  f"{here}/track_open.lua", {**env, "MODE": mode})
     # What the run really did: count the opens by match type.
-    import sqlite3
-    db = sqlite3.connect(f"file:{edge.dir}/edge.sqlite3?mode=ro", uri=True)
-    by_match = dict(db.execute("SELECT matched_by, COUNT(*) FROM open_events GROUP BY matched_by").fetchall())
+    query = "SELECT matched_by, COUNT(*) FROM open_events GROUP BY matched_by"
+    if postgres:
+        import subprocess
+        out = subprocess.run(["psql", postgres.url, "-tAF", "|", "-c", query], capture_output=True, text=True).stdout
+        by_match = {k: int(v) for k, v in (line.split("|") for line in out.split())}
+    else:
+        import sqlite3
+        db = sqlite3.connect(f"file:{edge.dir}/edge.sqlite3?mode=ro", uri=True)
+        by_match = dict(db.execute(query).fetchall())
     for mode, label in (("handoff", "handoff match (exact_install_referrer + receipt)"), ("none", "none answer")):
         r = results[mode]
         c = r["cpu"]
@@ -150,7 +159,7 @@ try:
 finally:
     edge.stop()
     nginx.stop()
-print(f"\nresolver: {args.loops} loops/workers, {args.connections} connections, {args.seconds}s per run, "
+print(f"\nresolver on {args.backend}: {args.loops} loops/workers, {args.connections} connections, {args.seconds}s per run, "
       f"wrk -t2 on the same {os.cpu_count()} cores; {count:,} tokens collected; open events by match: {by_match}")
 table(rows, ["case", "nginx 302 req/s", "edge req/s", "edge/nginx", "edge p99 ms", "non-2xx",
              "edge CPU us/req (writer / loops)", "wrk CPU us/req"])

@@ -23,10 +23,28 @@ Usage: bench/visits.py [--seconds N] [--loops N] [--connections N] [--callgrind 
 """
 import os, sys, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import CallgrindEdge, Edge, Nginx, callgrind_option, prepare, scratch_dir, table, with_cpu, wrk
+from lib import (CallgrindEdge, Edge, Nginx, PostgresCluster, callgrind_option, prepare, scratch_dir, table,
+                 with_cpu, wrk)
 
 callgrind = callgrind_option()
 args = prepare()
+
+# pgbench's transaction for one durable Android visit: the click and the handoff the edge
+# writes, with values of the same shape and size.
+PGBENCH_ANDROID = """
+BEGIN;
+INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version)
+VALUES ('biq_clk_' || md5(random()::text), 'biq_lnk_01JDEM0HREF000000000000001', 'biq_mapp_01JDEM0APP00000000000000AA',
+        'go.example.test', (extract(epoch from clock_timestamp()) * 1000)::bigint, 'android_redirect', 'android', NULL,
+        '[["ref","BOB"]]', NULL, '14');
+INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code, metadata, dynamic,
+                      created_at, expires_at)
+VALUES (sha256(gen_random_uuid()::text::bytea), 'biq_clk_' || md5(random()::text), 'biq_mapp_01JDEM0APP00000000000000AA',
+        'android', 'biq_lnk_01JDEM0HREF000000000000001', 'https://go.example.test/invite', '/invite', NULL,
+        '{"campaign":"demo"}', '[["ref","BOB"]]', (extract(epoch from clock_timestamp()) * 1000)::bigint,
+        (extract(epoch from clock_timestamp()) * 1000)::bigint + 86400000);
+END;
+"""
 
 UA = {
     "desktop": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
@@ -78,8 +96,10 @@ def instructions(n):
 if callgrind:
     instructions(callgrind)
     sys.exit(0)
-edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off"}, args=("serve", "--demo"),
-            data_dir=f"{work}/demo-data")
+postgres = PostgresCluster() if args.backend == "postgresql" else None
+edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off",
+                                   **({"BIQLI_EDGE_DATABASE_URL": postgres.url} if postgres else {})},
+            args=("serve", "--demo"), data_dir=f"{work}/demo-data")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -125,6 +145,7 @@ def check_reference(path, want_status, want_len=None):
 
 
 rows = []
+pg_cpu, edge_rps = {}, {}
 try:
     check_reference("/invite", 302)
     check_reference("/android", 302)
@@ -138,9 +159,12 @@ try:
         n = with_cpu(lambda: wrk(f"http://127.0.0.1:{nginx.http_port}{nginx_path}", args.seconds,
                                  connections=args.connections, headers=[f"User-Agent: {ua}"]),
                      count, server_pid=nginx.pid)
+        pg_before = postgres.cpu_seconds() if postgres else 0
         e = with_cpu(lambda: wrk(f"http://127.0.0.1:{edge.http_port}/invite", args.seconds,
                                  connections=args.connections, headers=[f"Host: {HOST}", f"User-Agent: {ua}"]),
                      count, edge_pid=edge.proc.pid)
+        pg_cpu[name] = (postgres.cpu_seconds() - pg_before) * 1e6 / max(count(e), 1) if postgres else None
+        edge_rps[name] = (e["rps"], e["p99_ms"])
         for who, r in (("nginx", n), ("edge", e)):
             if r["non2xx3xx"] or r["socket_errors"]:
                 print(f"warning: {who} {name}: non-2xx {r['non2xx3xx']} socket errors {r['socket_errors']}")
@@ -150,6 +174,10 @@ try:
                      "ok" if ratio >= target else "BELOW", f"{e['p99_ms']:.2f}",
                      f"{n['cpu']['server']:.1f}", f"{c['edge']:.1f} ({c['loops']:.1f} / {c['writer']:.1f})",
                      f"{n['cpu']['wrk']:.1f} / {c['wrk']:.1f}"])
+    if postgres:
+        # PostgreSQL's own figure for what a durable Android visit writes: the same two
+        # rows (a click, a handoff) in one transaction each, 64 clients, prepared.
+        tps, latency = postgres.pgbench(PGBENCH_ANDROID, args.seconds)
 finally:
     edge.stop()
     nginx.stop()
@@ -157,3 +185,12 @@ print(f"\nvisits: {args.loops} loops/workers, {args.connections} connections, {a
       f"wrk -t2 on the same {os.cpu_count()} cores; Deep View page {len(page)} bytes")
 table(rows, ["case", "nginx req/s", "edge req/s", "edge/nginx", "target", "", "edge p99 ms", "nginx CPU us/req",
              "edge CPU us/req (loops / writer)", "wrk CPU us/req (nginx / edge run)"])
+if postgres:
+    rps, p99 = edge_rps["android visit (durable)"]
+    print(f"\nPostgreSQL 15 on the same machine (scripts/pg-cluster), the edge on it:")
+    table([[name, f"{edge_rps[name][0]:,.0f}", f"{edge_rps[name][1]:.2f}", f"{pg_cpu[name]:.1f}"] for name in edge_rps],
+          ["case", "edge req/s", "edge p99 ms", "PostgreSQL CPU us/req"])
+    print(f"pgbench, one Android visit's inserts per transaction, 64 clients: {tps:,.0f} tps, "
+          f"{latency:.2f} ms average")
+    print(f"Android visits / pgbench transactions: {rps / tps:.2f}x (target >= 1.0x), edge p99 {p99:.2f} ms "
+          f"(target < 20 ms)")
