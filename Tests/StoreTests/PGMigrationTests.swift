@@ -1,0 +1,46 @@
+import Core
+import Model
+import XCTest
+
+@testable import Store
+
+/// The PostgreSQL schema's versions: applied once, refused when newer than the binary.
+final class PGMigrationTests: XCTestCase {
+    var database: PGTestDatabase!
+
+    override func setUpWithError() throws {
+        database = try PGTestDatabase(now: Int64(Clock.nowMilliseconds()))
+    }
+
+    override func tearDown() {
+        database?.drop()
+    }
+
+    func testASecondRunFindsTheSchemaCurrentAndChangesNothing() throws {
+        let connection = try database.connect()
+        XCTAssertEqual(try PGMigrations.apply(on: connection), PGMigrations.latestVersion)
+        XCTAssertEqual(try PGMigrations.version(connection), PGMigrations.latestVersion)
+    }
+
+    func testASchemaNewerThanTheBinaryIsRefused() throws {
+        let connection = try database.connect()
+        try connection.execute("UPDATE biqli_schema SET version = \(PGMigrations.latestVersion + 1)")
+        XCTAssertThrowsError(try PGMigrations.apply(on: connection)) { error in
+            XCTAssertEqual(
+                error as? StoreError,
+                .schemaTooNew(found: PGMigrations.latestVersion + 1, supported: PGMigrations.latestVersion))
+        }
+        // And the store does not open on it.
+        let settings = try PGConnectionSettings(database.url)
+        XCTAssertThrowsError(try PGStore.open(settings: settings, readers: 1)) { error in
+            guard case .schemaTooNew = error as? StoreError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testAFailingStepLeavesThePreviousVersion() throws {
+        let connection = try database.connect()
+        let broken = PGMigrations.all + [Migration(version: PGMigrations.latestVersion + 1, sql: "CREATE TABLE x (;")]
+        XCTAssertThrowsError(try PGMigrations.apply(on: connection, migrations: broken))
+        XCTAssertEqual(try PGMigrations.version(connection), PGMigrations.latestVersion)
+    }
+}
