@@ -21,6 +21,8 @@ extension Resolver {
 
         let headers = try RequestHeaders.validate(h)
         let reader = store.reader(loop: input.readerLoop)
+        // Another edge on the same database may have rotated the signing key.
+        keyring.refreshIfChanged(reader: reader)
         let key: PublishableKeyRecord
         do {
             key = try MobileKey.authenticate(

@@ -212,6 +212,19 @@ public protocol StoreTransaction: StoreReader {
     func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError)
     func putSigningKey(_ key: SigningKeyRecord) throws(StoreError)
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError)
+
+    /// Holds `lock` until the transaction ends: writers in other processes sharing the
+    /// database (several edges on PostgreSQL) that take the same lock wait. A no-op where
+    /// one writer is all there is (SQLite's single writer per file).
+    func lock(_ lock: StoreLock) throws(StoreError)
+}
+
+/// The fleet-wide locks write bodies can take (`StoreTransaction.lock`).
+public enum StoreLock: Int64, Sendable {
+    /// Creating or rotating the receipt signing key: once for the fleet, not once per node.
+    case signingKeys = 0x6269_716C_6910
+    /// Making a secret every node shares.
+    case fleetSecrets = 0x6269_716C_6911
 }
 
 extension StoreReader {
@@ -241,6 +254,9 @@ extension StoreReader {
 }
 
 extension StoreTransaction {
+    /// One writer per database: nothing to wait for.
+    public func lock(_ lock: StoreLock) throws(StoreError) {}
+
     public func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError) {
         try insertOpenEvent(event)
     }

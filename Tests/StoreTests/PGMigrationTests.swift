@@ -22,9 +22,20 @@ final class PGMigrationTests: XCTestCase {
         XCTAssertEqual(try PGMigrations.version(connection), PGMigrations.latestVersion)
     }
 
-    func testASchemaNewerThanTheBinaryIsRefused() throws {
+    func testANewerSchemaThatKeptThisVersionCompatibleIsUsed() throws {
+        // A rolling upgrade: a newer binary added a step that this one may run beside.
         let connection = try database.connect()
         try connection.execute("UPDATE biqli_schema SET version = \(PGMigrations.latestVersion + 1)")
+        XCTAssertEqual(try PGMigrations.apply(on: connection), PGMigrations.latestVersion + 1)
+        let store = try PGStore.open(settings: try PGConnectionSettings(database.url), readers: 1)
+        store.close()
+    }
+
+    func testASchemaNewerThanTheBinaryIsRefused() throws {
+        let connection = try database.connect()
+        try connection.execute(
+            "UPDATE biqli_schema SET version = \(PGMigrations.latestVersion + 1), "
+                + "compatible_from = \(PGMigrations.latestVersion + 1)")
         XCTAssertThrowsError(try PGMigrations.apply(on: connection)) { error in
             XCTAssertEqual(
                 error as? StoreError,

@@ -18,13 +18,15 @@ enum ResolverRoutes {
             services.resolver.resolve(input) { response in responder.respond(response) }
             return .deferred
         }
-        router.add([.get], jwksPath, name: "jwks") { _, _, _ in
+        router.add([.get], jwksPath, name: "jwks") { _, context, _ in
+            // From the store, not this process's memory: every edge sharing a database
+            // publishes the same keys (one rotated by another edge included).
+            let body = services.resolver.jwks(readerLoop: context.loopIndex, now: services.nowMilliseconds).body
             var headers = HTTPHeaders()
             headers.add("Content-Type", "application/jwk-set+json")
             // Short enough that a rotated-in key is seen well before the old one's receipts expire.
             headers.add("Cache-Control", "public, max-age=300")
-            return .response(
-                HTTPResponse(status: 200, headers: headers, body: services.keyring.jwks(now: services.nowMilliseconds)))
+            return .response(HTTPResponse(status: 200, headers: headers, body: body))
         }
     }
 }

@@ -55,7 +55,7 @@ final class EdgeApplication: @unchecked Sendable {
             throw .store("cannot load the receipt signing keys: \(error)")
         }
         let hasher = SourceAddressHasher(
-            key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory))
+            key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory, backend: backend))
         for file in SecretFileModes.enforce(configuration) {
             log.warn(
                 file.madePrivate

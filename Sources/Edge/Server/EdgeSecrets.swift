@@ -24,4 +24,21 @@ enum EdgeSecrets {
         guard writeFileAtomically(path, key, mode: 0o600) else { throw .io("cannot write \(path)") }
         return key
     }
+
+    /// The key for this edge's store: on PostgreSQL the fleet's one, shared by every edge
+    /// on the database (a click on one node must match an open on another), made from
+    /// this node's file key when it has one (so that an edge moved to PostgreSQL keeps
+    /// its recent candidates); on SQLite the file's.
+    static func sourceAddressKey(dataDirectory: String, backend: StoreBackend) throws(EdgeStartError) -> [UInt8] {
+        guard case .postgresql(let store) = backend else { return try sourceAddressKey(dataDirectory: dataDirectory) }
+        let path = dataDirectory + "/secrets/source-address.key"
+        do {
+            return try store.sharedSecret(named: "source-address-key") {
+                if let existing = readFile(path), existing.count == SourceAddressHasher.keyBytes { return existing }
+                return SourceAddressHasher.generateKey()
+            }
+        } catch {
+            throw .store("cannot read the fleet's source-address key: \(error.safeMessage)")
+        }
+    }
 }

@@ -45,6 +45,9 @@ public final class ReceiptKeyring: Sendable {
         var current: SigningKey
         var records: [SigningKeyRecord]
         var rotating = false
+        /// `store.publishableKeysVersion` when `records` were read: another process's
+        /// change to the keys (another edge rotated) moves it.
+        var version: UInt64 = 0
     }
 
     /// Loads the keys from `store`, creating the first one when there is none
@@ -53,7 +56,10 @@ public final class ReceiptKeyring: Sendable {
         _ = Sodium.ready
         self.store = store
         self.configuration = configuration
+        let version = store.publishableKeysVersion
         let records = try store.writeAndWait { tx in
+            // Several edges starting at once on one database make one first key.
+            try tx.lock(.signingKeys)
             let existing = try tx.signingKeys()
             if ReceiptKeyring.newestUsable(existing) != nil { return existing }
             let (_, record) = ReceiptKeyring.newKey(now: now)
@@ -63,7 +69,7 @@ public final class ReceiptKeyring: Sendable {
         guard let current = ReceiptKeyring.newestUsable(records) else {
             throw StoreError.backend(code: 0, message: "no usable receipt signing key after creating one")
         }
-        state = Mutex(State(current: current, records: records))
+        state = Mutex(State(current: current, records: records, version: version))
         if isDue(current, now: now) { try rotate(now: now) }
     }
 
@@ -74,25 +80,49 @@ public final class ReceiptKeyring: Sendable {
     /// another process rotated; `Resolver.jwks` reads the store).
     public func jwks(now: Int64) -> [UInt8] { JWKS.document(state.withLock { $0.records }, now: now) }
 
-    /// Makes a new key the signing key and retires every other active key.
-    public func rotate(now: Int64) throws(StoreError) {
-        let (key, record) = ReceiptKeyring.newKey(now: now)
+    /// Makes a new key the signing key and retires every other active key, unless
+    /// another edge sharing the database rotated since this one last read the keys (then
+    /// its key is adopted: rotation happens once for the fleet).
+    public func rotate(now: Int64, force: Bool = true) throws(StoreError) {
+        let (_, record) = ReceiptKeyring.newKey(now: now)
         let retireUntil = now + (configuration.receiptLifetimeSeconds + configuration.publishMarginSeconds) * 1000
+        let known = state.withLock { $0.current.kid }
+        let configuration = self.configuration
         let records = try store.writeAndWait { tx in
-            try ReceiptKeyring.install(record, tx: tx, now: now, until: retireUntil)
+            try ReceiptKeyring.install(
+                record, tx: tx, now: now, until: retireUntil, unlessRotatedSince: force ? nil : known,
+                configuration: configuration)
         }
+        adopt(records)
+    }
+
+    /// Takes the newest usable key of `records` as the signing key.
+    private func adopt(_ records: [SigningKeyRecord]) {
+        let newest = ReceiptKeyring.newestUsable(records)
+        let version = store.publishableKeysVersion
         state.withLock {
-            $0.current = key
+            if let newest { $0.current = newest }
             $0.records = records
             $0.rotating = false
+            $0.version = version
         }
+    }
+
+    /// Reads the keys again when another process changed them (another edge rotated):
+    /// called on a loop with its reader before signing, so that a node never keeps
+    /// signing with a key the fleet retired.
+    func refreshIfChanged(reader: any StoreReader) {
+        let version = store.publishableKeysVersion
+        guard state.withLock({ $0.version != version }) else { return }
+        guard let records = try? reader.signingKeys() else { return }
+        adopt(records)
     }
 
     /// Rotates when the signing key is older than the interval; true if it did.
     @discardableResult
     public func rotateIfDue(now: Int64) throws(StoreError) -> Bool {
         guard isDue(state.withLock { $0.current }, now: now) else { return false }
-        try rotate(now: now)
+        try rotate(now: now, force: false)
         return true
     }
 
@@ -112,24 +142,42 @@ public final class ReceiptKeyring: Sendable {
     }
 
     private func rotateInBackground(now: Int64) {
-        let (key, record) = ReceiptKeyring.newKey(now: now)
+        let (_, record) = ReceiptKeyring.newKey(now: now)
         let retireUntil = now + (configuration.receiptLifetimeSeconds + configuration.publishMarginSeconds) * 1000
+        let known = state.withLock { $0.current.kid }
+        let configuration = self.configuration
         store.write(
-            { tx in try ReceiptKeyring.install(record, tx: tx, now: now, until: retireUntil) },
+            { tx in
+                try ReceiptKeyring.install(
+                    record, tx: tx, now: now, until: retireUntil, unlessRotatedSince: known,
+                    configuration: configuration)
+            },
             completion: { [self] result in
-                state.withLock { s in
-                    s.rotating = false
-                    if case .success(let records) = result {
-                        s.current = key
-                        s.records = records
-                    }
+                if case .success(let records) = result {
+                    adopt(records)
+                } else {
+                    state.withLock { $0.rotating = false }
                 }
             })
     }
 
-    private static func install(_ record: SigningKeyRecord, tx: any StoreTransaction, now: Int64, until: Int64)
-        throws(StoreError) -> [SigningKeyRecord]
-    {
+    /// Installs `record` as the signing key, retiring the others, under the fleet's lock.
+    /// With `unlessRotatedSince`, nothing happens when the newest usable key is no longer
+    /// that one and is not due: another edge rotated first.
+    private static func install(
+        _ record: SigningKeyRecord, tx: any StoreTransaction, now: Int64, until: Int64,
+        unlessRotatedSince known: String? = nil, configuration: Configuration = Configuration()
+    ) throws(StoreError) -> [SigningKeyRecord] {
+        try tx.lock(.signingKeys)
+        if let known {
+            let existing = try tx.signingKeys()
+            if let newest = newestUsable(existing), newest.kid != known,
+                !(configuration.rotationIntervalSeconds > 0
+                    && now - newest.createdAt >= configuration.rotationIntervalSeconds * 1000)
+            {
+                return existing
+            }
+        }
         for var old in try tx.signingKeys() where old.retiredAt == nil {
             old.retiredAt = now
             old.publishUntil = until

@@ -10,8 +10,14 @@ import Model
 /// `schemaTooNew` rather than guessing.
 enum PGMigrations {
     static let all: [Migration] = [
-        Migration(version: 1, sql: PGSchemaV1.sql)
+        Migration(version: 1, sql: PGSchemaV1.sql),
+        Migration(version: 2, sql: PGSchemaV2.sql),
     ]
+
+    /// Steps that older binaries cannot run beside (they change what those binaries read
+    /// or write); a binary below such a step's version refuses the schema. Every step so
+    /// far is additive. A new breaking step is added here with its version.
+    static let breaking: Set<Int> = [1]
 
     static var latestVersion: Int { all.last?.version ?? 0 }
 
@@ -28,7 +34,12 @@ enum PGMigrations {
         defer { _ = try? connection.run("migrations_unlock", "SELECT pg_advisory_unlock($1)", params) }
         try connection.execute("CREATE TABLE IF NOT EXISTS biqli_schema (version bigint NOT NULL)")
         let found = try version(connection)
-        if found > supported { throw .schemaTooNew(found: found, supported: supported) }
+        if found > supported {
+            // A newer binary migrated (a rolling upgrade): run on it when it kept this
+            // binary's schema readable and writable.
+            if try compatibleFrom(connection) <= supported { return found }
+            throw .schemaTooNew(found: found, supported: supported)
+        }
         for migration in migrations where migration.version > found {
             try connection.execute("BEGIN")
             do throws(StoreError) {
@@ -36,6 +47,14 @@ enum PGMigrations {
                 var v = PGParams()
                 v.int(Int64(migration.version))
                 try connection.run("migrations_set", "UPDATE biqli_schema SET version = $1", v)
+                if migration.version >= 2 {
+                    // The oldest binary version that still runs on this schema.
+                    let oldest = breaking.filter { $0 <= migration.version }.max() ?? 1
+                    var c = PGParams()
+                    c.int(Int64(oldest))
+                    try connection.run(
+                        "migrations_compatible", "UPDATE biqli_schema SET compatible_from = $1", c)
+                }
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
@@ -43,6 +62,18 @@ enum PGMigrations {
             }
         }
         return found
+    }
+
+    /// The oldest version whose binaries run on this schema (`compatible_from`, from
+    /// schema 2 on; before, every binary needed the exact version).
+    static func compatibleFrom(_ connection: PGConnection) throws(StoreError) -> Int {
+        let column = try connection.run(
+            "migrations_has_compatible",
+            "SELECT 1 FROM information_schema.columns WHERE table_name = 'biqli_schema' AND column_name = 'compatible_from'"
+        )
+        guard column.rowCount == 1 else { return Int.max }
+        let rows = try connection.run("migrations_compatible_from", "SELECT compatible_from FROM biqli_schema")
+        return rows.rowCount == 1 ? Int(rows.int(0, 0)) : Int.max
     }
 
     /// The schema version (0 for an empty database; the row is made then).

@@ -93,3 +93,14 @@ final class PGTransaction: PGQueries, StoreTransaction {
     // (domains, apps, links, keys, records), +Pending (deferred inserts and counts),
     // +Retention (prune).
 }
+
+extension PGTransaction {
+    /// A transaction-scoped advisory lock: other edges' writers taking it wait until this
+    /// transaction ends.
+    func lock(_ lock: StoreLock) throws(StoreError) {
+        try willQuery()
+        var p = PGParams()
+        p.int(lock.rawValue)
+        try db.run("tx_advisory_lock", "SELECT pg_advisory_xact_lock($1)", p)
+    }
+}
