@@ -36,6 +36,8 @@ struct EdgeConfiguration: Sendable {
     var storeLockWaitMilliseconds = 5_000
     /// `BIQLI_EDGE_DATABASE_URL`: PostgreSQL instead of the SQLite file (nil).
     var database: PGConnectionSettings? = nil
+    /// How long a receipt signing key signs before a new one takes over (30 days).
+    var signingKeyRotationSeconds: Int64 = 30 * 86_400
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -175,6 +177,14 @@ struct EdgeConfiguration: Sendable {
         ) {
             c, v throws(ConfigurationError) in
             c.storeLockWaitMilliseconds = try parseInt(v, "BIQLI_EDGE_STORE_LOCK_WAIT_MS", 0...60_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS",
+            help: "a receipt signing key signs this long, then a new one takes over (once for the fleet)"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.signingKeyRotationSeconds = Int64(
+                try parseInt(v, "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS", 5...366 * 86_400))
         },
         Setting(
             variable: "BIQLI_EDGE_DATABASE_URL",

@@ -50,7 +50,9 @@ final class EdgeApplication: @unchecked Sendable {
         let now = Int64(Clock.nowMilliseconds())
         let keyring: ReceiptKeyring
         do {
-            keyring = try ReceiptKeyring(store: store, now: now)
+            keyring = try ReceiptKeyring(
+                store: store,
+                configuration: .init(rotationIntervalSeconds: configuration.signingKeyRotationSeconds), now: now)
         } catch {
             throw .store("cannot load the receipt signing keys: \(error)")
         }
