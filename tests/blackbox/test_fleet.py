@@ -329,3 +329,16 @@ def test_edges_follow_a_promoted_standby_and_lose_nothing(edge_factory):
               f"{back:.2f} s after the promotion; {len(tokens)} tokens acknowledged")
     finally:
         cluster.stop()
+
+
+def test_a_change_whose_notification_was_lost_arrives_by_polling(edge_factory):
+    (a,) = fleet(edge_factory, nodes=1)
+    assert visit(a, "/docs", ua=UA_DESKTOP)[1]["location"] == "https://www.example.com/docs"
+    with psycopg.connect(a.database_url, autocommit=True) as conn:
+        # The edge's listening connection goes away, and the change is made before it is back:
+        # nobody hears its notification.
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN biqli_changes'")
+        conn.execute("UPDATE links SET url = 'https://www.example.com/docs-lost' WHERE key = 'docs'")
+    took = until(lambda: visit(a, "/docs", ua=UA_DESKTOP)[1].get("location") == "https://www.example.com/docs-lost",
+                 3, "the change without its notification")
+    print(f"a change without its notification seen after {took:.3f} s")
