@@ -14,6 +14,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The one C shim: what Swift cannot import (epoll, eventfd, accept4, OpenSSL macros, atomics).
         .target(name: "CSystem", dependencies: ["COpenSSL"], cSettings: [.define("_GNU_SOURCE")]),
 
@@ -34,6 +37,10 @@ let package = Package(
         // Short-link visits: visitor classification, the visit decision (a pure plan), handoff
         // snapshots, the Play referrer.
         .target(name: "Visit", dependencies: ["Core", "Model", "CSodium"]),
+        // Images made from values, no I/O: QR codes (libqrencode) as SVG and PNG (zlib).
+        .target(name: "Graphics", dependencies: ["CQRencode", "CZlib"]),
+        // Countries of client addresses from a MaxMind DB file (libmaxminddb), reloaded when it changes.
+        .target(name: "GeoIP", dependencies: ["Core", "CMaxMindDB"]),
         // HTML pages, escaping, CSP nonces.
         .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model", "CSodium"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
@@ -43,13 +50,15 @@ let package = Package(
         // Takes an HTTPRequest and answers an HTTPResponse; knows neither the server nor the CLI.
         .target(
             name: "Management",
-            dependencies: ["Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "CSodium"]),
+            dependencies: [
+                "Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "Graphics", "CSodium",
+            ]),
         // The executable: configuration, CLI, route table, wiring, visit flow.
         .executableTarget(
             name: "Edge",
             dependencies: [
                 "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
-                "Core",
+                "GeoIP", "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -65,6 +74,8 @@ let package = Package(
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core", "Model"]),
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "CZlib"]),
+        .testTarget(name: "GeoIPTests", dependencies: ["GeoIP"]),
         .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),

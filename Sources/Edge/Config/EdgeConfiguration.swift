@@ -20,6 +20,8 @@ struct EdgeConfiguration: Sendable {
     var publicURL = "https://localhost:8443"
     var httpsRedirect = true
     var trustedProxies: [CIDR] = []
+    /// `BIQLI_EDGE_GEOIP_DB`: a MaxMind DB file giving clicks their country; nil: none.
+    var geoIPDatabase: String? = nil
     var loops = EdgeConfiguration.coreCount()
     var logLevel: LogLevel = .info
     var accessLog = true
@@ -107,6 +109,12 @@ struct EdgeConfiguration: Sendable {
                 list.append(cidr)
             }
             c.trustedProxies = list
+        },
+        Setting(
+            variable: "BIQLI_EDGE_GEOIP_DB",
+            help: "MaxMind or DB-IP .mmdb file: clicks keep the country code, never the address; reloaded on change"
+        ) {
+            c, v throws(ConfigurationError) in c.geoIPDatabase = v.isEmpty ? nil : v
         },
         Setting(variable: "BIQLI_EDGE_LOOPS", help: "event-loop threads") {
             c, v throws(ConfigurationError) in c.loops = try parseInt(v, "BIQLI_EDGE_LOOPS", 1...256)

@@ -1,4 +1,5 @@
 import Core
+import GeoIP
 import HTTP
 import Management
 import Model
@@ -74,6 +75,27 @@ final class EdgeApplication: @unchecked Sendable {
             }
         }
 
+        var geoIP: GeoIPLookup?
+        if let path = configuration.geoIPDatabase {
+            do {
+                geoIP = try GeoIPLookup(
+                    path: path, loops: configuration.loops, checkIntervalMilliseconds: 2_000,
+                    onEvent: { event in
+                        switch event {
+                        case .loaded(let path, let type, let built):
+                            log.info(
+                                "GeoIP database loaded",
+                                [("path", .string(path)), ("type", .string(type)), ("built", .int(Int64(built)))])
+                        case .failed(let error):
+                            log.error(
+                                "GeoIP database unusable; the previous one stays", [("detail", .string("\(error)"))])
+                        }
+                    })
+            } catch {
+                throw .io("BIQLI_EDGE_GEOIP_DB: \(error)")
+            }
+        }
+
         var http = HTTPServerConfiguration()
         http.loops = configuration.loops
         http.httpAddress = configuration.httpAddress
@@ -106,7 +128,7 @@ final class EdgeApplication: @unchecked Sendable {
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth)
+            certificateHealth: certificateHealth, geoIP: geoIP)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -166,6 +188,7 @@ final class EdgeApplication: @unchecked Sendable {
             return 1
         }
         pruner.start()
+        services.geoIP?.start()
         let certs = server.certificates
         log.info(
             "listening",
@@ -190,6 +213,7 @@ final class EdgeApplication: @unchecked Sendable {
         }
         server.shutdown()
         server.wait()
+        services.geoIP?.stop()
         pruner.stop()
         services.store.close()
         log.info("stopped")

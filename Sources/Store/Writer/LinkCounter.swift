@@ -1,0 +1,116 @@
+import Model
+
+/// The per-link daily counts of the writer's current batch, before they reach
+/// `link_click_counts` and `link_open_counts`: what a link's analytics read
+/// (`StoreReader.linkAnalytics`), a few rows per day whatever the number of clicks.
+///
+/// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
+/// click, with an app or not), each preview bot's visit and each open event of a link
+/// here, and writes the sums once per batch, one UPSERT per distinct key. A batch's
+/// clicks mostly share a key (the last one is checked first); a batch spread over many
+/// links finds each key by its hash. Not thread-safe: the writer's transaction owns it,
+/// inside its `ClickCounter`, so that what restores the one restores the other.
+struct LinkCounter: Equatable {
+    static let dayMilliseconds: Int64 = 86_400_000
+
+    /// One row of `link_click_counts`. Absent values are empty strings: they are part
+    /// of the primary key, which takes no NULL.
+    struct ClickKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var platform: VisitorPlatform
+        var kind: ClickKind
+        /// The in-app browser's tag; "" for a regular browser.
+        var inAppBrowser: String
+        /// The ISO country code; "" when unknown.
+        var country: String
+    }
+
+    /// One row of `link_open_counts`.
+    struct OpenKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var matchedBy: MatchType
+        var firstOpen: Bool
+    }
+
+    private(set) var clicks: [(key: ClickKey, count: Int)] = []
+    private(set) var opens: [(key: OpenKey, count: Int)] = []
+    private var clickIndex: [ClickKey: Int] = [:]
+    private var openIndex: [OpenKey: Int] = [:]
+
+    var isEmpty: Bool { clicks.isEmpty && opens.isEmpty }
+
+    /// The UTC day (days since the epoch) that holds `milliseconds`; floors negative times too.
+    static func day(_ milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / dayMilliseconds : (milliseconds + 1) / dayMilliseconds - 1
+    }
+
+    mutating func addClick(
+        linkId: String, at: Int64, platform: VisitorPlatform, kind: ClickKind, inAppBrowser: String?,
+        country: String?
+    ) {
+        let key = ClickKey(
+            linkId: linkId, day: Self.day(at), platform: platform, kind: kind, inAppBrowser: inAppBrowser ?? "",
+            country: country ?? "")
+        if let last = clicks.indices.last, clicks[last].key == key {
+            clicks[last].count += 1
+        } else if let i = clickIndex[key] {
+            clicks[i].count += 1
+        } else {
+            clickIndex[key] = clicks.count
+            clicks.append((key, 1))
+        }
+    }
+
+    mutating func addOpen(linkId: String, at: Int64, matchedBy: MatchType, firstOpen: Bool) {
+        let key = OpenKey(linkId: linkId, day: Self.day(at), matchedBy: matchedBy, firstOpen: firstOpen)
+        if let i = openIndex[key] {
+            opens[i].count += 1
+        } else {
+            openIndex[key] = opens.count
+            opens.append((key, 1))
+        }
+    }
+
+    mutating func removeAll() {
+        if !clicks.isEmpty {
+            clicks.removeAll(keepingCapacity: true)
+            clickIndex.removeAll(keepingCapacity: true)
+        }
+        if !opens.isEmpty {
+            opens.removeAll(keepingCapacity: true)
+            openIndex.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The click rows in key order (link, day, platform, kind, browser, country): two
+    /// PostgreSQL writers adding to the same rows lock them in the same order.
+    var sortedClicks: [(key: ClickKey, count: Int)] {
+        clicks.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId < y.linkId }
+            if x.day != y.day { return x.day < y.day }
+            if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
+            if x.kind != y.kind { return x.kind.rawValue < y.kind.rawValue }
+            if x.inAppBrowser != y.inAppBrowser { return x.inAppBrowser < y.inAppBrowser }
+            return x.country < y.country
+        }
+    }
+
+    /// The open rows in key order (link, day, match type, first-open flag).
+    var sortedOpens: [(key: OpenKey, count: Int)] {
+        opens.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId < y.linkId }
+            if x.day != y.day { return x.day < y.day }
+            if x.matchedBy != y.matchedBy { return x.matchedBy.rawValue < y.matchedBy.rawValue }
+            return !x.firstOpen && y.firstOpen
+        }
+    }
+
+    static func == (a: LinkCounter, b: LinkCounter) -> Bool {
+        a.clicks.elementsEqual(b.clicks) { $0.key == $1.key && $0.count == $1.count }
+            && a.opens.elementsEqual(b.opens) { $0.key == $1.key && $0.count == $1.count }
+    }
+}
