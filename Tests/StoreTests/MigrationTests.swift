@@ -45,8 +45,8 @@ final class MigrationTests: XCTestCase {
             tables,
             [
                 "app_domains", "app_instances", "click_counts", "clicks", "domains", "handoffs",
-                "idempotency_records", "links", "mobile_apps", "open_events", "publishable_keys", "secret_keys",
-                "signing_keys",
+                "idempotency_records", "link_click_counts", "link_open_counts", "links", "mobile_apps", "open_events",
+                "publishable_keys", "secret_keys", "signing_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
     }
@@ -86,6 +86,20 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(
                 try reader.analytics(app: SchemaFixtures.appId, since: 0, recent: 0).clicks,
                 [.init(platform: .ios, kind: .deepView, count: 1)], context)
+            // Version 5 counts the clicks already stored per link and day (without a country,
+            // which older clicks never had); the version 5 fixture has its own counts.
+            XCTAssertEqual(click?.country, fixture.version >= 5 ? "DE" : nil, context)
+            XCTAssertEqual(
+                try reader.linkAnalytics(link: SchemaFixtures.linkId, fromDay: 0, throughDay: 0),
+                LinkAnalytics(
+                    clicks: [
+                        .init(
+                            day: 0, platform: .ios, kind: .deepView, country: fixture.version >= 5 ? "DE" : nil,
+                            count: 1)
+                    ],
+                    opens: fixture.version >= 5
+                        ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : []
+                ), context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(
                 try store.writeAndWait { tx in
