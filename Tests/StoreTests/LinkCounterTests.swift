@@ -57,4 +57,24 @@ final class LinkCounterTests: XCTestCase {
         copy.addClick(linkId: "x", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
         XCTAssertEqual(copy.clicks.count, 1, "the index was emptied with the rows")
     }
+
+    func testKeysStayFoundWhenTheRowsGrowPastTheScanIntoTheIndex() {
+        var c = LinkCounter()
+        for round in 0..<3 {
+            for n in 0..<(LinkCounter.indexedFrom + 3) {
+                c.addClick(
+                    linkId: "l\(n)", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+                c.addOpen(linkId: "l\(n)", at: 0, matchedBy: .none, firstOpen: false)
+            }
+            XCTAssertEqual(c.clicks.count, LinkCounter.indexedFrom + 3, "round \(round)")
+            XCTAssertEqual(c.opens.count, LinkCounter.indexedFrom + 3, "round \(round)")
+        }
+        XCTAssertTrue(c.clicks.allSatisfy { $0.count == 3 })
+        XCTAssertTrue(c.opens.allSatisfy { $0.count == 3 })
+        c.removeAll()
+        for _ in 0..<2 {
+            c.addClick(linkId: "l0", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+        }
+        XCTAssertEqual(c.clicks.map(\.count), [2], "after removeAll, scanned again")
+    }
 }

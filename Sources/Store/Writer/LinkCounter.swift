@@ -7,11 +7,14 @@ import Model
 /// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
 /// click, with an app or not), each preview bot's visit and each open event of a link
 /// here, and writes the sums once per batch, one UPSERT per distinct key. A batch's
-/// clicks mostly share a key (the last one is checked first); a batch spread over many
-/// links finds each key by its hash. Not thread-safe: the writer's transaction owns it,
-/// inside its `ClickCounter`, so that what restores the one restores the other.
+/// clicks mostly share a key: the last one is compared first, then the few others one by
+/// one; only a batch of more than `indexedFrom` keys (spread over many links) hashes
+/// them. Not thread-safe: the writer's transaction owns it, inside its `ClickCounter`,
+/// so that what restores the one restores the other.
 struct LinkCounter: Equatable {
     static let dayMilliseconds: Int64 = 86_400_000
+    /// Keys compared one by one below this many; by hash from here on.
+    static let indexedFrom = 8
 
     /// One row of `link_click_counts`. Absent values are empty strings: they are part
     /// of the primary key, which takes no NULL.
@@ -53,35 +56,49 @@ struct LinkCounter: Equatable {
         let key = ClickKey(
             linkId: linkId, day: Self.day(at), platform: platform, kind: kind, inAppBrowser: inAppBrowser ?? "",
             country: country ?? "")
-        if let last = clicks.indices.last, clicks[last].key == key {
-            clicks[last].count += 1
-        } else if let i = clickIndex[key] {
-            clicks[i].count += 1
-        } else {
-            clickIndex[key] = clicks.count
-            clicks.append((key, 1))
-        }
+        Self.add(key, to: &clicks, index: &clickIndex)
     }
 
     mutating func addOpen(linkId: String, at: Int64, matchedBy: MatchType, firstOpen: Bool) {
         let key = OpenKey(linkId: linkId, day: Self.day(at), matchedBy: matchedBy, firstOpen: firstOpen)
-        if let i = openIndex[key] {
-            opens[i].count += 1
+        Self.add(key, to: &opens, index: &openIndex)
+    }
+
+    /// One more of `key`: the last row, else a scan of the few rows, else the hash index
+    /// (made when the rows first reach `indexedFrom`).
+    private static func add<Key: Hashable>(
+        _ key: Key, to rows: inout [(key: Key, count: Int)], index: inout [Key: Int]
+    ) {
+        if rows.count < indexedFrom {
+            var i = rows.count - 1
+            while i >= 0 {
+                if rows[i].key == key {
+                    rows[i].count += 1
+                    return
+                }
+                i -= 1
+            }
+            rows.append((key, 1))
+            if rows.count == indexedFrom {
+                for (j, row) in rows.enumerated() { index[row.key] = j }
+            }
+            return
+        }
+        if let last = rows.indices.last, rows[last].key == key {
+            rows[last].count += 1
+        } else if let i = index[key] {
+            rows[i].count += 1
         } else {
-            openIndex[key] = opens.count
-            opens.append((key, 1))
+            index[key] = rows.count
+            rows.append((key, 1))
         }
     }
 
     mutating func removeAll() {
-        if !clicks.isEmpty {
-            clicks.removeAll(keepingCapacity: true)
-            clickIndex.removeAll(keepingCapacity: true)
-        }
-        if !opens.isEmpty {
-            opens.removeAll(keepingCapacity: true)
-            openIndex.removeAll(keepingCapacity: true)
-        }
+        if !clicks.isEmpty { clicks.removeAll(keepingCapacity: true) }
+        if !clickIndex.isEmpty { clickIndex.removeAll(keepingCapacity: true) }
+        if !opens.isEmpty { opens.removeAll(keepingCapacity: true) }
+        if !openIndex.isEmpty { openIndex.removeAll(keepingCapacity: true) }
     }
 
     /// The click rows in key order (link, day, platform, kind, browser, country): two
