@@ -51,12 +51,16 @@ class LinkAnalyticsTests: StoreTestCase {
                     .init(day: Self.today - 1, platform: .desktop, kind: .desktop, count: 1),
                     .init(
                         day: Self.today, platform: .android, kind: .androidRedirect, inAppBrowser: "instagram",
-                        country: "DE", count: 3),
+                        count: 3),
                     .init(day: Self.today, platform: .bot, kind: .previewBot, count: 2),
-                    .init(day: Self.today, platform: .desktop, kind: .desktop, country: "FR", count: 1),
-                    .init(
-                        day: Self.today, platform: .ios, kind: .deepView, inAppBrowser: "instagram", country: "DE",
-                        count: 1),
+                    .init(day: Self.today, platform: .desktop, kind: .desktop, count: 1),
+                    .init(day: Self.today, platform: .ios, kind: .deepView, inAppBrowser: "instagram", count: 1),
+                ],
+                countries: [
+                    .init(day: Self.today - 1, country: nil, count: 1),
+                    .init(day: Self.today, country: nil, count: 2),
+                    .init(day: Self.today, country: "DE", count: 4),
+                    .init(day: Self.today, country: "FR", count: 1),
                 ], opens: []))
         // The days asked for only; another link's counts apart.
         XCTAssertEqual(try read(from: Self.today - 1, through: Self.today - 1).clicks.map(\.count), [1])
@@ -75,7 +79,9 @@ class LinkAnalyticsTests: StoreTestCase {
             for n in 2_000..<2_500 { try tx.insertClick(Self.click(n, country: "JP")) }
         }
         XCTAssertEqual(try count("link_click_counts"), 1)
+        XCTAssertEqual(try count("link_country_counts"), 1)
         XCTAssertEqual(try read().clicks.first?.count, 2_500)
+        XCTAssertEqual(try read().countries, [.init(day: Self.today, country: "JP", count: 2_500)])
     }
 
     func testABatchOverManyLinksCountsEachLink() throws {
@@ -86,10 +92,13 @@ class LinkAnalyticsTests: StoreTestCase {
             }
         }
         for l in [0, 1, 150, 299] {
-            let clicks = try read("biq_lnk_\(l)").clicks
-            XCTAssertEqual(clicks.reduce(0) { $0 + $1.count }, 3, "link \(l)")
+            let counts = try read("biq_lnk_\(l)")
+            XCTAssertEqual(counts.clicks.map(\.count), [3], "link \(l)")
+            XCTAssertEqual(counts.countries.map(\.country), [nil, "DE"], "link \(l)")
+            XCTAssertEqual(counts.countries.map(\.count), [2, 1], "link \(l)")
         }
-        XCTAssertEqual(try count("link_click_counts"), 600, "300 links, each once with a country and twice without")
+        XCTAssertEqual(try count("link_click_counts"), 300)
+        XCTAssertEqual(try count("link_country_counts"), 600, "300 links, each once with a country and twice without")
     }
 
     func testOpensOfALinkAreCountedByDayMatchTypeAndFirstOpen() throws {
@@ -129,7 +138,8 @@ class LinkAnalyticsTests: StoreTestCase {
         gate.release()
         XCTAssertTrue(done.wait(for: 3))
         let analytics = try read()
-        XCTAssertEqual(analytics.clicks.map(\.country), ["DE"])
+        XCTAssertEqual(analytics.countries.map(\.country), ["DE"])
+        XCTAssertEqual(analytics.countries.map(\.count), [2])
         XCTAssertEqual(analytics.clicks.map(\.count), [2])
         XCTAssertEqual(analytics.opens, [])
     }
@@ -158,7 +168,9 @@ class LinkAnalyticsTests: StoreTestCase {
         let left = try read()
         XCTAssertEqual(left.clicks.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
         XCTAssertEqual(left.opens.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
+        XCTAssertEqual(left.countries.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
         XCTAssertEqual(try count("link_click_counts"), 3)
+        XCTAssertEqual(try count("link_country_counts"), 3)
         XCTAssertEqual(try count("link_open_counts"), 3)
     }
 

@@ -15,7 +15,8 @@ final class LinkCounterTests: XCTestCase {
         c.addClick(linkId: "l", at: 6, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
         XCTAssertEqual(c.clicks.map(\.count), [4, 1])
         XCTAssertEqual(c.clicks.map(\.key.inAppBrowser), ["", "line"])
-        XCTAssertEqual(c.clicks.map(\.key.country), ["", "TH"])
+        XCTAssertEqual(c.countries.map(\.key.country), ["", "TH"])
+        XCTAssertEqual(c.countries.map(\.count), [4, 1], "countries apart from the browsers")
     }
 
     func testKeysAreFoundWhenTheyAreNotTheLastOne() {
@@ -44,8 +45,11 @@ final class LinkCounterTests: XCTestCase {
         c.addOpen(linkId: "a", at: 0, matchedBy: .exactHandoff, firstOpen: true)
         c.addOpen(linkId: "a", at: 0, matchedBy: .exactHandoff, firstOpen: false)
         XCTAssertEqual(
-            c.sortedClicks.map { "\($0.key.linkId)\($0.key.day)\($0.key.platform)\($0.key.country)" },
-            ["a0android", "a0iosDE", "a1ios", "b0ios"])
+            c.sortedClicks.map { "\($0.key.linkId)\($0.key.day)\($0.key.platform)" },
+            ["a0android", "a0ios", "a1ios", "b0ios"])
+        XCTAssertEqual(
+            c.sortedCountries.map { "\($0.key.linkId)\($0.key.day)\($0.key.country)\($0.count)" },
+            ["a01", "a0DE1", "a11", "b01"])
         XCTAssertEqual(
             c.sortedOpens.map { "\($0.key.matchedBy.rawValue)\($0.key.firstOpen)" },
             ["exact_handofffalse", "exact_handofftrue", "probabilistictrue"])

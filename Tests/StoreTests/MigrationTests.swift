@@ -45,7 +45,8 @@ final class MigrationTests: XCTestCase {
             tables,
             [
                 "app_domains", "app_instances", "click_counts", "clicks", "domains", "handoffs",
-                "idempotency_records", "link_click_counts", "link_open_counts", "links", "mobile_apps", "open_events",
+                "idempotency_records", "link_click_counts", "link_country_counts", "link_open_counts", "links",
+                "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
@@ -92,11 +93,8 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(
                 try reader.linkAnalytics(link: SchemaFixtures.linkId, fromDay: 0, throughDay: 0),
                 LinkAnalytics(
-                    clicks: [
-                        .init(
-                            day: 0, platform: .ios, kind: .deepView, country: fixture.version >= 5 ? "DE" : nil,
-                            count: 1)
-                    ],
+                    clicks: [.init(day: 0, platform: .ios, kind: .deepView, count: 1)],
+                    countries: [.init(day: 0, country: fixture.version >= 5 ? "DE" : nil, count: 1)],
                     opens: fixture.version >= 5
                         ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : []
                 ), context)

@@ -103,6 +103,7 @@ final class PGLinkAnalyticsTests: PGTestCase {
         let left = try reader.linkAnalytics(link: Fixture.linkId, fromDay: today - 10, throughDay: today)
         XCTAssertEqual(left.clicks.map(\.day), [today - 2, today - 1, today])
         XCTAssertEqual(left.opens.map(\.day), [today - 2, today - 1, today])
+        XCTAssertEqual(left.countries.map(\.day), [today - 2, today - 1, today])
     }
 }
 
@@ -134,6 +135,7 @@ final class PGLinkAnalyticsMigrationTests: XCTestCase {
                     .init(day: today - 1, platform: .desktop, kind: .desktop, count: 1),
                     .init(day: today, platform: .ios, kind: .deepView, inAppBrowser: "line", count: 2),
                 ],
+                countries: [.init(day: today - 1, country: nil, count: 1), .init(day: today, country: nil, count: 2)],
                 opens: [.init(day: today, matchedBy: .exactHandoff, firstOpen: true, count: 1)]))
         XCTAssertEqual(try PGMigrations.compatibleFrom(connection), 1, "an additive step")
     }

@@ -8,37 +8,46 @@ import Store
 /// In-app browsers and countries are open-ended: only those seen are listed, besides
 /// `none` and `unknown`.
 enum LinkAnalyticsJSON {
+    static let platforms = VisitorPlatform.allCases
+    static let kinds = ClickKind.allCases
+    static let matches = MatchType.allCases
+    static let platformNames = platforms.map(\.rawValue)
+    static let kindNames = kinds.map(\.rawValue)
+    static let matchNames = matches.map(\.rawValue)
+
     static func render(link: Link, firstDay: Int64, days: Int, now: Int64, counts: LinkAnalytics) -> JSONValue {
         let dayRange = firstDay..<(firstDay + Int64(days))
-        var platformsByDay = [[Int]](repeating: [Int](repeating: 0, count: VisitorPlatform.allCases.count), count: days)
-        var kinds = [Int](repeating: 0, count: ClickKind.allCases.count)
-        var browsers: [(String, Int)] = [("none", 0)]
-        var countries: [(String, Int)] = [("unknown", 0)]
+        var platformsByDay = [[Int]](repeating: [Int](repeating: 0, count: platforms.count), count: days)
+        var kindTotals = [Int](repeating: 0, count: kinds.count)
+        var browsers: [String: Int] = [:]
         for c in counts.clicks where dayRange.contains(c.day) {
-            platformsByDay[Int(c.day - firstDay)][index(c.platform)] += c.count
-            kinds[index(c.kind)] += c.count
-            add(c.count, to: c.inAppBrowser ?? "none", in: &browsers)
-            add(c.count, to: c.country ?? "unknown", in: &countries)
+            platformsByDay[Int(c.day - firstDay)][platforms.firstIndex(of: c.platform) ?? 0] += c.count
+            kindTotals[kinds.firstIndex(of: c.kind) ?? 0] += c.count
+            browsers[c.inAppBrowser ?? "none", default: 0] += c.count
         }
-        var matchesByDay = [[Int]](repeating: [Int](repeating: 0, count: MatchType.allCases.count), count: days)
+        var countries: [String: Int] = [:]
+        for c in counts.countries where dayRange.contains(c.day) {
+            countries[c.country ?? "unknown", default: 0] += c.count
+        }
+        var matchesByDay = [[Int]](repeating: [Int](repeating: 0, count: matches.count), count: days)
         var firstOpens = 0
         for o in counts.opens where dayRange.contains(o.day) {
-            matchesByDay[Int(o.day - firstDay)][index(o.matchedBy)] += o.count
+            matchesByDay[Int(o.day - firstDay)][matches.firstIndex(of: o.matchedBy) ?? 0] += o.count
             if o.firstOpen { firstOpens += o.count }
         }
 
-        let platformTotals = (0..<VisitorPlatform.allCases.count).map { i in platformsByDay.reduce(0) { $0 + $1[i] } }
-        let matchTotals = (0..<MatchType.allCases.count).map { i in matchesByDay.reduce(0) { $0 + $1[i] } }
+        let platformTotals = (0..<platforms.count).map { i in platformsByDay.reduce(0) { $0 + $1[i] } }
+        let matchTotals = (0..<matches.count).map { i in matchesByDay.reduce(0) { $0 + $1[i] } }
         let clickDays: [JSONValue] = platformsByDay.enumerated().map { i, row in
             .object([
                 ("day", .string(date(firstDay + Int64(i)))), ("total", int(row.reduce(0, +))),
-                ("byPlatform", counters(VisitorPlatform.allCases.map(\.rawValue), row)),
+                ("byPlatform", counters(platformNames, row)),
             ])
         }
         let openDays: [JSONValue] = matchesByDay.enumerated().map { i, row in
             .object([
                 ("day", .string(date(firstDay + Int64(i)))), ("total", int(row.reduce(0, +))),
-                ("byMatchType", counters(MatchType.allCases.map(\.rawValue), row)),
+                ("byMatchType", counters(matchNames, row)),
             ])
         }
         return .object([
@@ -48,10 +57,10 @@ enum LinkAnalyticsJSON {
                 "clicks",
                 .object([
                     ("total", int(platformTotals.reduce(0, +))),
-                    ("byPlatform", counters(VisitorPlatform.allCases.map(\.rawValue), platformTotals)),
-                    ("byKind", counters(ClickKind.allCases.map(\.rawValue), kinds)),
-                    ("byInAppBrowser", .object(sorted(browsers).map { ($0.0, int($0.1)) })),
-                    ("byCountry", .object(sorted(countries).map { ($0.0, int($0.1)) })),
+                    ("byPlatform", counters(platformNames, platformTotals)),
+                    ("byKind", counters(kindNames, kindTotals)),
+                    ("byInAppBrowser", openCounters(browsers, first: "none")),
+                    ("byCountry", openCounters(countries, first: "unknown")),
                     ("daily", .array(clickDays)),
                 ])
             ),
@@ -59,7 +68,7 @@ enum LinkAnalyticsJSON {
                 "opens",
                 .object([
                     ("total", int(matchTotals.reduce(0, +))), ("firstOpens", int(firstOpens)),
-                    ("byMatchType", counters(MatchType.allCases.map(\.rawValue), matchTotals)),
+                    ("byMatchType", counters(matchNames, matchTotals)),
                     ("daily", .array(openDays)),
                 ])
             ),
@@ -77,20 +86,12 @@ enum LinkAnalyticsJSON {
         .object(zip(names, values).map { ($0, int($1)) })
     }
 
-    private static func add(_ n: Int, to name: String, in list: inout [(String, Int)]) {
-        if let i = list.firstIndex(where: { $0.0 == name }) {
-            list[i].1 += n
-        } else {
-            list.append((name, n))
+    /// `first` (`none`, `unknown`) always and first, then the others by count, most
+    /// first, then by name.
+    private static func openCounters(_ counts: [String: Int], first: String) -> JSONValue {
+        let others = counts.filter { $0.key != first }.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
         }
-    }
-
-    /// The first entry (`none`, `unknown`) first, then by count, most first, then by name.
-    private static func sorted(_ list: [(String, Int)]) -> [(String, Int)] {
-        [list[0]] + list.dropFirst().sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-    }
-
-    private static func index<T: CaseIterable & Equatable>(_ value: T) -> Int {
-        T.allCases.firstIndex(of: value).map { T.allCases.distance(from: T.allCases.startIndex, to: $0) } ?? 0
+        return .object([(first, int(counts[first] ?? 0))] + others.map { ($0.key, int($0.value)) })
     }
 }

@@ -128,8 +128,9 @@ struct CopyTable {
             "link_click_counts",
             [
                 ("link_id", .text), ("day", .int), ("platform", .text), ("kind", .text), ("in_app_browser", .text),
-                ("country", .text), ("count", .int),
+                ("count", .int),
             ]),
+        CopyTable("link_country_counts", [("link_id", .text), ("day", .int), ("country", .text), ("count", .int)]),
         CopyTable(
             "link_open_counts",
             [("link_id", .text), ("day", .int), ("matched_by", .text), ("first_open", .flag), ("count", .int)]),

@@ -215,9 +215,14 @@ extension PGQueries {
 
     /// Ranges of the primary keys, whose text columns sort byte by byte (`PGSchemaV4`).
     static let selectLinkClickCounts = """
-        SELECT day, platform, kind, in_app_browser, country, count FROM link_click_counts
+        SELECT day, platform, kind, in_app_browser, count FROM link_click_counts
         WHERE link_id = $1 AND day >= $2 AND day <= $3
-        ORDER BY link_id, day, platform, kind, in_app_browser, country
+        ORDER BY link_id, day, platform, kind, in_app_browser
+        """
+    static let selectLinkCountryCounts = """
+        SELECT day, country, count FROM link_country_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, country
         """
     static let selectLinkOpenCounts = """
         SELECT day, matched_by, first_open, count FROM link_open_counts
@@ -237,10 +242,15 @@ extension PGQueries {
             guard let platform = VisitorPlatform(rawValue: r.text(i, 1)), let kind = ClickKind(rawValue: r.text(i, 2))
             else { throw ModelCodec.corrupt("link_click_counts.kind") }
             let browser = r.text(i, 3)
-            let country = r.text(i, 4)
             return LinkAnalytics.ClickCount(
                 day: r.int(i, 0), platform: platform, kind: kind, inAppBrowser: browser.isEmpty ? nil : browser,
-                country: country.isEmpty ? nil : country, count: Int(r.int(i, 5)))
+                count: Int(r.int(i, 4)))
+        }
+        let countries = try Self.all(db.run("pgq_link_country_counts", Self.selectLinkCountryCounts, p)) {
+            r, i throws(StoreError) in
+            let country = r.text(i, 1)
+            return LinkAnalytics.CountryCount(
+                day: r.int(i, 0), country: country.isEmpty ? nil : country, count: Int(r.int(i, 2)))
         }
         let opens = try Self.all(db.run("pgq_link_open_counts", Self.selectLinkOpenCounts, p)) {
             r, i throws(StoreError) in
@@ -250,6 +260,6 @@ extension PGQueries {
             return LinkAnalytics.OpenCount(
                 day: r.int(i, 0), matchedBy: matchedBy, firstOpen: r.bool(i, 2), count: Int(r.int(i, 3)))
         }
-        return LinkAnalytics(clicks: clicks, opens: opens)
+        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens)
     }
 }

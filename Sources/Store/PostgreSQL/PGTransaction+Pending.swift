@@ -17,7 +17,7 @@ extension PGTransaction {
         SELECT * FROM unnest($1::bytea[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                              $8::text[], $9::text[], $10::text[], $11::int8[], $12::int8[], $13::text[], $14::text[])
         """
-    /// The three counts in one round trip. Rows in key order within each table, and the
+    /// The four counts in one round trip. Rows in key order within each table, and the
     /// tables in the statement's one order: two edges adding to the same hours and days
     /// lock them in the same order, so they wait for each other instead of deadlocking.
     /// (An empty array inserts nothing.)
@@ -27,13 +27,17 @@ extension PGTransaction {
             SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[])
             ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = click_counts.count + excluded.count
         ), link_clicks AS (
-            INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, country, count)
-            SELECT * FROM unnest($6::text[], $7::int8[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int8[])
-            ON CONFLICT (link_id, day, platform, kind, in_app_browser, country)
+            INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, count)
+            SELECT * FROM unnest($6::text[], $7::int8[], $8::text[], $9::text[], $10::text[], $11::int8[])
+            ON CONFLICT (link_id, day, platform, kind, in_app_browser)
                 DO UPDATE SET count = link_click_counts.count + excluded.count
+        ), link_countries AS (
+            INSERT INTO link_country_counts (link_id, day, country, count)
+            SELECT * FROM unnest($12::text[], $13::int8[], $14::text[], $15::int8[])
+            ON CONFLICT (link_id, day, country) DO UPDATE SET count = link_country_counts.count + excluded.count
         ), link_opens AS (
             INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count)
-            SELECT * FROM unnest($13::text[], $14::int8[], $15::text[], $16::bool[], $17::int8[])
+            SELECT * FROM unnest($16::text[], $17::int8[], $18::text[], $19::bool[], $20::int8[])
             ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = link_open_counts.count + excluded.count
         )
         SELECT 1
@@ -51,8 +55,8 @@ extension PGTransaction {
         }
     }
 
-    /// Adds the pending counts to `click_counts`, `link_click_counts` and
-    /// `link_open_counts` and forgets them. Called before COMMIT (`flushPending`) and
+    /// Adds the pending counts to `click_counts` and the links' daily counts and forgets
+    /// them. Called before COMMIT (`flushPending`) and
     /// before a read of the counts through this transaction. On failure the counts stay
     /// pending and the caller rolls back.
     func flushCounts() throws(StoreError) {
@@ -64,7 +68,7 @@ extension PGTransaction {
             if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
             return x.kind.rawValue < y.kind.rawValue
         }
-        var p = PGParams(capacity: 17)
+        var p = PGParams(capacity: 20)
         let n = entries.count
         p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.appId) } }
         p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(e.key.hour) } }
@@ -78,8 +82,13 @@ extension PGTransaction {
         p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.platform.rawValue) } }
         p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.kind.rawValue) } }
         p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.inAppBrowser) } }
-        p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.country) } }
         p.array(PGParams.int8OID, count: c) { w in for e in clicks { w.int(Int64(e.count)) } }
+        let countries = counts.links.sortedCountries
+        let k = countries.count
+        p.array(PGParams.textOID, count: k) { w in for e in countries { w.text(e.key.linkId) } }
+        p.array(PGParams.int8OID, count: k) { w in for e in countries { w.int(e.key.day) } }
+        p.array(PGParams.textOID, count: k) { w in for e in countries { w.text(e.key.country) } }
+        p.array(PGParams.int8OID, count: k) { w in for e in countries { w.int(Int64(e.count)) } }
         let opens = counts.links.sortedOpens
         let o = opens.count
         p.array(PGParams.textOID, count: o) { w in for e in opens { w.text(e.key.linkId) } }

@@ -77,6 +77,10 @@ extension PGTransaction {
         DELETE FROM link_click_counts WHERE ctid = ANY(ARRAY(
             SELECT ctid FROM link_click_counts WHERE day < $1 LIMIT $2))
         """
+    static let deleteOldLinkCountryCountsSQL = """
+        DELETE FROM link_country_counts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM link_country_counts WHERE day < $1 LIMIT $2))
+        """
     static let deleteOldLinkOpenCountsSQL = """
         DELETE FROM link_open_counts WHERE ctid = ANY(ARRAY(
             SELECT ctid FROM link_open_counts WHERE day < $1 LIMIT $2))
@@ -87,11 +91,14 @@ extension PGTransaction {
         p.int(LinkCounter.day(cutoff))
         p.int(Int64(limit))
         var deleted = try db.run("pgt_prune_link_clicks", Self.deleteOldLinkClickCountsSQL, p).affectedRows
-        if deleted < limit {
+        for (name, sql) in [
+            ("pgt_prune_link_countries", Self.deleteOldLinkCountryCountsSQL),
+            ("pgt_prune_link_opens", Self.deleteOldLinkOpenCountsSQL),
+        ] where deleted < limit {
             var q = PGParams()
             q.int(LinkCounter.day(cutoff))
             q.int(Int64(limit - deleted))
-            deleted += try db.run("pgt_prune_link_opens", Self.deleteOldLinkOpenCountsSQL, q).affectedRows
+            deleted += try db.run(name, sql, q).affectedRows
         }
         return deleted
     }

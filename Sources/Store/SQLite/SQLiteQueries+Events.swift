@@ -185,9 +185,14 @@ extension SQLiteQueries {
 
     /// Ranges of the primary keys (link, day, ...): the rows come in key order.
     static let selectLinkClickCounts = """
-        SELECT day, platform, kind, in_app_browser, country, count FROM link_click_counts
+        SELECT day, platform, kind, in_app_browser, count FROM link_click_counts
         WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
-        ORDER BY link_id, day, platform, kind, in_app_browser, country
+        ORDER BY link_id, day, platform, kind, in_app_browser
+        """
+    static let selectLinkCountryCounts = """
+        SELECT day, country, count FROM link_country_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, country
         """
     static let selectLinkOpenCounts = """
         SELECT day, matched_by, first_open, count FROM link_open_counts
@@ -207,10 +212,14 @@ extension SQLiteQueries {
                 throw ModelCodec.corrupt("link_click_counts.kind")
             }
             let browser = s.text(3)
-            let country = s.text(4)
             return LinkAnalytics.ClickCount(
                 day: s.int64(0), platform: platform, kind: kind, inAppBrowser: browser.isEmpty ? nil : browser,
-                country: country.isEmpty ? nil : country, count: s.int(5))
+                count: s.int(4))
+        }
+        let countries = try db.queryAll(Self.selectLinkCountryCounts, bind) { s in
+            let country = s.text(1)
+            return LinkAnalytics.CountryCount(
+                day: s.int64(0), country: country.isEmpty ? nil : country, count: s.int(2))
         }
         let opens = try db.queryAll(Self.selectLinkOpenCounts, bind) { s throws(StoreError) in
             guard let matchedBy = MatchType(rawValue: s.text(1)) else {
@@ -218,6 +227,6 @@ extension SQLiteQueries {
             }
             return LinkAnalytics.OpenCount(day: s.int64(0), matchedBy: matchedBy, firstOpen: s.bool(2), count: s.int(3))
         }
-        return LinkAnalytics(clicks: clicks, opens: opens)
+        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens)
     }
 }

@@ -141,17 +141,21 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         """
 
     static let upsertLinkClickCountSQL = """
-        INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, country, count)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-        ON CONFLICT (link_id, day, platform, kind, in_app_browser, country) DO UPDATE SET count = count + excluded.count
+        INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, count)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT (link_id, day, platform, kind, in_app_browser) DO UPDATE SET count = count + excluded.count
+        """
+    static let upsertLinkCountryCountSQL = """
+        INSERT INTO link_country_counts (link_id, day, country, count) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (link_id, day, country) DO UPDATE SET count = count + excluded.count
         """
     static let upsertLinkOpenCountSQL = """
         INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count) VALUES (?1, ?2, ?3, ?4, ?5)
         ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = count + excluded.count
         """
 
-    /// Adds the pending counts to `click_counts`, `link_click_counts` and
-    /// `link_open_counts` (one UPSERT per key) and forgets them. Called before COMMIT
+    /// Adds the pending counts to `click_counts` and the links' daily counts (one
+    /// UPSERT per key) and forgets them. Called before COMMIT
     /// and before a read of the counts through this transaction. On failure the counts
     /// stay pending and the caller rolls back.
     func flushCounts() throws(StoreError) {
@@ -172,8 +176,15 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
                 s.bind(3, key.platform.rawValue)
                 s.bind(4, key.kind.rawValue)
                 s.bind(5, key.inAppBrowser)
-                s.bind(6, key.country)
-                s.bind(7, count)
+                s.bind(6, count)
+            }
+        }
+        for (key, count) in counts.links.countries {
+            try db.execute(Self.upsertLinkCountryCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.country)
+                s.bind(4, count)
             }
         }
         for (key, count) in counts.links.opens {

@@ -292,11 +292,19 @@ enum SchemaFixtures {
                     platform TEXT NOT NULL,
                     kind TEXT NOT NULL,
                     in_app_browser TEXT NOT NULL,
-                    country TEXT NOT NULL,
                     count INTEGER NOT NULL,
-                    PRIMARY KEY (link_id, day, platform, kind, in_app_browser, country)
+                    PRIMARY KEY (link_id, day, platform, kind, in_app_browser)
                 ) WITHOUT ROWID;
                 CREATE INDEX link_click_counts_day ON link_click_counts(day);
+
+                CREATE TABLE link_country_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    country TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, country)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_country_counts_day ON link_country_counts(day);
 
                 CREATE TABLE link_open_counts (
                     link_id TEXT NOT NULL,
@@ -308,8 +316,8 @@ enum SchemaFixtures {
                 ) WITHOUT ROWID;
                 CREATE INDEX link_open_counts_day ON link_open_counts(day);
 
-                INSERT INTO link_click_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'ios', 'deep_view', '',
-                    'DE', 1);
+                INSERT INTO link_click_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'ios', 'deep_view', '', 1);
+                INSERT INTO link_country_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'DE', 1);
                 INSERT INTO link_open_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'exact_handoff', 1, 3);
                 PRAGMA user_version = 5;
                 """)
