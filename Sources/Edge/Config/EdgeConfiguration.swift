@@ -38,6 +38,11 @@ struct EdgeConfiguration: Sendable {
     var database: PGConnectionSettings? = nil
     /// How long a receipt signing key signs before a new one takes over (30 days).
     var signingKeyRotationSeconds: Int64 = 30 * 86_400
+    /// `BIQLI_EDGE_NODE`: this process's name in logs, metrics and `nodes`.
+    var node = NodeName.hostDefault()
+    /// `BIQLI_EDGE_TEST_EXTRA_MIGRATION`, the black-box tests' rolling-upgrade hook
+    /// (`PGTestMigration`): environment only, in no help text or file.
+    var testMigration: PGTestMigration? = nil
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -117,6 +122,15 @@ struct EdgeConfiguration: Sendable {
                 throw .invalid("BIQLI_EDGE_LOG", v, "must be debug, info, warn or error")
             }
             c.logLevel = level
+        },
+        Setting(
+            variable: "BIQLI_EDGE_NODE", help: "this edge's name in logs, /metrics and `nodes`; default: the host name"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard NodeName.isValid(v) else {
+                throw .invalid("BIQLI_EDGE_NODE", v, "must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
+            }
+            c.node = v
         },
         Setting(variable: "BIQLI_EDGE_ACCESS_LOG", help: "on/off: one JSON line per request") {
             c, v throws(ConfigurationError) in c.accessLog = try parseSwitch(v, "BIQLI_EDGE_ACCESS_LOG")
@@ -204,6 +218,8 @@ struct EdgeConfiguration: Sendable {
         },
     ]
 
+    static let testMigrationVariable = "BIQLI_EDGE_TEST_EXTRA_MIGRATION"
+
     /// Applies the file (if any), then the environment.
     static func load(file: String?, environment: [String: String]) throws(ConfigurationError) -> EdgeConfiguration {
         var config = EdgeConfiguration()
@@ -230,6 +246,12 @@ struct EdgeConfiguration: Sendable {
         }
         for setting in settings {
             if let value = environment[setting.variable] { try setting.apply(&config, value) }
+        }
+        if let hook = environment[testMigrationVariable], !hook.isEmpty {
+            guard let migration = hook == "1" ? .additive : PGTestMigration(rawValue: hook) else {
+                throw .invalid(testMigrationVariable, hook, "must be additive (or 1) or breaking (tests only)")
+            }
+            config.testMigration = migration
         }
         return config
     }

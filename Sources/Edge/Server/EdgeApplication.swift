@@ -22,10 +22,12 @@ final class EdgeApplication: @unchecked Sendable {
     private let demo: DemoData.Created?
     /// Held for the process's lifetime: one `serve` per data directory.
     private let serveLock: ServeLock
+    /// On PostgreSQL: the node's row in `nodes`, and its name held (`NodeHeartbeat`).
+    private let heartbeat: PGNodeHeartbeat?
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
-        let log = Log(level: configuration.logLevel)
+        let log = Log(level: configuration.logLevel, node: configuration.node)
         self.log = log
         guard makeDirectories(configuration.dataDirectory) else {
             throw .io("cannot create the data directory \(configuration.dataDirectory)")
@@ -40,6 +42,7 @@ final class EdgeApplication: @unchecked Sendable {
 
         let backend = try StoreBackend.open(configuration, readers: configuration.loops, log: log)
         let store = backend.store
+        heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
         if case .sqlite(let file) = backend {
             for made in file.filesMadePrivate {
                 log.warn(
@@ -82,6 +85,7 @@ final class EdgeApplication: @unchecked Sendable {
         http.certificateDirectory = configuration.certificateDirectory
         http.maxConnections = configuration.maxConnections
         http.accessLog = configuration.accessLog
+        http.nodeName = configuration.node
         http.timeouts = configuration.timeouts
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
         let certificateHealth = CertificateHealth(log: log)
@@ -162,10 +166,12 @@ final class EdgeApplication: @unchecked Sendable {
         do {
             try server.start(handler: router)
         } catch {
+            heartbeat?.stop()
             printError("biqli-edge: \(error)")
             return 1
         }
         pruner.start()
+        heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
         log.info(
             "listening",
@@ -191,6 +197,7 @@ final class EdgeApplication: @unchecked Sendable {
         server.shutdown()
         server.wait()
         pruner.stop()
+        heartbeat?.stop()
         services.store.close()
         log.info("stopped")
         return 0

@@ -58,12 +58,20 @@ enum StoreBackend: Sendable {
                 throw .store("cannot open the store at \(configuration.databasePath): \(error)")
             }
         }
+        var options = PGStore.Options()
+        options.testMigration = configuration.testMigration
         var wait: UInt32 = 500_000
         var attempt = 1
         while true {
             do throws(StoreError) {
-                return .postgresql(try PGStore.open(settings: database, readers: readers))
+                return .postgresql(try PGStore.open(settings: database, readers: readers, options: options))
             } catch {
+                if case .schemaTooNew(let found, let supported) = error {
+                    throw .store(
+                        "BIQLI_EDGE_DATABASE_URL: the database's schema is version \(found), made by a newer "
+                            + "biqli-edge that this one (\(EdgeCommand.version), schema \(supported)) cannot run "
+                            + "beside; upgrade this binary")
+                }
                 let transient: Bool
                 if case .unavailable = error { transient = true } else { transient = false }
                 if !transient || attempt >= connectAttempts {

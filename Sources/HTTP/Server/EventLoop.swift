@@ -73,7 +73,7 @@ final class EventLoop: @unchecked Sendable {
         self.listeners = listeners
         self.certificates = certificates
         self.maxConnections = max(1, configuration.maxConnections / max(1, configuration.loops))
-        self.accessLog = AccessLog(enabled: configuration.accessLog)
+        self.accessLog = AccessLog(enabled: configuration.accessLog, node: configuration.nodeName)
         let start = Clock.monotonicNanoseconds() / 1_000_000
         self.now = start
         self.wheel = TimerWheel(now: start)

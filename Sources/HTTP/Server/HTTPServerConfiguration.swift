@@ -55,6 +55,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var hstsValue: String? = "max-age=31536000"
     /// Write one JSON line per request to standard output.
     public var accessLog: Bool = true
+    /// The process's node name, written as `node` in every access-log line (nil: none).
+    public var nodeName: String? = nil
     /// Called on each loop's thread after every pass over its ready events (with the
     /// loop's index): a place to hand work accumulated by handlers to other threads
     /// in one batch instead of once per request.

@@ -21,12 +21,22 @@ enum PGMigrations {
 
     static var latestVersion: Int { all.last?.version ?? 0 }
 
+    /// The steps a binary applies and which of them are breaking: `all` and `breaking`,
+    /// plus the steps of the tests-only hook (`PGTestMigration`) when it is set.
+    static func plan(testMigration: PGTestMigration?) -> (migrations: [Migration], breaking: Set<Int>) {
+        guard let testMigration else { return (all, breaking) }
+        let extra = testMigration.steps(after: latestVersion)
+        return (all + extra.migrations, breaking.union(extra.breaking))
+    }
+
     /// The advisory lock's key: "biqli" as a number (any constant the edge owns).
     static let lockKey: Int64 = 0x6269_716C_6900
 
     /// Brings the database to `latestVersion`; returns the version found.
     @discardableResult
-    static func apply(on connection: PGConnection, migrations: [Migration] = all) throws(StoreError) -> Int {
+    static func apply(
+        on connection: PGConnection, migrations: [Migration] = all, breaking: Set<Int> = PGMigrations.breaking
+    ) throws(StoreError) -> Int {
         let supported = migrations.last?.version ?? 0
         var params = PGParams()
         params.int(lockKey)
