@@ -20,6 +20,7 @@ struct EdgeConfiguration: Sendable {
     var publicURL = "https://localhost:8443"
     var httpsRedirect = true
     var trustedProxies: [CIDR] = []
+    var proxyProtocol: ProxyProtocolMode = .off
     var loops = EdgeConfiguration.coreCount()
     var logLevel: LogLevel = .info
     var accessLog = true
@@ -100,7 +101,8 @@ struct EdgeConfiguration: Sendable {
             c, v throws(ConfigurationError) in c.httpsRedirect = try parseSwitch(v, "BIQLI_EDGE_HTTPS_REDIRECT")
         },
         Setting(
-            variable: "BIQLI_EDGE_TRUSTED_PROXIES", help: "addresses/CIDRs whose X-Forwarded-For/-Proto are believed"
+            variable: "BIQLI_EDGE_TRUSTED_PROXIES",
+            help: "addresses/CIDRs whose X-Forwarded-For/-Proto and PROXY headers are believed"
         ) {
             c, v throws(ConfigurationError) in
             var list: [CIDR] = []
@@ -112,6 +114,16 @@ struct EdgeConfiguration: Sendable {
                 list.append(cidr)
             }
             c.trustedProxies = list
+        },
+        Setting(
+            variable: "BIQLI_EDGE_PROXY_PROTOCOL",
+            help: "off, on (trusted proxies must send a PROXY header) or optional (they may)"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard let mode = ProxyProtocolMode(rawValue: v.lowercased()) else {
+                throw .invalid("BIQLI_EDGE_PROXY_PROTOCOL", v, "must be off, on or optional")
+            }
+            c.proxyProtocol = mode
         },
         Setting(variable: "BIQLI_EDGE_LOOPS", help: "event-loop threads") {
             c, v throws(ConfigurationError) in c.loops = try parseInt(v, "BIQLI_EDGE_LOOPS", 1...256)
@@ -252,6 +264,12 @@ struct EdgeConfiguration: Sendable {
                 throw .invalid(testMigrationVariable, hook, "must be additive (or 1) or breaking (tests only)")
             }
             config.testMigration = migration
+        }
+        if config.proxyProtocol != .off && config.trustedProxies.isEmpty {
+            // Nobody could send a header: the operator forgot to name the balancers.
+            throw .invalid(
+                "BIQLI_EDGE_PROXY_PROTOCOL", config.proxyProtocol.rawValue,
+                "needs BIQLI_EDGE_TRUSTED_PROXIES: the load balancers allowed to send a PROXY header")
         }
         return config
     }

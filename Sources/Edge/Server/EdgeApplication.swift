@@ -87,6 +87,8 @@ final class EdgeApplication: @unchecked Sendable {
         http.accessLog = configuration.accessLog
         http.nodeName = configuration.node
         http.timeouts = configuration.timeouts
+        http.proxyProtocol = configuration.proxyProtocol
+        http.trustedProxies = configuration.trustedProxies
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
         let certificateHealth = CertificateHealth(log: log)
         http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
@@ -177,6 +179,7 @@ final class EdgeApplication: @unchecked Sendable {
             "listening",
             server.boundAddresses.map { kind, address in ("\(kind)", .string(address.description)) } + [
                 ("loops", .int(Int64(server.loopCount))),
+                ("proxyProtocol", .string(server.configuration.proxyProtocol.rawValue)),
                 ("certificates", .array(certs.hostnames.map { .string($0) })),
             ])
         if let demo {

@@ -64,6 +64,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// Called after every load of the certificate directory (at start, then on each
     /// reload, with `true`), on the thread that loaded it: to log and count problems.
     public var onCertificatesLoaded: (@Sendable (CertificateSet, _ reload: Bool) -> Void)? = nil
+    /// The PROXY protocol on the HTTP and HTTPS listeners (decision 0015).
+    public var proxyProtocol: ProxyProtocolMode = .off
+    /// The peers allowed to send a PROXY header (the load balancers); from any other, one
+    /// is refused.
+    public var trustedProxies: [CIDR] = []
     /// How long graceful shutdown waits for in-flight requests before closing everything.
     public var shutdownGraceMilliseconds: Int = 10_000
 
