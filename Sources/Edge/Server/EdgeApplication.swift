@@ -108,7 +108,7 @@ final class EdgeApplication: @unchecked Sendable {
                     perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
                 onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
             httpsActive: { host in server.certificates.covers(host) },
-            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
+            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) }, fleet: try backend.fleetCounters())
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
@@ -199,6 +199,7 @@ final class EdgeApplication: @unchecked Sendable {
         }
         server.shutdown()
         server.wait()
+        services.resolver.stopFleetSync()
         pruner.stop()
         heartbeat?.stop()
         services.store.close()

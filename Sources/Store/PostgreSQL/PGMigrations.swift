@@ -12,6 +12,7 @@ enum PGMigrations {
     static let all: [Migration] = [
         Migration(version: 1, sql: PGSchemaV1.sql),
         Migration(version: 2, sql: PGSchemaV2.sql),
+        Migration(version: 3, sql: PGSchemaV3.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read
