@@ -108,7 +108,7 @@ final class PGFleetCountersTests: XCTestCase {
         _ = try a.exchange([], nowMicros: 0)
         try database.connect().execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'biqli-edge' "
-                + "AND pid <> pg_backend_pid() AND query LIKE '%rate_nodes%'")
+                + "AND datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%rate_nodes%'")
         // The broken connection fails at most one exchange; the next one connects again.
         if (try? a.exchange([], nowMicros: 0)) == nil { _ = try a.exchange([], nowMicros: 0) }
         XCTAssertEqual(try a.exchange([], nowMicros: 0).nodes, 1)
