@@ -76,3 +76,17 @@ final class AccessLogTests: XCTestCase {
         XCTAssertTrue(log.pending.isEmpty)
     }
 }
+
+final class AccessLogNodeTests: XCTestCase {
+    func testEveryLineNamesTheNodeRightAfterTheMessage() throws {
+        var log = AccessLog(enabled: true, node: "edge-a.eu")
+        log.append(
+            .init(
+                method: "GET", host: "go.example.test", path: "/invite", status: 302, bytes: 0, microseconds: 1,
+                route: "visit", tls: false, loop: 0),
+            wallMilliseconds: 1_764_419_400_007)
+        let text = String(decoding: log.pending.dropLast(), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""msg":"request","node":"edge-a.eu","method":"GET""#), text)
+        XCTAssertEqual(try JSONParser.parse(text)["node"], "edge-a.eu")
+    }
+}

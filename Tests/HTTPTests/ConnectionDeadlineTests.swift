@@ -46,6 +46,17 @@ final class ConnectionDeadlineTests: XCTestCase {
         XCTAssertEqual(d.expiresAt, 26_000)
     }
 
+    func testAPROXYHeaderAndThenTheFirstHeadShareTheHeadDeadlineFromAccept() {
+        var d = ConnectionDeadline(timeouts: timeouts, phase: .proxyHeader, now: 1_000)
+        XCTAssertEqual(d.expiresAt, 11_000)
+        // Plain listener: the header came; the first request's head still counts from accept.
+        d.enter(.head, now: 4_000)
+        XCTAssertEqual(d.expiresAt, 11_000)
+        var tls = ConnectionDeadline(timeouts: timeouts, phase: .proxyHeader, now: 1_000)
+        tls.enter(.handshake, now: 2_000)
+        XCTAssertEqual(tls.expiresAt, 7_000, "the handshake has its own time once the header is in")
+    }
+
     func testASilentConnectionHasTheHeadDeadlineFromAccept() {
         var d = ConnectionDeadline(timeouts: timeouts, phase: .awaitingFirstRequest, now: 1_000)
         XCTAssertEqual(d.expiresAt, 11_000, "the head time, not the 60 s idle time")

@@ -54,4 +54,45 @@ final class PGMigrationTests: XCTestCase {
         XCTAssertThrowsError(try PGMigrations.apply(on: connection, migrations: broken))
         XCTAssertEqual(try PGMigrations.version(connection), PGMigrations.latestVersion)
     }
+
+    // MARK: the tests-only steps of a rolling upgrade (BIQLI_EDGE_TEST_EXTRA_MIGRATION)
+
+    private func open(_ testMigration: PGTestMigration?) throws -> PGStore {
+        var options = PGStore.Options()
+        options.testMigration = testMigration
+        return try PGStore.open(settings: try PGConnectionSettings(database.url), readers: 1, options: options)
+    }
+
+    func testAnAdditiveStepKeepsOldBinariesRunningBesideIt() throws {
+        let latest = PGMigrations.latestVersion
+        let newer = try open(.additive)
+        XCTAssertEqual(newer.knownSchemaVersion, latest + 1)
+        let connection = try database.connect()
+        XCTAssertEqual(try PGMigrations.version(connection), latest + 1)
+        XCTAssertEqual(try PGMigrations.compatibleFrom(connection), 1)
+        // The old binary, beside it and again after it.
+        let older = try open(nil)
+        XCTAssertEqual(older.knownSchemaVersion, latest)
+        older.close()
+        newer.close()
+        XCTAssertEqual(try PGMigrations.apply(on: connection), latest + 1)
+    }
+
+    func testABreakingStepAboveABinaryMakesItRefuseTheSchema() throws {
+        let latest = PGMigrations.latestVersion
+        try open(.additive).close()
+        let breaking = try open(.breaking)
+        XCTAssertEqual(breaking.knownSchemaVersion, latest + 2)
+        breaking.close()
+        let connection = try database.connect()
+        XCTAssertEqual(try PGMigrations.compatibleFrom(connection), latest + 2)
+        for older in [nil, PGTestMigration.additive] {
+            XCTAssertThrowsError(try open(older)) { error in
+                XCTAssertEqual(
+                    error as? StoreError,
+                    .schemaTooNew(found: latest + 2, supported: latest + (older == nil ? 0 : 1)))
+            }
+        }
+        XCTAssertNoThrow(try open(.breaking).close())
+    }
 }

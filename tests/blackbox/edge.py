@@ -1,5 +1,5 @@
 """Starting the real biqli-edge binary on loopback and talking to it over real sockets."""
-import json, os, queue, signal, socket, ssl, subprocess, tempfile, threading, time
+import json, os, queue, re, signal, socket, ssl, subprocess, tempfile, threading, time
 import backend
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -18,8 +18,13 @@ class Edge:
             "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0",
             "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0",
             "BIQLI_EDGE_LOOPS": "2",
+            # One node name per data directory (a restart on it is the same node): edges of
+            # one test sharing a PostgreSQL database would otherwise all be the host name,
+            # and the second would refuse to start.
+            "BIQLI_EDGE_NODE": re.sub(r"[^A-Za-z0-9._-]", "-", os.path.basename(self.dir.rstrip("/")))[-64:] or "edge",
             **(env or {}),
         }
+        self.env = {k: v for k, v in self.env.items() if v is not None}  # None: leave the variable unset
         # On the PostgreSQL run, each data directory has its own database; a test that
         # names one (or "": the SQLite file, whatever the run) keeps what it named.
         if "BIQLI_EDGE_DATABASE_URL" in self.env:

@@ -1,6 +1,6 @@
 """Black-box tests of the CLI (issue 4): `keys`, `apply`, `check`, `--help` everywhere, exit codes
 (0 ok, 1 failure, 2 usage), and `apply` and `keys` against the data directory of a running `serve`."""
-import json, os, re, tempfile, time
+import json, os, re, socket, tempfile, time
 
 import pytest
 from edge import Edge, make_cert, request
@@ -38,7 +38,7 @@ CATALOG = {
 
 HELP = [["--help"], ["-h"], ["help"], ["serve", "--help"], ["keys", "--help"], ["keys", "help"],
         ["keys", "create", "--help"], ["keys", "list", "--help"], ["keys", "revoke", "--help"], ["apply", "--help"],
-        ["check", "--help"], ["check", "-h"], ["apply", "x.json", "--help"], ["migrate-store", "--help"]]
+        ["check", "--help"], ["check", "-h"], ["apply", "x.json", "--help"], ["migrate-store", "--help"], ["nodes", "--help"]]
 
 
 @pytest.mark.parametrize("args", HELP, ids=" ".join)
@@ -56,7 +56,8 @@ USAGE = [[], ["frobnicate"], ["keys"], ["keys", "frob"], ["keys", "create"], ["k
          ["apply", "a.json", "b.json"], ["apply", "--bogus", "a.json"], ["check", "extra"], ["check", "--bogus"],
          ["serve", "--bogus"], ["serve", "extra"], ["migrate-store"], ["migrate-store", "--to"],
          ["migrate-store", "--to", ""], ["migrate-store", "extra", "--to", "host=db"], ["migrate-store", "--bogus"],
-         ["migrate-store", "--to", "postgresql://u:pw@db/x?bogus=1"]]
+         ["migrate-store", "--to", "postgresql://u:pw@db/x?bogus=1"], ["nodes", "extra"], ["nodes", "--bogus"],
+         ["nodes", "--config"], ["nodes", "--json=yes"]]
 
 
 @pytest.mark.parametrize("args", USAGE, ids=lambda a: " ".join(a) or "(none)")
@@ -70,6 +71,35 @@ def test_usage_errors_exit_2_with_a_message(data, args):
 def test_a_bad_setting_is_a_usage_error_naming_it(data, args):
     out = cli(args, data, env={"BIQLI_EDGE_LOOPS": "0"})
     assert out.returncode == 2 and "BIQLI_EDGE_LOOPS" in out.stderr
+
+
+@pytest.mark.parametrize("args", [["serve"], ["nodes"], ["keys", "list"]])
+@pytest.mark.parametrize("name", ["", "has space", "x" * 65, "a/b", "ünï"])
+def test_a_bad_node_name_is_a_usage_error_naming_it(data, args, name):
+    out = cli(args, data, env={"BIQLI_EDGE_NODE": name})
+    assert out.returncode == 2 and out.stderr.startswith("biqli-edge") and "BIQLI_EDGE_NODE" in out.stderr, out
+
+
+def test_the_node_name_defaults_to_the_host_name_in_every_log_line(data):
+    e = Edge(data_dir=data, env={"BIQLI_EDGE_NODE": None})
+    try:
+        request(e.http_port, "/healthz")
+        status, _, body = request(e.http_port, "/metrics")
+    finally:
+        e.stop()
+    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:64] or "edge"
+    entries = e.log_entries()
+    assert entries and all(x.get("node") == host for x in entries), entries
+    assert "request" in {x["msg"] for x in entries}
+    assert f'biqli_node_info{{node="{host}",' in body.decode()
+
+
+@pytest.mark.sqlite_only
+def test_nodes_on_sqlite_says_there_is_one_node(data):
+    out = cli(["nodes"], data, env={"BIQLI_EDGE_NODE": "solo"})
+    assert out.returncode == 0 and "SQLite: one node" in out.stdout and data in out.stdout and "solo" in out.stdout
+    out = cli(["nodes", "--json", "--all"], data)
+    assert out.returncode == 0 and out.stdout.strip() == "[]" and "PostgreSQL" in out.stderr
 
 
 @pytest.mark.sqlite_only

@@ -299,7 +299,7 @@ def test_metrics_listener_is_separate_when_configured(edge_factory):
 @pytest.mark.parametrize("name,value", [
     ("BIQLI_EDGE_HTTP_ADDR", "nope"), ("BIQLI_EDGE_LOOPS", "0"), ("BIQLI_EDGE_HTTPS_REDIRECT", "maybe"),
     ("BIQLI_EDGE_TRUSTED_PROXIES", "10.0.0.0/99"), ("BIQLI_EDGE_LOG", "loud"),
-    ("BIQLI_EDGE_STORE_LOCK_WAIT_MS", "60001"),
+    ("BIQLI_EDGE_STORE_LOCK_WAIT_MS", "60001"), ("BIQLI_EDGE_PROXY_PROTOCOL", "maybe"),
 ])
 def test_bad_settings_exit_2_naming_the_setting(name, value):
     e = Edge(env={name: value}, wait=False)

@@ -32,6 +32,7 @@ static const uint32_t CSYS_EPOLLRDHUP = EPOLLRDHUP;
 static const int CSYS_SOCK_NONBLOCK = SOCK_NONBLOCK;
 static const int CSYS_SOCK_CLOEXEC = SOCK_CLOEXEC;
 static const int CSYS_MSG_NOSIGNAL = MSG_NOSIGNAL;
+static const int CSYS_MSG_PEEK = MSG_PEEK;
 
 /// Sets the calling thread's name (shows in top -H and gdb).
 void csys_set_thread_name(const char *name);

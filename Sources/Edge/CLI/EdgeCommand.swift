@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The command line: `serve`, `keys`, `apply`, `check`, `migrate-store`. Exit codes: 0 ok, 1 failure, 2 usage.
+/// The command line: `serve`, `keys`, `apply`, `check`, `migrate-store`, `nodes`. Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
     static let version = "0.1.0"
 
@@ -17,6 +17,7 @@ enum EdgeCommand {
           biqli-edge apply FILE.json                  import domains, apps and links (idempotent)
           biqli-edge check [--config FILE]            validate configuration, certificates, association files
           biqli-edge migrate-store --to URL           copy the SQLite store into an empty PostgreSQL database
+          biqli-edge nodes [--all] [--json]           list the edges sharing the PostgreSQL database
           biqli-edge version                          print the version
 
         Every command takes --help. Settings come from --config FILE (JSON) and BIQLI_EDGE_*
@@ -41,6 +42,7 @@ enum EdgeCommand {
         case "apply": return ApplyCommand.run(rest)
         case "check": return CheckCommand.run(rest)
         case "migrate-store": return MigrateStoreCommand.run(rest)
+        case "nodes": return NodesCommand.run(rest)
         case "version", "--version":
             printOut("biqli-edge \(version)")
             return 0

@@ -22,6 +22,7 @@ struct EdgeConfiguration: Sendable {
     var trustedProxies: [CIDR] = []
     /// `BIQLI_EDGE_GEOIP_DB`: a MaxMind DB file giving clicks their country; nil: none.
     var geoIPDatabase: String? = nil
+    var proxyProtocol: ProxyProtocolMode = .off
     var loops = EdgeConfiguration.coreCount()
     var logLevel: LogLevel = .info
     var accessLog = true
@@ -40,6 +41,11 @@ struct EdgeConfiguration: Sendable {
     var database: PGConnectionSettings? = nil
     /// How long a receipt signing key signs before a new one takes over (30 days).
     var signingKeyRotationSeconds: Int64 = 30 * 86_400
+    /// `BIQLI_EDGE_NODE`: this process's name in logs, metrics and `nodes`.
+    var node = NodeName.hostDefault()
+    /// `BIQLI_EDGE_TEST_EXTRA_MIGRATION`, the black-box tests' rolling-upgrade hook
+    /// (`PGTestMigration`): environment only, in no help text or file.
+    var testMigration: PGTestMigration? = nil
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -97,7 +103,8 @@ struct EdgeConfiguration: Sendable {
             c, v throws(ConfigurationError) in c.httpsRedirect = try parseSwitch(v, "BIQLI_EDGE_HTTPS_REDIRECT")
         },
         Setting(
-            variable: "BIQLI_EDGE_TRUSTED_PROXIES", help: "addresses/CIDRs whose X-Forwarded-For/-Proto are believed"
+            variable: "BIQLI_EDGE_TRUSTED_PROXIES",
+            help: "addresses/CIDRs whose X-Forwarded-For/-Proto and PROXY headers are believed"
         ) {
             c, v throws(ConfigurationError) in
             var list: [CIDR] = []
@@ -116,6 +123,16 @@ struct EdgeConfiguration: Sendable {
         ) {
             c, v throws(ConfigurationError) in c.geoIPDatabase = v.isEmpty ? nil : v
         },
+        Setting(
+            variable: "BIQLI_EDGE_PROXY_PROTOCOL",
+            help: "off, on (trusted proxies must send a PROXY header) or optional (they may)"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard let mode = ProxyProtocolMode(rawValue: v.lowercased()) else {
+                throw .invalid("BIQLI_EDGE_PROXY_PROTOCOL", v, "must be off, on or optional")
+            }
+            c.proxyProtocol = mode
+        },
         Setting(variable: "BIQLI_EDGE_LOOPS", help: "event-loop threads") {
             c, v throws(ConfigurationError) in c.loops = try parseInt(v, "BIQLI_EDGE_LOOPS", 1...256)
         },
@@ -125,6 +142,15 @@ struct EdgeConfiguration: Sendable {
                 throw .invalid("BIQLI_EDGE_LOG", v, "must be debug, info, warn or error")
             }
             c.logLevel = level
+        },
+        Setting(
+            variable: "BIQLI_EDGE_NODE", help: "this edge's name in logs, /metrics and `nodes`; default: the host name"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard NodeName.isValid(v) else {
+                throw .invalid("BIQLI_EDGE_NODE", v, "must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
+            }
+            c.node = v
         },
         Setting(variable: "BIQLI_EDGE_ACCESS_LOG", help: "on/off: one JSON line per request") {
             c, v throws(ConfigurationError) in c.accessLog = try parseSwitch(v, "BIQLI_EDGE_ACCESS_LOG")
@@ -212,6 +238,8 @@ struct EdgeConfiguration: Sendable {
         },
     ]
 
+    static let testMigrationVariable = "BIQLI_EDGE_TEST_EXTRA_MIGRATION"
+
     /// Applies the file (if any), then the environment.
     static func load(file: String?, environment: [String: String]) throws(ConfigurationError) -> EdgeConfiguration {
         var config = EdgeConfiguration()
@@ -238,6 +266,18 @@ struct EdgeConfiguration: Sendable {
         }
         for setting in settings {
             if let value = environment[setting.variable] { try setting.apply(&config, value) }
+        }
+        if let hook = environment[testMigrationVariable], !hook.isEmpty {
+            guard let migration = hook == "1" ? .additive : PGTestMigration(rawValue: hook) else {
+                throw .invalid(testMigrationVariable, hook, "must be additive (or 1) or breaking (tests only)")
+            }
+            config.testMigration = migration
+        }
+        if config.proxyProtocol != .off && config.trustedProxies.isEmpty {
+            // Nobody could send a header: the operator forgot to name the balancers.
+            throw .invalid(
+                "BIQLI_EDGE_PROXY_PROTOCOL", config.proxyProtocol.rawValue,
+                "needs BIQLI_EDGE_TRUSTED_PROXIES: the load balancers allowed to send a PROXY header")
         }
         return config
     }

@@ -31,6 +31,7 @@ enum OperationsRoutes {
             .response(backend.isReachable ? healthy : degraded)
         }
         let dedicated = configuration.metricsAddress != nil
+        let node = nodeText(node: configuration.node, backend: backend.name)
         router.add([.get], "/metrics", name: "metrics") { _, context, _ in
             let allowed =
                 dedicated
@@ -40,13 +41,22 @@ enum OperationsRoutes {
             server.metrics { snapshot in
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                    body: snapshot.prometheusText() + backendText(backend) + clicksText(clicks)
+                    body: node + snapshot.prometheusText() + backendText(backend) + clicksText(clicks)
                         + certificates.metricsText)
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }
             return .deferred
         }
+    }
+
+    /// Which node answers, running what: `biqli_node_info{node,version,backend} 1`, the
+    /// labels to join every other series of this process on. The node name and the
+    /// version need no escaping (`NodeName`'s characters).
+    static func nodeText(node: String, backend: String) -> String {
+        "# HELP biqli_node_info This edge process: its node name (BIQLI_EDGE_NODE), version and store backend.\n"
+            + "# TYPE biqli_node_info gauge\n"
+            + "biqli_node_info{node=\"\(node)\",version=\"\(EdgeCommand.version)\",backend=\"\(backend)\"} 1\n"
     }
 
     /// The store's counters, by backend.

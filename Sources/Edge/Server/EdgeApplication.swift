@@ -23,10 +23,12 @@ final class EdgeApplication: @unchecked Sendable {
     private let demo: DemoData.Created?
     /// Held for the process's lifetime: one `serve` per data directory.
     private let serveLock: ServeLock
+    /// On PostgreSQL: the node's row in `nodes`, and its name held (`NodeHeartbeat`).
+    private let heartbeat: PGNodeHeartbeat?
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
-        let log = Log(level: configuration.logLevel)
+        let log = Log(level: configuration.logLevel, node: configuration.node)
         self.log = log
         guard makeDirectories(configuration.dataDirectory) else {
             throw .io("cannot create the data directory \(configuration.dataDirectory)")
@@ -41,6 +43,7 @@ final class EdgeApplication: @unchecked Sendable {
 
         let backend = try StoreBackend.open(configuration, readers: configuration.loops, log: log)
         let store = backend.store
+        heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
         if case .sqlite(let file) = backend {
             for made in file.filesMadePrivate {
                 log.warn(
@@ -104,7 +107,10 @@ final class EdgeApplication: @unchecked Sendable {
         http.certificateDirectory = configuration.certificateDirectory
         http.maxConnections = configuration.maxConnections
         http.accessLog = configuration.accessLog
+        http.nodeName = configuration.node
         http.timeouts = configuration.timeouts
+        http.proxyProtocol = configuration.proxyProtocol
+        http.trustedProxies = configuration.trustedProxies
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
         let certificateHealth = CertificateHealth(log: log)
         http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
@@ -124,7 +130,7 @@ final class EdgeApplication: @unchecked Sendable {
                     perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
                 onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
             httpsActive: { host in server.certificates.covers(host) },
-            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
+            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) }, fleet: try backend.fleetCounters())
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
@@ -184,16 +190,19 @@ final class EdgeApplication: @unchecked Sendable {
         do {
             try server.start(handler: router)
         } catch {
+            heartbeat?.stop()
             printError("biqli-edge: \(error)")
             return 1
         }
         pruner.start()
         services.geoIP?.start()
+        heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
         log.info(
             "listening",
             server.boundAddresses.map { kind, address in ("\(kind)", .string(address.description)) } + [
                 ("loops", .int(Int64(server.loopCount))),
+                ("proxyProtocol", .string(server.configuration.proxyProtocol.rawValue)),
                 ("certificates", .array(certs.hostnames.map { .string($0) })),
             ])
         if let demo {
@@ -214,7 +223,9 @@ final class EdgeApplication: @unchecked Sendable {
         server.shutdown()
         server.wait()
         services.geoIP?.stop()
+        services.resolver.stopFleetSync()
         pruner.stop()
+        heartbeat?.stop()
         services.store.close()
         log.info("stopped")
         return 0

@@ -36,6 +36,20 @@ enum StoreBackend: Sendable {
 
     func close() { store.close() }
 
+    /// Where the resolver shares its rate limits: the other nodes on the same PostgreSQL
+    /// database (decision 0016), or nobody (the SQLite file has one edge).
+    func fleetCounters() throws(EdgeStartError) -> any FleetCounters {
+        switch self {
+        case .sqlite: return SoloCounters()
+        case .postgresql(let s):
+            do {
+                return try s.fleetCounters()
+            } catch {
+                throw .store("cannot share the rate limits: \(error.safeMessage)")
+            }
+        }
+    }
+
     /// How long start-up keeps trying a PostgreSQL server that refuses or is not there
     /// yet (it may be starting beside the edge), before giving up with exit 1 so that a
     /// supervisor restarts the edge later.
@@ -58,12 +72,20 @@ enum StoreBackend: Sendable {
                 throw .store("cannot open the store at \(configuration.databasePath): \(error)")
             }
         }
+        var options = PGStore.Options()
+        options.testMigration = configuration.testMigration
         var wait: UInt32 = 500_000
         var attempt = 1
         while true {
             do throws(StoreError) {
-                return .postgresql(try PGStore.open(settings: database, readers: readers))
+                return .postgresql(try PGStore.open(settings: database, readers: readers, options: options))
             } catch {
+                if case .schemaTooNew(let found, let supported) = error {
+                    throw .store(
+                        "BIQLI_EDGE_DATABASE_URL: the database's schema is version \(found), made by a newer "
+                            + "biqli-edge that this one (\(EdgeCommand.version), schema \(supported)) cannot run "
+                            + "beside; upgrade this binary")
+                }
                 let transient: Bool
                 if case .unavailable = error { transient = true } else { transient = false }
                 if !transient || attempt >= connectAttempts {

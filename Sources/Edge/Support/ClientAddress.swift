@@ -19,7 +19,7 @@ struct ClientAddressResolver: Sendable {
         for address in candidates.reversed() {
             // A port or brackets from some proxies: keep the bare address.
             let bare = Self.stripPort(address)
-            guard CIDR.parseAddress(bare) != nil else { return peer }
+            guard IPAddress(bare) != nil else { return peer }
             if !isTrusted(bare) { return bare }
         }
         return candidates.first.map(Self.stripPort) ?? peer

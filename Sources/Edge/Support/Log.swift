@@ -5,16 +5,21 @@ import Glibc
 #endif
 
 /// Operational log: one JSON object per line, on standard output unless another
-/// `sink` is given (a test's).
+/// `sink` is given (a test's). Every line names the process's node (`BIQLI_EDGE_NODE`)
+/// right after its message, as the access log's lines do, so that the lines of a fleet
+/// can be told apart once gathered.
 ///
 /// Callers pass fields explicitly; nothing here formats request data, so a token or
 /// key can only reach the log if a caller names it, and none does.
 struct Log: Sendable {
     var level: LogLevel
+    /// The node name written in every line (nil: none, for tests that need no name).
+    var node: String?
     var sink: any LogSink
 
-    init(level: LogLevel, sink: any LogSink = StandardOutputLogSink()) {
+    init(level: LogLevel, node: String? = nil, sink: any LogSink = StandardOutputLogSink()) {
         self.level = level
+        self.node = node
         self.sink = sink
     }
 
@@ -29,6 +34,7 @@ struct Log: Sendable {
             ("ts", .string(Timestamp.format(milliseconds: Int64(Clock.nowMilliseconds())))),
             ("level", .string(at.rawValue)), ("msg", .string(message)),
         ]
+        if let node { members.append(("node", .string(node))) }
         members.append(contentsOf: fields)
         var bytes = JSONValue.object(members).jsonBytes
         bytes.append(0x0A)

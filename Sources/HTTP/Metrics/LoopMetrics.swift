@@ -26,6 +26,10 @@ struct LoopMetrics {
     var timeouts: [String: UInt64] = [:]
     var acceptPauses: UInt64 = 0
     var shedConnections: UInt64 = 0
+    var proxyHeadersV1: UInt64 = 0
+    var proxyHeadersV2: UInt64 = 0
+    /// By `ProxyRefusal.rawValue`.
+    var proxyRefused = [UInt64](repeating: 0, count: ProxyRefusal.allCases.count)
 
     mutating func recordRequest(route: String, status: Int, nanoseconds: UInt64) {
         requests[RouteStatus(route: route, status: status), default: 0] += 1
@@ -56,6 +60,9 @@ public struct MetricsSnapshot: Sendable {
         var timeouts: [(String, UInt64)]
         var acceptPauses: UInt64
         var shedConnections: UInt64
+        var proxyHeadersV1: UInt64
+        var proxyHeadersV2: UInt64
+        var proxyRefused: [UInt64]
 
         init(_ m: LoopMetrics) {
             requests = m.requests.map { ($0.key.route, $0.key.status, $0.value) }
@@ -71,6 +78,9 @@ public struct MetricsSnapshot: Sendable {
             timeouts = m.timeouts.map { ($0.key, $0.value) }
             acceptPauses = m.acceptPauses
             shedConnections = m.shedConnections
+            proxyHeadersV1 = m.proxyHeadersV1
+            proxyHeadersV2 = m.proxyHeadersV2
+            proxyRefused = m.proxyRefused
         }
     }
 
@@ -132,6 +142,17 @@ public struct MetricsSnapshot: Sendable {
         out += "# HELP biqli_http_timeouts_total Connections closed by a deadline, by phase.\n"
         out += "# TYPE biqli_http_timeouts_total counter\n"
         for p in timeouts.keys.sorted() { out += "biqli_http_timeouts_total{phase=\"\(p)\"} \(timeouts[p]!)\n" }
+        out +=
+            "# HELP biqli_proxy_protocol_headers_total PROXY protocol headers taken from trusted proxies, by version.\n"
+        out += "# TYPE biqli_proxy_protocol_headers_total counter\n"
+        out += "biqli_proxy_protocol_headers_total{version=\"1\"} \(loops.reduce(0) { $0 + $1.proxyHeadersV1 })\n"
+        out += "biqli_proxy_protocol_headers_total{version=\"2\"} \(loops.reduce(0) { $0 + $1.proxyHeadersV2 })\n"
+        out += "# HELP biqli_proxy_protocol_refused_total Connections closed at the PROXY protocol step, by reason.\n"
+        out += "# TYPE biqli_proxy_protocol_refused_total counter\n"
+        for reason in ProxyRefusal.allCases {
+            let n = loops.reduce(0) { $0 + $1.proxyRefused[reason.rawValue] }
+            out += "biqli_proxy_protocol_refused_total{reason=\"\(reason.label)\"} \(n)\n"
+        }
         return out
     }
 }

@@ -18,12 +18,20 @@ struct AccessLog {
     /// `2026-11-29T12:30:00` of `cachedSecond`: a loop logs many lines per second.
     private var cachedSecond: Int64 = .min
     private var secondText: [UInt8] = []
+    /// `,"node":"<name>"`, written after `msg` in every line (empty without a node name).
+    private let nodeField: [UInt8]
 
     /// Paths are cut to this many bytes (at a UTF-8 boundary) in the log.
     static let maximumPathBytes = 512
 
-    init(enabled: Bool) {
+    init(enabled: Bool, node: String? = nil) {
         self.enabled = enabled
+        var field: [UInt8] = []
+        if let node {
+            field.append(contentsOf: Array(#","node":"#.utf8))
+            JSONWriter.writeString(node, into: &field)
+        }
+        nodeField = field
         if enabled { buffer.reserveCapacity(16 * 1024) }
     }
 
@@ -43,7 +51,9 @@ struct AccessLog {
         guard enabled else { return }
         literal(#"{"ts":""#)
         timestamp(wallMilliseconds)
-        literal(#"","level":"info","msg":"request","method":"#)
+        literal(#"","level":"info","msg":"request""#)
+        buffer.append(contentsOf: nodeField)
+        literal(#","method":"#)
         JSONWriter.writeString(e.method, into: &buffer)
         literal(#","host":"#)
         JSONWriter.writeString(e.host ?? "", into: &buffer)

@@ -10,7 +10,11 @@ final class Connection {
     let fd: Int32
     let generation: UInt32
     let listener: ListenerKind
-    let peerAddress: String
+    /// The client's address: the peer's, or the one a trusted proxy's PROXY header names.
+    var peerAddress: String
+    /// The PROXY protocol step still to run before any byte reaches TLS or HTTP; nil
+    /// once it has run, and always with the protocol off (`EventLoop+Proxy.swift`).
+    var proxyExpectation: ProxyExpectation?
 
     /// TLS session, nil on plain listeners.
     let tls: TLSSession?
@@ -42,18 +46,20 @@ final class Connection {
 
     init(
         fd: Int32, generation: UInt32, listener: ListenerKind, peerAddress: String, limits: HTTPLimits,
-        timeouts: HTTPTimeouts, now: UInt64, tls: TLSSession?
+        timeouts: HTTPTimeouts, now: UInt64, tls: TLSSession?, proxy: ProxyExpectation? = nil
     ) {
         self.fd = fd
         self.generation = generation
         self.listener = listener
         self.peerAddress = peerAddress
+        self.proxyExpectation = proxy
         self.tls = tls
         self.input = ByteBuffer(capacity: 4096)
         self.output = ByteBuffer(capacity: 4096)
         self.parser = HTTPRequestParser(limits: limits)
         self.deadline = ConnectionDeadline(
-            timeouts: timeouts, phase: tls != nil ? .handshake : .awaitingFirstRequest, now: now)
+            timeouts: timeouts, phase: proxy != nil ? .proxyHeader : tls != nil ? .handshake : .awaitingFirstRequest,
+            now: now)
     }
 
     /// Plain connections are established at once; TLS ones once the handshake is done.
@@ -64,6 +70,7 @@ final class Connection {
 
     /// The phase the connection is in, derived from its buffers and flags.
     var currentPhase: ConnectionPhase {
+        if proxyExpectation != nil { return .proxyHeader }
         if !handshakeComplete { return .handshake }
         if lingering { return .lingering }
         if !output.isEmpty { return .writing }
@@ -77,6 +84,7 @@ final class Connection {
     /// closing it loses no request, so at the connection limit it makes room for a
     /// new client, oldest first (as nginx reuses its idle connections).
     var isReusable: Bool {
+        if proxyExpectation != nil { return input.isEmpty }
         guard let tls, !tls.handshakeComplete else {
             return pending == nil && output.isEmpty && input.isEmpty && !parser.hasPartialRequest && !lingering
         }

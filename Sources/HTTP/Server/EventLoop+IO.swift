@@ -34,6 +34,9 @@ extension EventLoop {
     // MARK: Reading
 
     private func onReadable(_ conn: Connection) {
+        if let expectation = conn.proxyExpectation {
+            guard takeProxyHeader(conn, expectation) else { return }
+        }
         if conn.tls != nil && !conn.handshakeComplete {
             guard continueHandshake(conn) else { return }
         }

@@ -73,7 +73,7 @@ final class EventLoop: @unchecked Sendable {
         self.listeners = listeners
         self.certificates = certificates
         self.maxConnections = max(1, configuration.maxConnections / max(1, configuration.loops))
-        self.accessLog = AccessLog(enabled: configuration.accessLog)
+        self.accessLog = AccessLog(enabled: configuration.accessLog, node: configuration.nodeName)
         let start = Clock.monotonicNanoseconds() / 1_000_000
         self.now = start
         self.wheel = TimerWheel(now: start)
@@ -236,6 +236,11 @@ final class EventLoop: @unchecked Sendable {
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let peer = addressText(&storage)
+            var proxy: ProxyExpectation?
+            if configuration.proxyProtocol != .off && listener.kind != .metrics {
+                let trusted = IPAddress(&storage).map { a in configuration.trustedProxies.contains { $0.contains(a) } }
+                proxy = ProxyExpectation(mode: configuration.proxyProtocol, trusted: trusted ?? false)
+            }
             var tls: TLSSession?
             if listener.kind == .https {
                 guard let session = TLSSession(fd: fd, certificates: certificates) else {
@@ -248,7 +253,7 @@ final class EventLoop: @unchecked Sendable {
             nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
             let conn = Connection(
                 fd: fd, generation: nextGeneration, listener: listener.kind, peerAddress: peer,
-                limits: configuration.limits, timeouts: configuration.timeouts, now: now, tls: tls)
+                limits: configuration.limits, timeouts: configuration.timeouts, now: now, tls: tls, proxy: proxy)
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }

@@ -30,6 +30,7 @@ public struct RequestContext {
     /// The index of the event loop serving the connection (0..<loops): selects per-loop resources.
     public let loopIndex: Int
     /// Peer address as text (`203.0.113.9`, `2001:db8::1`); IPv4-mapped IPv6 is shown as IPv4.
+    /// Behind a trusted proxy that sends a PROXY header, the client's address it names.
     public let peerAddress: String
     public let listener: ListenerKind
     /// The TLS server name the client asked for, if any.

@@ -55,6 +55,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var hstsValue: String? = "max-age=31536000"
     /// Write one JSON line per request to standard output.
     public var accessLog: Bool = true
+    /// The process's node name, written as `node` in every access-log line (nil: none).
+    public var nodeName: String? = nil
     /// Called on each loop's thread after every pass over its ready events (with the
     /// loop's index): a place to hand work accumulated by handlers to other threads
     /// in one batch instead of once per request.
@@ -62,6 +64,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// Called after every load of the certificate directory (at start, then on each
     /// reload, with `true`), on the thread that loaded it: to log and count problems.
     public var onCertificatesLoaded: (@Sendable (CertificateSet, _ reload: Bool) -> Void)? = nil
+    /// The PROXY protocol on the HTTP and HTTPS listeners (decision 0015).
+    public var proxyProtocol: ProxyProtocolMode = .off
+    /// The peers allowed to send a PROXY header (the load balancers); from any other, one
+    /// is refused.
+    public var trustedProxies: [CIDR] = []
     /// How long graceful shutdown waits for in-flight requests before closing everything.
     public var shutdownGraceMilliseconds: Int = 10_000
 

@@ -30,6 +30,9 @@ public struct HTTPTimeouts: Sendable, Equatable {
 
 /// What a connection is waiting for; each phase has its own deadline.
 enum ConnectionPhase: Equatable {
+    /// Accepted with the PROXY protocol on: no header yet from a trusted proxy, or no
+    /// first byte yet from another peer. Its deadline is the head deadline from accept.
+    case proxyHeader
     /// TLS handshake in progress.
     case handshake
     /// Accepted (and TLS established), no byte of a first request yet. Its deadline is
@@ -78,6 +81,7 @@ struct ConnectionDeadline: Equatable {
 
     private func deadline(for phase: ConnectionPhase, now: UInt64) -> UInt64? {
         switch phase {
+        case .proxyHeader: return acceptedAt + UInt64(timeouts.headMilliseconds)
         case .handshake: return now + UInt64(timeouts.handshakeMilliseconds)
         case .awaitingFirstRequest: return acceptedAt + UInt64(timeouts.headMilliseconds)
         case .idle: return now + UInt64(timeouts.idleMilliseconds)
@@ -90,10 +94,11 @@ struct ConnectionDeadline: Equatable {
     }
 
     /// Moves to `phase`. Re-entering the current phase keeps its deadline, and so does
-    /// the first request's head: it counts from accept, like the wait before it.
+    /// the first request's head: it counts from accept, like the wait before it (and
+    /// like a PROXY header before it, on a plain listener).
     mutating func enter(_ phase: ConnectionPhase, now: UInt64) {
         guard phase != self.phase else { return }
-        let firstHead = self.phase == .awaitingFirstRequest && phase == .head
+        let firstHead = (self.phase == .awaitingFirstRequest || self.phase == .proxyHeader) && phase == .head
         self.phase = phase
         since = now
         if !firstHead { expiresAt = deadline(for: phase, now: now) }

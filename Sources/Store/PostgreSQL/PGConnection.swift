@@ -39,7 +39,9 @@ final class PGConnection: @unchecked Sendable {
         }
         let connection = PGConnection(handle: conn)
         // Timestamps are epoch milliseconds in bigint columns; the session's zone never matters.
-        try connection.execute("SET application_name = 'biqli-edge'")
+        // Notices (`CREATE TABLE IF NOT EXISTS` on a made schema) would reach standard error
+        // through libpq's default processor: start-up failures must stay one line there.
+        try connection.execute("SET application_name = 'biqli-edge'; SET client_min_messages = warning")
         return connection
     }
 

@@ -12,8 +12,7 @@ enum PGMigrations {
     static let all: [Migration] = [
         Migration(version: 1, sql: PGSchemaV1.sql),
         Migration(version: 2, sql: PGSchemaV2.sql),
-        // Version 3 (the fleet's rate limits) comes from another branch; the steps need
-        // not be consecutive, only ordered.
+        Migration(version: 3, sql: PGSchemaV3.sql),
         Migration(version: 4, sql: PGSchemaV4.sql),
     ]
 
@@ -24,12 +23,22 @@ enum PGMigrations {
 
     static var latestVersion: Int { all.last?.version ?? 0 }
 
+    /// The steps a binary applies and which of them are breaking: `all` and `breaking`,
+    /// plus the steps of the tests-only hook (`PGTestMigration`) when it is set.
+    static func plan(testMigration: PGTestMigration?) -> (migrations: [Migration], breaking: Set<Int>) {
+        guard let testMigration else { return (all, breaking) }
+        let extra = testMigration.steps(after: latestVersion)
+        return (all + extra.migrations, breaking.union(extra.breaking))
+    }
+
     /// The advisory lock's key: "biqli" as a number (any constant the edge owns).
     static let lockKey: Int64 = 0x6269_716C_6900
 
     /// Brings the database to `latestVersion`; returns the version found.
     @discardableResult
-    static func apply(on connection: PGConnection, migrations: [Migration] = all) throws(StoreError) -> Int {
+    static func apply(
+        on connection: PGConnection, migrations: [Migration] = all, breaking: Set<Int> = PGMigrations.breaking
+    ) throws(StoreError) -> Int {
         let supported = migrations.last?.version ?? 0
         var params = PGParams()
         params.int(lockKey)

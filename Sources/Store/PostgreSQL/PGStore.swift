@@ -20,10 +20,18 @@ public final class PGStore: Store, @unchecked Sendable {
         public var changePollMilliseconds = 1_000
         /// The store's clock (milliseconds since the epoch); tests move it.
         public var clock: @Sendable () -> Int64 = { Int64(Clock.nowMilliseconds()) }
+        /// The tests-only schema steps (`BIQLI_EDGE_TEST_EXTRA_MIGRATION`): nil in production.
+        public var testMigration: PGTestMigration? = nil
         public init() {}
     }
 
     public static var supportedSchemaVersion: Int { PGMigrations.latestVersion }
+
+    /// The newest schema version this store knows: `supportedSchemaVersion`, or more with
+    /// the tests-only steps (what a node reports in `nodes.schema_version`).
+    public var knownSchemaVersion: Int {
+        PGMigrations.plan(testMigration: options.testMigration).migrations.last?.version ?? 0
+    }
 
     public let settings: PGConnectionSettings
     public let options: Options
@@ -56,7 +64,8 @@ public final class PGStore: Store, @unchecked Sendable {
         throws(StoreError) -> PGStore
     {
         let writerConnection = try PGConnection.connect(settings)
-        try PGMigrations.apply(on: writerConnection)
+        let plan = PGMigrations.plan(testMigration: options.testMigration)
+        try PGMigrations.apply(on: writerConnection, migrations: plan.migrations, breaking: plan.breaking)
         let now = options.clock()
         try PGPartitions.ensure(
             on: writerConnection, from: now - PGPartitions.dayMilliseconds,
