@@ -20,7 +20,7 @@ Usage: bench/analytics.py [--backend sqlite|postgresql] [--links N] [--clicks N]
 (about 4 minutes with SQLite, 3 with PostgreSQL, on two cores; BIQLI_EDGE_BINARY names
 the binary, else a release build is made).
 """
-import argparse, http.client, json, os, random, sqlite3, statistics, subprocess, sys, time
+import argparse, http.client, json, os, random, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import ROOT, Edge, PostgresCluster, scratch_dir, table  # noqa: E402
@@ -37,123 +37,14 @@ if "BIQLI_EDGE_BINARY" not in os.environ:
                    stdout=subprocess.DEVNULL)
 BINARY = os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")
 
-HOST = "go.bench.test"
-APP = "biq_mapp_01BENCH000000000000000000"
-HOT = "biq_lnk_" + "0" * 26
-DAY = 86_400_000
-NOW = int(time.time() * 1000)
+from workspace import APP, HOST, HOT, Workspace, link_id  # noqa: E402
+
 work = scratch_dir("bench-analytics-")
 postgres = PostgresCluster() if args.backend == "postgresql" else None
 env = {"BIQLI_EDGE_ACCESS_LOG": "on", "BIQLI_EDGE_LOG": "info", "BIQLI_EDGE_HTTPS_REDIRECT": "off"}
 if postgres:
     env["BIQLI_EDGE_DATABASE_URL"] = postgres.url
-
-
-def link_id(n):
-    return "biq_lnk_" + str(n).rjust(26, "0")
-
-
-def sql(statements):
-    """Runs SQL on the edge's store, the edge stopped."""
-    if postgres:
-        subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", postgres.url], input=statements, text=True,
-                       check=True, stdout=subprocess.DEVNULL)
-    else:
-        db = sqlite3.connect(os.path.join(work, "edge.sqlite3"))
-        db.execute("PRAGMA synchronous = OFF")
-        db.executescript(statements)
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        db.close()
-
-
-def seq(n):
-    """`n` rows numbered i = 0..n-1."""
-    if postgres:
-        return f"generate_series(0, {n - 1}) AS g(i)"
-    return f"(WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < {n - 1}) SELECT i FROM s)"
-
-
-def rand(n):
-    """A random whole number 0..n-1 per row."""
-    return f"floor(random() * {n})::bigint" if postgres else f"((random() & 9223372036854775807) % {n})"
-
-
-def pad(expr):
-    return f"lpad(({expr})::text, 26, '0')" if postgres else f"printf('%026d', {expr})"
-
-
-def day_of(column):
-    return f"CASE WHEN {column} >= 0 THEN {column} / {DAY} ELSE ({column} - {DAY - 1}) / {DAY} END"
-
-
-def make_workspace():
-    """The schema (by starting the edge once), a secret key, the domain, the app and the links."""
-    edge = Edge(1, extra_env=env, data_dir=work)
-    edge.stop()
-    out = subprocess.run([BINARY, "keys", "create", "--name", "bench"], capture_output=True, text=True, check=True,
-                         env={**os.environ, "BIQLI_EDGE_DATA_DIR": work, **env})
-    now = NOW
-    sql(f"""
-        INSERT INTO domains VALUES ('{HOST}', true, true, NULL, NULL, {now}, {now});
-        INSERT INTO mobile_apps VALUES ('{APP}', 'Bench', true, NULL, NULL,
-            '{{"packageName":"com.bench","sha256CertFingerprints":[],"playStoreUrl":null,"fallbackUrl":null,"sdkEnabled":true}}',
-            86400, 604800, {now}, {now});
-        INSERT INTO app_domains VALUES ('{APP}', '{HOST}', 0);
-        INSERT INTO links (id, domain, key, url, enabled, app_id, route, metadata, dynamic_keys, deep_view, has_preview,
-                           created_at, updated_at)
-            SELECT 'biq_lnk_' || {pad('i')}, '{HOST}', 'k' || i, 'https://www.example.com/' || i, true, '{APP}', '/r',
-                   '{{}}', '[]', true, false, {now}, {now}
-            FROM {seq(args.links)};
-    """)
-    return out.stdout.strip()
-
-
-def add_clicks(count, label, hot_share=10):
-    """`count` clicks over the last `args.days` days (every `hot_share`-th on the hot link),
-    and the counts they make, as the writer keeps them."""
-    started = time.time()
-    if postgres:
-        # The day partitions the data needs (the edge makes only the coming days').
-        days = range(NOW // DAY - args.days - 1, NOW // DAY + 1)
-        sql("".join(f"CREATE TABLE IF NOT EXISTS {t}_p{d} PARTITION OF {t} FOR VALUES FROM ({d * DAY}) "
-                    f"TO ({(d + 1) * DAY});\n" for t in ("clicks", "open_events") for d in days))
-    pairs = ("CASE {r} WHEN 0 THEN 'ios' WHEN 1 THEN 'ios' WHEN 2 THEN 'android' ELSE 'desktop' END",
-             "CASE {r} WHEN 0 THEN 'deep_view' WHEN 1 THEN 'ios_fallback' WHEN 2 THEN 'android_redirect' "
-             "ELSE 'desktop' END")
-    browser = f"CASE {rand(8)} WHEN 0 THEN 'instagram' WHEN 1 THEN 'facebook' WHEN 2 THEN 'tiktok' " \
-              f"WHEN 3 THEN 'webview' ELSE NULL END"
-    countries = ["DE", "FR", "US", "GB", "JP", "BR", "IN", "ES", "IT", "NL"]
-    country = "CASE " + rand(12) + " " + " ".join(f"WHEN {i} THEN '{c}'" for i, c in enumerate(countries)) + \
-              " ELSE NULL END"
-    table_name = "tmp_new_clicks"
-    sql(f"""
-        CREATE TABLE {table_name} AS
-        SELECT 'biq_clk_' || {pad('i + ' + str(random.randrange(10 ** 12)))} AS id,
-               CASE WHEN i % {hot_share} = 0 THEN '{HOT}' ELSE 'biq_lnk_' || {pad(rand(args.links))} END AS link_id,
-               {NOW} - {rand(args.days * DAY)} AS at, {rand(4)} AS pk,
-               {browser} AS in_app_browser, {country} AS country
-        FROM {seq(count)};
-        INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, country)
-            SELECT id, link_id, '{APP}', '{HOST}', at, {pairs[1].format(r='pk')}, {pairs[0].format(r='pk')},
-                   in_app_browser, country FROM {table_name};
-        INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, count)
-            SELECT link_id, {day_of('at')}, {pairs[0].format(r='pk')}, {pairs[1].format(r='pk')},
-                   coalesce(in_app_browser, ''), count(*)
-            FROM {table_name} GROUP BY 1, 2, 3, 4, 5
-            ON CONFLICT (link_id, day, platform, kind, in_app_browser)
-                DO UPDATE SET count = link_click_counts.count + excluded.count;
-        INSERT INTO link_country_counts (link_id, day, country, count)
-            SELECT link_id, {day_of('at')}, coalesce(country, ''), count(*)
-            FROM {table_name} GROUP BY 1, 2, 3
-            ON CONFLICT (link_id, day, country) DO UPDATE SET count = link_country_counts.count + excluded.count;
-        INSERT INTO click_counts (app_id, hour, platform, kind, count)
-            SELECT '{APP}', at / 3600000, {pairs[0].format(r='pk')}, {pairs[1].format(r='pk')}, count(*)
-            FROM {table_name} GROUP BY 1, 2, 3, 4
-            ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = click_counts.count + excluded.count;
-        DROP TABLE {table_name};
-        {"ANALYZE;" if postgres else ""}
-    """)
-    print(f"{label}: {count:,} clicks written in {time.time() - started:.0f} s", file=sys.stderr)
+workspace = Workspace(BINARY, work, env, postgres, links=args.links, days=args.days)
 
 
 def server_times(edge, route):
@@ -208,10 +99,10 @@ def measure(key, label):
     return rows
 
 
-key = make_workspace()
-add_clicks(10, "small store", hot_share=2)
+key = workspace.create()
+workspace.add_clicks(10, "small store", hot_share=2)
 rows = measure(key, "10 clicks")
-add_clicks(args.clicks, "large store")
+workspace.add_clicks(args.clicks, "large store")
 rows += measure(key, f"{args.clicks:,} clicks")
 print(f"\nanalytics, {args.backend}: {args.links:,} links, days={args.days}, {args.requests:,} requests per case, "
       "one at a time (server time from the access log, microseconds)")
