@@ -133,3 +133,35 @@ class Workspace:
             {"ANALYZE;" if self.postgres else ""}
         """)
         print(f"{label}: {count:,} clicks written in {time.time() - started:.0f} s", file=sys.stderr)
+
+    def add_opens(self, count, label, hot_share=10):
+        """`count` open events naming links over the last `days` days (every `hot_share`-th
+        the hot link), with the per-link daily counts they make. (The idempotency keys of
+        PostgreSQL's `open_event_keys` are left out: only new opens would read them.)"""
+        started = time.time()
+        self.make_partitions()
+        rand, pad, day_of = self.rand, self.pad, self.day_of
+        blob = "'\\x00'::bytea" if self.postgres else "x'00'"
+        empty = "''::bytea" if self.postgres else "x''"
+        match = f"CASE {rand(4)} WHEN 0 THEN 'exact_app_link' WHEN 1 THEN 'exact_install_referrer' " \
+                "WHEN 2 THEN 'exact_handoff' ELSE 'probabilistic' END"
+        t = "tmp_new_opens"
+        self.sql(f"""
+            CREATE TABLE {t} AS
+            SELECT 'biq_open_' || {pad('i + ' + str(random.randrange(10 ** 12)))} AS id,
+                   CASE WHEN i % {hot_share} = 0 THEN '{HOT}' ELSE 'biq_lnk_' || {pad(rand(self.links))} END AS link_id,
+                   {self.now} - {rand(self.days * DAY)} AS at, {match} AS matched_by, (i % 3 = 0) AS first_open,
+                   CASE WHEN i % 2 = 0 THEN 'ios' ELSE 'android' END AS platform, i
+            FROM {self.seq(count)};
+            INSERT INTO open_events (id, app_id, instance_id, event_id, idempotency_key_hash, request_hash, platform,
+                                     matched_by, first_open, sdk_version, link_id, click_id, at, stored_response)
+                SELECT id, '{APP}', 'inst_' || i, 'evt_' || id, NULL, {blob}, platform, matched_by, first_open,
+                       '1.0.0', link_id, NULL, at, {empty} FROM {t};
+            INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count)
+                SELECT link_id, {day_of('at')}, matched_by, first_open, count(*) FROM {t} GROUP BY 1, 2, 3, 4
+                ON CONFLICT (link_id, day, matched_by, first_open)
+                    DO UPDATE SET count = link_open_counts.count + excluded.count;
+            DROP TABLE {t};
+            {"ANALYZE;" if self.postgres else ""}
+        """)
+        print(f"{label}: {count:,} open events written in {time.time() - started:.0f} s", file=sys.stderr)
