@@ -1,0 +1,388 @@
+"""The operator console in a real browser (issue 19): headless Chromium driven by selenium against
+the real edge binary started with `serve --demo`, the console on its own loopback listener
+(`BIQLI_EDGE_CONSOLE_ADDR`). A new operator's path end to end (sign in with the key the banner
+printed, a link made through the form after a validation error, found in the list, visited with
+an Android user agent through the edge, its click on the link's chart, sign out), the one-time
+sign-in link, CSRF, and axe-core (axe-selenium-python) on every page: no serious or critical
+violation, no Content-Security-Policy violation.
+
+Screenshots of every page go to tests/blackbox/artifacts/console-*.png; with
+`BIQLI_CONSOLE_SCREENSHOTS=<dir>` (scripts/console-screenshots) they are also written there,
+which is how docs/screenshots/ is made.
+"""
+import os, re, shutil, time, urllib.parse, uuid
+
+import pytest
+
+from browser import Browser, ClosedPort, ImageServer, errors_in, is_csp_message, unavailable_reason
+from edge import Edge
+from fixtures_data import DEMO_APP_ID, DEMO_HOST, UA_ANDROID, api, barrier, start_demo, visit
+
+REASON = unavailable_reason()
+pytestmark = pytest.mark.skipif(REASON is not None and not os.environ.get("CI"), reason=str(REASON))
+
+UA_DESKTOP_CHROME = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                     "Chrome/124.0.0.0 Safari/537.36")
+ONCE_RE = re.compile(r"(http://[^\s\"']+/console/sign-in/once\?token=[A-Za-z0-9_%-]+)")
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+class Console:
+    """The demo edge with its console, a closed port and the image server (browser.py's set-up)."""
+
+    def __init__(self):
+        self.edges = []
+        self.edge = start_demo(self._start, env={"BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0"})
+        self.port = console_port(self.edge)
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.closed = ClosedPort()
+        self.images = ImageServer()
+
+    def _start(self, **kwargs):
+        e = Edge(**kwargs)
+        self.edges.append(e)
+        return e
+
+    def close(self):
+        for e in self.edges:
+            e.kill()
+        self.closed.close()
+        self.images.close()
+
+
+def console_port(edge):
+    """The console listener's port, from the `listening` log line."""
+    for entry in edge.log_entries():
+        if entry.get("msg") == "listening":
+            address = entry.get("console")
+            assert address, f"no console listener in {entry}"
+            return int(address.rsplit(":", 1)[1])
+    raise AssertionError(f"no listening line: {edge.lines}")
+
+
+@pytest.fixture(scope="module")
+def site():
+    s = Console()
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def browser_driver(site):
+    b = Browser(site.edge.https_port, site.closed.port, site.images.port, UA_DESKTOP_CHROME,
+                width=1280, height=900)
+    yield b
+    b.quit()
+
+
+@pytest.fixture
+def browser(browser_driver, site):
+    """A desktop-sized browser, signed out, with an empty console log."""
+    b = browser_driver
+    b.reset()
+    b.cdp("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1,
+                                                 "mobile": False})
+    b.driver.delete_all_cookies()
+    b.open_console = lambda path: b.driver.get(site.origin + path)
+    yield b
+    b.driver.delete_all_cookies()
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def by_id(b, element_id):
+    from selenium.webdriver.common.by import By
+    return b.driver.find_element(By.ID, element_id)
+
+
+def exists(b, selector):
+    return b.js("return document.querySelector(arguments[0]) !== null;", selector)
+
+
+def path_of(b):
+    return urllib.parse.urlsplit(b.driver.current_url).path
+
+
+def status_of(b):
+    return b.js("return performance.getEntriesByType('navigation')[0].responseStatus;")
+
+
+def sign_in(b, key):
+    b.open_console("/console/sign-in")
+    by_id(b, "key").send_keys(key)
+    by_id(b, "sign-in").click()
+    wait_for(lambda: path_of(b) == "/console/", "the overview after signing in")
+
+
+def wait_for(check, what, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def submit(b, form_selector):
+    """Submits a form as its submit button would, and waits for the next document."""
+    old = b.driver.find_element("css selector", "html")
+    b.js("const f = document.querySelector(arguments[0]); f.requestSubmit ? f.requestSubmit() : f.submit();",
+         form_selector)
+    wait_for(lambda: stale(old), "the next page")
+
+
+def stale(element):
+    from selenium.common.exceptions import StaleElementReferenceException
+    try:
+        element.tag_name
+        return False
+    except StaleElementReferenceException:
+        return True
+
+
+def audit(b, name):
+    """axe-core on the current page (no serious or critical violation), no CSP violation or
+    console error, and a screenshot."""
+    from axe_selenium_python import Axe
+    axe = Axe(b.driver)
+    axe.inject()
+    results = axe.run()
+    bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+    assert bad == [], f"{name}: " + axe.report(bad)
+    log = b.take_log()
+    assert not [e for e in log if is_csp_message(e)], (name, log)
+    assert errors_in(log) == [], (name, log)
+    assert b.csp_violations_here() == [], name
+    state = b.js("return [...document.styleSheets].map(s => s.cssRules.length);")
+    assert len(state) >= 1 and state[0] > 5, (name, "the stylesheet did not apply", state)
+    path = b.screenshot(f"console-{name}.png")
+    out = os.environ.get("BIQLI_CONSOLE_SCREENSHOTS")
+    if out:
+        os.makedirs(out, exist_ok=True)
+        shutil.copy(path, os.path.join(out, f"console-{name}.png"))
+    return results
+
+
+def table_rows(b, table_id):
+    """The table's body rows as lists of cell texts (th and td)."""
+    return b.js("""
+        const t = document.getElementById(arguments[0]);
+        if (!t) return null;
+        const body = t.tBodies.length ? [...t.tBodies].flatMap(x => [...x.rows]) : [...t.rows].slice(1);
+        return body.map(r => [...r.cells].map(c => c.textContent.trim()));""", table_id)
+
+
+def table_header(b, table_id):
+    return b.js("""
+        const t = document.getElementById(arguments[0]);
+        const head = t.tHead ? t.tHead.rows[0] : t.rows[0];
+        return [...head.cells].map(c => c.textContent.trim().toLowerCase());""", table_id)
+
+
+def number(text):
+    digits = re.sub(r"[^\d]", "", text or "")
+    return int(digits) if digits else 0
+
+
+def clicks_on(b, day, platform):
+    """The count of `platform` on `day` (YYYY-MM-DD) in the link page's clicks table."""
+    header = table_header(b, "clicks-table")
+    column = next(i for i, h in enumerate(header) if platform in h)
+    for row in table_rows(b, "clicks-table"):
+        if row[0] == day:
+            return number(row[column])
+    return 0
+
+
+def link_by_key(site, key):
+    found = [link for link in api(site.edge, "GET", f"/links?domain={DEMO_HOST}&limit=100")["data"]
+             if link["key"] == key]
+    return found[0] if found else None
+
+
+def make_link(b, key, url):
+    """Fills the new-link form (domain, key, URL, the demo app, a route) and submits it."""
+    from selenium.webdriver.support.ui import Select
+    b.open_console("/console/links/new")
+    Select(b.driver.find_element("css selector", "#link-form select[name=domain]")).select_by_value(DEMO_HOST)
+    Select(b.driver.find_element("css selector", "#link-form select[name=app]")).select_by_value(DEMO_APP_ID)
+    for name, value in (("key", key), ("url", url), ("route", "/promo")):
+        field = b.driver.find_element("css selector", f"#link-form [name={name}]")
+        field.clear()
+        field.send_keys(value)
+    by_id(b, "save-link").click()
+
+
+# ---------------------------------------------------------------- the operator's path
+
+
+def test_a_new_operator_signs_in_makes_a_link_sees_its_android_click_and_signs_out(browser, site):
+    b = browser
+    # Signed out, the console sends to the sign-in page.
+    b.open_console("/console/")
+    assert path_of(b) == "/console/sign-in"
+    audit(b, "sign-in")
+
+    # A wrong key: an error next to the field, still signed out.
+    by_id(b, "key").send_keys("biqli_sk_wrong")
+    by_id(b, "sign-in").click()
+    wait_for(lambda: exists(b, "#key-error"), "the wrong key's error")
+    assert status_of(b) == 401
+    audit(b, "sign-in-wrong-key")
+
+    sign_in(b, site.edge.secret_key)
+    audit(b, "overview")
+
+    # A bad URL first: the API's message next to the field, nothing made.
+    key = "console-" + uuid.uuid4().hex[:8]
+    make_link(b, key, "not a url")
+    wait_for(lambda: exists(b, "#url-error"), "the URL's validation error")
+    assert status_of(b) == 422
+    error = by_id(b, "url-error").text
+    assert error.strip(), "an empty validation message"
+    field = b.driver.find_element("css selector", "#link-form [name=url]")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert "url-error" in (field.get_attribute("aria-describedby") or "")
+    assert field.get_attribute("value") == "not a url", "the form keeps what was typed"
+    assert link_by_key(site, key) is None
+    audit(b, "link-form-error")
+
+    # Fixed: the link exists and its page opens.
+    field.clear()
+    field.send_keys("https://www.example.com/console-landing")
+    by_id(b, "save-link").click()
+    wait_for(lambda: re.fullmatch(r"/console/links/biq_lnk_[0-9A-Z]{26}", path_of(b)), "the new link's page")
+    link_id = path_of(b).rsplit("/", 1)[1]
+    made = link_by_key(site, key)
+    assert made is not None and made["id"] == link_id, made
+    assert made["url"] == "https://www.example.com/console-landing"
+    assert by_id(b, "short-url").text.strip() == f"https://{DEMO_HOST}/{key}"
+
+    # Found in the list by a search.
+    b.open_console(f"/console/links?q={key}")
+    assert exists(b, f'#links tr[data-link-id="{link_id}"]')
+    audit(b, "links")
+
+    # An Android visit through the edge, then the click on the link's chart and its table.
+    b.open_console(f"/console/links/{link_id}")
+    chart_before = b.js("return document.querySelector('#clicks-chart svg').outerHTML;")
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    assert clicks_on(b, today, "android") == 0
+    status, headers, _ = visit(site.edge, f"/{key}", ua=UA_ANDROID)
+    assert status == 302 and headers["location"].startswith("https://play.google.com/"), (status, headers)
+    barrier(site.edge)
+    b.driver.refresh()
+    assert clicks_on(b, today, "android") == 1
+    chart_after = b.js("return document.querySelector('#clicks-chart svg').outerHTML;")
+    assert chart_after != chart_before, "the chart did not change with the click"
+    assert b.js("return document.querySelector('#clicks-chart svg').getAttribute('role');") == "img"
+    recent = table_rows(b, "recent-clicks")
+    assert recent and any("android" in " ".join(row).lower() for row in recent), recent
+    assert b.js("const i = document.getElementById('qr'); return i.complete && i.naturalWidth > 0;"), "the QR code"
+    audit(b, "link")
+
+    # Sign out: the session is gone; the console sends to the sign-in page again.
+    submit(b, 'form[action="/console/sign-out"]')
+    assert path_of(b) == "/console/sign-in"
+    b.open_console(f"/console/links/{link_id}")
+    assert path_of(b) == "/console/sign-in"
+
+
+def test_every_page_passes_axe_and_keeps_its_csp(browser, site):
+    b = browser
+    sign_in(b, site.edge.secret_key)
+    link = api(site.edge, "GET", f"/links?domain={DEMO_HOST}&limit=1")["data"][0]
+    pages = [
+        ("overview", "/console/"),
+        ("links", "/console/links"),
+        ("links-filtered", f"/console/links?domain={DEMO_HOST}"),
+        ("link-new", "/console/links/new"),
+        ("link-page", f"/console/links/{link['id']}"),
+        ("link-page-90-days", f"/console/links/{link['id']}?days=90"),
+        ("link-edit", f"/console/links/{link['id']}/edit"),
+        ("apps", "/console/apps"),
+        ("app", f"/console/apps/{DEMO_APP_ID}"),
+        ("domains", "/console/domains"),
+    ]
+    for name, path in pages:
+        b.open_console(path)
+        assert path_of(b) == urllib.parse.urlsplit(path).path, (name, b.driver.current_url)
+        assert status_of(b) == 200, name
+        assert b.js("return document.documentElement.lang;") == "en", name
+        assert len(b.driver.find_elements("css selector", "h1")) == 1, name
+        audit(b, name)
+    # Every chart has its data table beside it.
+    b.open_console(f"/console/links/{link['id']}")
+    for chart, data in (("clicks-chart", "clicks-table"), ("opens-chart", "opens-table")):
+        assert exists(b, f"#{chart} svg[role=img]") and exists(b, f"table#{data}"), chart
+    b.open_console("/console/")
+    assert exists(b, "#overview-chart svg[role=img]") and exists(b, "table#overview-table")
+
+
+def test_the_demo_one_time_link_signs_in_once(browser, site):
+    b = browser
+    banner = "\n".join(site.edge.stderr_lines)
+    found = ONCE_RE.search(banner)
+    assert found, banner
+    once = found.group(1)
+    assert f":{site.port}/" in once, (once, site.port)
+    b.driver.get(once)
+    wait_for(lambda: path_of(b) == "/console/", "the overview through the one-time link")
+    assert exists(b, 'form[action="/console/sign-out"]')
+    # Used: a second browser session (no cookie) gets the sign-in page, not a session.
+    b.driver.delete_all_cookies()
+    b.driver.get(once)
+    assert path_of(b) != "/console/" or not exists(b, 'form[action="/console/sign-out"]')
+    b.open_console("/console/")
+    assert path_of(b) == "/console/sign-in"
+
+
+def test_a_form_posted_without_its_csrf_token_is_refused_and_changes_nothing(browser, site):
+    b = browser
+    sign_in(b, site.edge.secret_key)
+    key = "nocsrf-" + uuid.uuid4().hex[:8]
+    b.open_console("/console/links/new")
+    b.js("document.querySelectorAll('#link-form input[name=csrf]').forEach(e => e.remove());")
+    from selenium.webdriver.support.ui import Select
+    Select(b.driver.find_element("css selector", "#link-form select[name=domain]")).select_by_value(DEMO_HOST)
+    for name, value in (("key", key), ("url", "https://www.example.com/no-csrf")):
+        b.driver.find_element("css selector", f"#link-form [name={name}]").send_keys(value)
+    by_id(b, "save-link").click()
+    wait_for(lambda: status_of(b) == 403, "the refusal")
+    assert link_by_key(site, key) is None
+    # A forged token is refused too.
+    b.open_console("/console/links/new")
+    b.js("document.querySelectorAll('#link-form input[name=csrf]').forEach(e => e.value = 'A' + e.value.slice(1));")
+    Select(b.driver.find_element("css selector", "#link-form select[name=domain]")).select_by_value(DEMO_HOST)
+    for name, value in (("key", key), ("url", "https://www.example.com/no-csrf")):
+        b.driver.find_element("css selector", f"#link-form [name={name}]").send_keys(value)
+    by_id(b, "save-link").click()
+    wait_for(lambda: status_of(b) == 403, "the refusal of a forged token")
+    assert link_by_key(site, key) is None
+    audit(b, "csrf-refused")
+
+
+def test_times_are_shown_in_the_viewers_time_zone(browser, site):
+    b = browser
+    sign_in(b, site.edge.secret_key)
+    status, _, _ = visit(site.edge, "/invite", ua=UA_ANDROID)
+    assert status == 302
+    barrier(site.edge)
+    invite = link_by_key(site, "invite")
+    b.cdp("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Kolkata"})
+    try:
+        b.open_console(f"/console/links/{invite['id']}")
+        times = b.js("""return [...document.querySelectorAll('#recent-clicks time')]
+                         .map(t => [t.getAttribute('datetime'), t.textContent.trim()]);""")
+        assert times, "no <time> in the recent clicks"
+        stamp, shown = times[0]
+        assert stamp.endswith("Z"), stamp
+        assert "UTC" not in shown, f"not rewritten to the viewer's zone: {shown}"
+        # India is UTC+05:30: the minutes shown are the UTC minutes plus 30.
+        minute = int(re.search(r"T\d\d:(\d\d)", stamp).group(1))
+        assert f":{(minute + 30) % 60:02d}" in shown, (stamp, shown)
+    finally:
+        b.cdp("Emulation.setTimezoneOverride", {"timezoneId": ""})
