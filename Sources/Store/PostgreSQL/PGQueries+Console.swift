@@ -1,0 +1,107 @@
+import Model
+
+/// The operator console's reads, as SQLite's (`SQLiteQueries+Console`), on schema 5.
+extension PGQueries {
+    /// The prefix's links first (a materialized CTE: a generic plan cannot walk the id
+    /// index and filter, which would read every link for a rare prefix), then ordered.
+    static let selectLinksByKeyPrefix = """
+        WITH matching AS MATERIALIZED (
+            SELECT \(linkColumns) FROM links WHERE key >= $1 AND key < $2 AND id > $3
+        )
+        SELECT * FROM matching ORDER BY id LIMIT $4
+        """
+    static let selectLinksOfDomainByKeyPrefix = """
+        WITH matching AS MATERIALIZED (
+            SELECT \(linkColumns) FROM links WHERE domain = $5 AND key >= $1 AND key < $2 AND id > $3
+        )
+        SELECT * FROM matching ORDER BY id LIMIT $4
+        """
+    /// Partitions by time, newest first, each through `clicks_link`: stops at the limit.
+    static let selectLinkRecentClicks = """
+        SELECT \(clickColumns) FROM clicks WHERE link_id = $1 ORDER BY at DESC, id COLLATE "C" DESC LIMIT $2
+        """
+    static let selectRecentLinkOpens = """
+        SELECT \(openColumns) FROM open_events e WHERE e.link_id = $1
+        ORDER BY e.at DESC, e.id COLLATE "C" DESC LIMIT $2
+        """
+    static let selectDailyClicks = """
+        SELECT day, sum(count)::bigint FROM link_click_counts WHERE day BETWEEN $1 AND $2 GROUP BY day ORDER BY day
+        """
+    static let selectDailyOpens = """
+        SELECT day, sum(count)::bigint FROM link_open_counts WHERE day BETWEEN $1 AND $2 GROUP BY day ORDER BY day
+        """
+    static let selectTopLinks = """
+        SELECT link_id, sum(count)::bigint AS clicks FROM link_click_counts WHERE day BETWEEN $1 AND $2
+        GROUP BY link_id ORDER BY clicks DESC, link_id LIMIT $3
+        """
+    static let selectConsoleSession = """
+        SELECT s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at
+        FROM console_sessions s JOIN secret_keys k ON k.id = s.secret_key_id
+        WHERE s.token_hash = $1 AND k.revoked_at IS NULL
+        """
+
+    func searchLinks(keyPrefix: String, domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
+        guard limit > 0 else { return [] }
+        try willQuery()
+        var p = PGParams()
+        p.text(keyPrefix)
+        p.text(LinkKeyPrefix.upperBound(keyPrefix))
+        p.text(after ?? "")
+        p.int(Int64(limit))
+        guard let domain else {
+            return try Self.all(db.run("pgq_links_key_prefix", Self.selectLinksByKeyPrefix, p), Self.decodeLink)
+        }
+        p.text(domain)
+        return try Self.all(
+            db.run("pgq_links_domain_key_prefix", Self.selectLinksOfDomainByKeyPrefix, p), Self.decodeLink)
+    }
+
+    func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click] {
+        try willQuery()
+        var p = PGParams()
+        p.text(link)
+        p.int(Int64(limit))
+        return try Self.all(db.run("pgq_link_recent_clicks", Self.selectLinkRecentClicks, p), Self.decodeClick)
+    }
+
+    func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent] {
+        try willQuery()
+        var p = PGParams()
+        p.text(link)
+        p.int(Int64(limit))
+        return try Self.all(db.run("pgq_link_recent_opens", Self.selectRecentLinkOpens, p), Self.decodeOpen)
+    }
+
+    func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity {
+        try willQuery()
+        try willReadCounts()
+        var range = PGParams()
+        range.int(fromDay)
+        range.int(throughDay)
+        let perDay: (PGResult, Int) -> (Int64, Int) = { r, i in (r.int(i, 0), Int(r.int(i, 1))) }
+        let clicks = try Self.all(db.run("pgq_daily_clicks", Self.selectDailyClicks, range), perDay)
+        let opens = try Self.all(db.run("pgq_daily_opens", Self.selectDailyOpens, range), perDay)
+        var p = range
+        p.int(Int64(topLinks))
+        let top = try Self.all(db.run("pgq_top_links", Self.selectTopLinks, p)) { r, i in
+            WorkspaceActivity.LinkClicks(linkId: r.text(i, 0), clicks: Int(r.int(i, 1)))
+        }
+        return WorkspaceActivity(days: WorkspaceActivity.merge(clicks: clicks, opens: opens), topLinks: top)
+    }
+
+    func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? {
+        try willQuery()
+        var p = PGParams()
+        p.bytes(tokenHash)
+        return try Self.first(db.run("pgq_console_session", Self.selectConsoleSession, p), Self.decodeConsoleSession)
+    }
+
+    static func decodeConsoleSession(_ r: PGResult, _ i: Int) throws(StoreError) -> ConsoleSession {
+        guard let kind = ConsoleSession.Kind(rawValue: r.text(i, 1)) else {
+            throw ModelCodec.corrupt("console_sessions.kind")
+        }
+        return ConsoleSession(
+            tokenHash: r.bytes(i, 0), kind: kind, secretKeyId: r.text(i, 2), createdAt: r.int(i, 3),
+            expiresAt: r.int(i, 4))
+    }
+}

@@ -1,0 +1,100 @@
+import Model
+
+/// The operator console's reads: link search, a link's newest clicks and open events,
+/// the workspace's activity, sessions (schema 6).
+extension SQLiteQueries {
+    /// `INDEXED BY`: without statistics SQLite may walk the id index for the order and
+    /// filter on the key, reading every link for a rare prefix; the key index reads the
+    /// prefix's links only, sorted after.
+    static let selectLinksByKeyPrefix = """
+        SELECT \(linkColumns) FROM links INDEXED BY links_key
+        WHERE key >= ?1 AND key < ?2 AND id > ?3 ORDER BY id LIMIT ?4
+        """
+    /// The domain and key unique index: one domain's links in key order.
+    static let selectLinksOfDomainByKeyPrefix = """
+        SELECT \(linkColumns) FROM links
+        WHERE domain = ?5 AND key >= ?1 AND key < ?2 AND id > ?3 ORDER BY id LIMIT ?4
+        """
+    /// `clicks_link` holds the rowid after the link id: the newest are its last entries.
+    static let selectLinkRecentClicks =
+        "SELECT \(clickColumns) FROM clicks WHERE link_id = ?1 ORDER BY rowid DESC LIMIT ?2"
+    static let selectRecentLinkOpens =
+        "SELECT \(openColumns) FROM open_events WHERE link_id = ?1 ORDER BY at DESC LIMIT ?2"
+    static let selectDailyClicks = """
+        SELECT day, sum(count) FROM link_click_counts WHERE day BETWEEN ?1 AND ?2 GROUP BY day ORDER BY day
+        """
+    static let selectDailyOpens = """
+        SELECT day, sum(count) FROM link_open_counts WHERE day BETWEEN ?1 AND ?2 GROUP BY day ORDER BY day
+        """
+    static let selectTopLinks = """
+        SELECT link_id, sum(count) AS clicks FROM link_click_counts WHERE day BETWEEN ?1 AND ?2
+        GROUP BY link_id ORDER BY clicks DESC, link_id LIMIT ?3
+        """
+    static let consoleSessionColumns = "s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at"
+    static let selectConsoleSession = """
+        SELECT \(consoleSessionColumns) FROM console_sessions s JOIN secret_keys k ON k.id = s.secret_key_id
+        WHERE s.token_hash = ?1 AND k.revoked_at IS NULL
+        """
+
+    func searchLinks(keyPrefix: String, domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
+        guard limit > 0 else { return [] }
+        let sql = domain == nil ? Self.selectLinksByKeyPrefix : Self.selectLinksOfDomainByKeyPrefix
+        return try db.queryAll(
+            sql,
+            { s in
+                s.bind(1, keyPrefix)
+                s.bind(2, LinkKeyPrefix.upperBound(keyPrefix))
+                s.bind(3, after ?? "")
+                s.bind(4, limit)
+                if let domain { s.bind(5, domain) }
+            }, row: Self.decodeLink)
+    }
+
+    func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click] {
+        try db.queryAll(
+            Self.selectLinkRecentClicks,
+            { s in
+                s.bind(1, link)
+                s.bind(2, limit)
+            }, row: Self.decodeClick)
+    }
+
+    func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent] {
+        try db.queryAll(
+            Self.selectRecentLinkOpens,
+            { s in
+                s.bind(1, link)
+                s.bind(2, limit)
+            }, row: Self.decodeOpen)
+    }
+
+    func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity {
+        let range: (SQLiteStatement) -> Void = { s in
+            s.bind(1, fromDay)
+            s.bind(2, throughDay)
+        }
+        try willReadCounts()
+        let clicks = try db.queryAll(Self.selectDailyClicks, range) { s in (s.int64(0), s.int(1)) }
+        let opens = try db.queryAll(Self.selectDailyOpens, range) { s in (s.int64(0), s.int(1)) }
+        let top = try db.queryAll(
+            Self.selectTopLinks,
+            { s in
+                range(s)
+                s.bind(3, topLinks)
+            }
+        ) { s in WorkspaceActivity.LinkClicks(linkId: s.text(0), clicks: s.int(1)) }
+        return WorkspaceActivity(days: WorkspaceActivity.merge(clicks: clicks, opens: opens), topLinks: top)
+    }
+
+    func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? {
+        try db.queryFirst(Self.selectConsoleSession, { $0.bind(1, tokenHash) }, row: Self.decodeConsoleSession)
+    }
+
+    static func decodeConsoleSession(_ s: SQLiteStatement) throws(StoreError) -> ConsoleSession {
+        guard let kind = ConsoleSession.Kind(rawValue: s.text(1)) else {
+            throw ModelCodec.corrupt("console_sessions.kind")
+        }
+        return ConsoleSession(
+            tokenHash: s.blob(0), kind: kind, secretKeyId: s.text(2), createdAt: s.int64(3), expiresAt: s.int64(4))
+    }
+}
