@@ -54,7 +54,7 @@ def serve_once(url, node, **env):
     data = tempfile.mkdtemp(prefix="nodes-refused-")
     full = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_DATA_DIR": data,
             "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0", "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0",
-            "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": node, **env}
+            "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0", "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": node, **env}
     out = subprocess.run([BINARY, "serve"], env=full, capture_output=True, text=True, timeout=60)
     return out.returncode, [line for line in out.stderr.splitlines() if line.strip()], out.stdout
 
