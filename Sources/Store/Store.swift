@@ -166,9 +166,11 @@ public protocol StoreReader: AnyObject {
     // MARK: the operator console
 
     /// Links whose key starts with `keyPrefix` (byte order, case-sensitive, as keys are
-    /// matched), on `domain` when given, ordered by id after `after`: through an index on
-    /// the key (or the domain's), so a prefix costs its matches, not the table.
-    func searchLinks(keyPrefix: String, domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link]
+    /// matched), on `domain` when given, ordered by key then id, after `after` (the key and
+    /// id of the previous page's last link): a range of an index on the key, so that a page
+    /// costs its rows whatever the prefix matches and however deep the page.
+    func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
+        throws(StoreError) -> [Link]
     /// The link's newest clicks, newest first, at most `limit`: through an index on the
     /// clicks' link.
     func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click]

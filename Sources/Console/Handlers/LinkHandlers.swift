@@ -17,8 +17,11 @@ extension Console {
         if q.isEmpty {
             rows = try reader.links(domain: domain.isEmpty ? nil : domain, after: after, limit: limit + 1)
         } else if LinkKeySearch.isSearchable(q) {
+            // Results come in key order: the page goes on after the key of the link named
+            // by `after` (gone since: from the start again).
+            let cursor = try after.flatMap { try reader.link(id: $0) }.map { (key: $0.key, id: $0.id) }
             rows = try reader.searchLinks(
-                keyPrefix: q, domain: domain.isEmpty ? nil : domain, after: after, limit: limit + 1)
+                keyPrefix: q, domain: domain.isEmpty ? nil : domain, after: cursor, limit: limit + 1)
         } else {
             problem = LinkKeySearch.rule
         }
@@ -162,7 +165,8 @@ extension Console {
     }
 }
 
-/// The links list's search: the start of a key. Keys are `[A-Za-z0-9_-]`, so a search
+/// The links list's search: the start of a key, results in key order (the list without a
+/// search is in id order, which is creation order). Keys are `[A-Za-z0-9_-]`, so a search
 /// of other characters can match nothing and is said so instead of asked of the store.
 enum LinkKeySearch {
     static let rule = "Search by the start of a key: letters, digits, - and _ (at most 64)."

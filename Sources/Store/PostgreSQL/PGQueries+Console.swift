@@ -2,21 +2,18 @@ import Model
 
 /// The operator console's reads, as SQLite's (`SQLiteQueries+Console`), on schema 5.
 extension PGQueries {
-    /// The prefix's links first (a materialized CTE: a generic plan cannot walk the id
-    /// index and filter, which would read every link for a rare prefix), then ordered.
+    /// `links_key` (key, id): the range in the index's order, no sort.
     static let selectLinksByKeyPrefix = """
-        WITH matching AS MATERIALIZED (
-            SELECT \(linkColumns) FROM links WHERE key >= $1 AND key < $2 AND id > $3
-        )
-        SELECT * FROM matching ORDER BY id LIMIT $4
+        SELECT \(linkColumns) FROM links
+        WHERE key >= $1 AND key < $3 AND (key > $1 OR id > $2) ORDER BY key, id LIMIT $4
         """
+    /// `links_domain_key` (domain, key): one domain's keys in order (a key once per domain).
     static let selectLinksOfDomainByKeyPrefix = """
-        WITH matching AS MATERIALIZED (
-            SELECT \(linkColumns) FROM links WHERE domain = $5 AND key >= $1 AND key < $2 AND id > $3
-        )
-        SELECT * FROM matching ORDER BY id LIMIT $4
+        SELECT \(linkColumns) FROM links
+        WHERE domain = $5 AND key >= $1 AND key < $3 AND (key > $1 OR id > $2) ORDER BY key LIMIT $4
         """
-    /// Partitions by time, newest first, each through `clicks_link`: stops at the limit.
+    /// Partitions by time, newest first, each through `clicks_link` backwards: stops at the
+    /// limit (ties of one millisecond sorted by id as they come).
     static let selectLinkRecentClicks = """
         SELECT \(clickColumns) FROM clicks WHERE link_id = $1 ORDER BY at DESC, id COLLATE "C" DESC LIMIT $2
         """
@@ -40,13 +37,16 @@ extension PGQueries {
         WHERE s.token_hash = $1 AND k.revoked_at IS NULL
         """
 
-    func searchLinks(keyPrefix: String, domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
+    func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
+        throws(StoreError) -> [Link]
+    {
         guard limit > 0 else { return [] }
         try willQuery()
+        let range = LinkKeyRange(prefix: keyPrefix, after: after)
         var p = PGParams()
-        p.text(keyPrefix)
-        p.text(LinkKeyPrefix.upperBound(keyPrefix))
-        p.text(after ?? "")
+        p.text(range.lowerKey)
+        p.text(range.lowerId)
+        p.text(range.upperKey)
         p.int(Int64(limit))
         guard let domain else {
             return try Self.all(db.run("pgq_links_key_prefix", Self.selectLinksByKeyPrefix, p), Self.decodeLink)

@@ -3,23 +3,22 @@ import Model
 /// The operator console's reads: link search, a link's newest clicks and open events,
 /// the workspace's activity, sessions (schema 6).
 extension SQLiteQueries {
-    /// `INDEXED BY`: without statistics SQLite may walk the id index for the order and
-    /// filter on the key, reading every link for a rare prefix; the key index reads the
-    /// prefix's links only, sorted after.
+    /// `links_key` (key, id): the range in the index's order, no sort.
     static let selectLinksByKeyPrefix = """
-        SELECT \(linkColumns) FROM links INDEXED BY links_key
-        WHERE key >= ?1 AND key < ?2 AND id > ?3 ORDER BY id LIMIT ?4
+        SELECT \(linkColumns) FROM links
+        WHERE key >= ?1 AND key < ?3 AND (key > ?1 OR id > ?2) ORDER BY key, id LIMIT ?4
         """
-    /// The domain and key unique index: one domain's links in key order.
+    /// The domain and key unique index: one domain's keys in order (a key once per domain).
     static let selectLinksOfDomainByKeyPrefix = """
         SELECT \(linkColumns) FROM links
-        WHERE domain = ?5 AND key >= ?1 AND key < ?2 AND id > ?3 ORDER BY id LIMIT ?4
+        WHERE domain = ?5 AND key >= ?1 AND key < ?3 AND (key > ?1 OR id > ?2) ORDER BY key LIMIT ?4
         """
-    /// `clicks_link` holds the rowid after the link id: the newest are its last entries.
+    /// `clicks_link` (link_id, at) holds the rowid last: the newest are its last entries,
+    /// ties in the order they were written (PostgreSQL breaks them by id).
     static let selectLinkRecentClicks =
-        "SELECT \(clickColumns) FROM clicks WHERE link_id = ?1 ORDER BY rowid DESC LIMIT ?2"
+        "SELECT \(clickColumns) FROM clicks WHERE link_id = ?1 ORDER BY at DESC, rowid DESC LIMIT ?2"
     static let selectRecentLinkOpens =
-        "SELECT \(openColumns) FROM open_events WHERE link_id = ?1 ORDER BY at DESC LIMIT ?2"
+        "SELECT \(openColumns) FROM open_events WHERE link_id = ?1 ORDER BY at DESC, rowid DESC LIMIT ?2"
     static let selectDailyClicks = """
         SELECT day, sum(count) FROM link_click_counts WHERE day BETWEEN ?1 AND ?2 GROUP BY day ORDER BY day
         """
@@ -36,15 +35,18 @@ extension SQLiteQueries {
         WHERE s.token_hash = ?1 AND k.revoked_at IS NULL
         """
 
-    func searchLinks(keyPrefix: String, domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
+    func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
+        throws(StoreError) -> [Link]
+    {
         guard limit > 0 else { return [] }
+        let range = LinkKeyRange(prefix: keyPrefix, after: after)
         let sql = domain == nil ? Self.selectLinksByKeyPrefix : Self.selectLinksOfDomainByKeyPrefix
         return try db.queryAll(
             sql,
             { s in
-                s.bind(1, keyPrefix)
-                s.bind(2, LinkKeyPrefix.upperBound(keyPrefix))
-                s.bind(3, after ?? "")
+                s.bind(1, range.lowerKey)
+                s.bind(2, range.lowerId)
+                s.bind(3, range.upperKey)
                 s.bind(4, limit)
                 if let domain { s.bind(5, domain) }
             }, row: Self.decodeLink)

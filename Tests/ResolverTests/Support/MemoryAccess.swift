@@ -116,8 +116,12 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         return LinkAnalytics(clicks: [], opens: opens)
     }
     /// The operator console's reads and sessions: not the resolver's concern.
-    func searchLinks(keyPrefix: String, domain: String?, after: String?, limit: Int) throws(StoreError) -> [Link] {
-        Array(try links(domain: domain, after: after, limit: Int.max).filter { $0.key.hasPrefix(keyPrefix) }.prefix(limit))
+    func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
+        throws(StoreError) -> [Link]
+    {
+        let all = try links(domain: domain, after: nil, limit: Int.max).filter { $0.key.hasPrefix(keyPrefix) }
+        let sorted = all.sorted { ($0.key, $0.id) < ($1.key, $1.id) }
+        return Array(sorted.filter { after == nil || ($0.key, $0.id) > (after!.key, after!.id) }.prefix(limit))
     }
     func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click] { [] }
     func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent] {

@@ -340,9 +340,10 @@ enum SchemaFixtures {
                 ) WITHOUT ROWID;
                 CREATE INDEX console_sessions_expires ON console_sessions(expires_at);
 
-                CREATE INDEX clicks_link ON clicks(link_id);
+                CREATE INDEX clicks_link ON clicks(link_id, at);
                 CREATE INDEX open_events_link ON open_events(link_id, at) WHERE link_id IS NOT NULL;
-                CREATE INDEX links_key ON links(key);
+                CREATE INDEX links_key ON links(key, id);
+                CREATE INDEX links_domain_id ON links(domain, id);
 
                 INSERT INTO console_sessions VALUES (X'0A0B', 'session', 'sk_fixture', 1000, 2000);
                 PRAGMA user_version = 6;
