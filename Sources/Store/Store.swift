@@ -177,8 +177,9 @@ public protocol StoreReader: AnyObject {
     /// The newest open events that named the link, newest first, at most `limit`.
     func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent]
     /// Clicks and opens per UTC day of every link, and the `topLinks` links with the most
-    /// clicks, over `fromDay...throughDay`. Reads every daily count of the range: for a
-    /// background thread, never an event loop.
+    /// clicks, over `fromDay...throughDay`. Reads every daily count of the range, one day
+    /// per statement (a long count holds no snapshot for long: SQLite's checkpoints go
+    /// on): for a background thread, never an event loop.
     func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity
     /// The console session or sign-in link whose token has this SHA-256, expired or not,
     /// when its workspace key exists and is not revoked: a session lasts while its key does.

@@ -1,6 +1,6 @@
 /// What the whole workspace saw over a range of UTC days (`StoreReader.workspaceActivity`):
 /// the operator console's overview. Read from the per-link daily counts, every row of
-/// the range: a background question, never one for an event loop.
+/// the range, one day per statement: a background question, never one for an event loop.
 public struct WorkspaceActivity: Sendable, Equatable {
     /// The days that had clicks or opens, oldest first (days without are absent).
     public var days: [Day]
@@ -38,11 +38,25 @@ public struct WorkspaceActivity: Sendable, Equatable {
 }
 
 extension WorkspaceActivity {
-    /// One row per day that had either, from two lists of (day, count) ordered by day.
-    static func merge(clicks: [(Int64, Int)], opens: [(Int64, Int)]) -> [Day] {
-        var byDay: [Int64: Day] = [:]
-        for (day, n) in clicks { byDay[day, default: Day(day: day, clicks: 0, opens: 0)].clicks += n }
-        for (day, n) in opens { byDay[day, default: Day(day: day, clicks: 0, opens: 0)].opens += n }
-        return byDay.values.sorted { $0.day < $1.day }
+    /// The days read one by one, added up: the stores' `workspaceActivity`.
+    struct Tally {
+        private var days: [Day] = []
+        private var byLink: [String: Int] = [:]
+
+        mutating func add(day: Int64, clicksByLink: [(String, Int)], opens: Int) {
+            var clicks = 0
+            for (link, n) in clicksByLink {
+                byLink[link, default: 0] += n
+                clicks += n
+            }
+            if clicks > 0 || opens > 0 { days.append(Day(day: day, clicks: clicks, opens: opens)) }
+        }
+
+        /// The days in order, and the `topLinks` links with the most clicks (ties by id).
+        func result(topLinks: Int) -> WorkspaceActivity {
+            let top = byLink.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .prefix(max(topLinks, 0)).map { LinkClicks(linkId: $0.key, clicks: $0.value) }
+            return WorkspaceActivity(days: days, topLinks: Array(top))
+        }
     }
 }

@@ -167,8 +167,8 @@ final class ConsoleStoreTests: StoreTestCase {
         let sorted = [
             SQLiteQueries.selectLinksByKeyPrefix, SQLiteQueries.selectLinksOfDomainByKeyPrefix,
             SQLiteQueries.selectLinkRecentClicks, SQLiteQueries.selectRecentLinkOpens, SQLiteQueries.selectLinksPage,
-            SQLiteQueries.selectLinksPageOfDomain, SQLiteQueries.selectConsoleSession, SQLiteQueries.selectDailyClicks,
-            SQLiteQueries.selectDailyOpens,
+            SQLiteQueries.selectLinksPageOfDomain, SQLiteQueries.selectConsoleSession,
+            SQLiteQueries.selectClicksOfDayByLink, SQLiteQueries.selectOpensOfDay,
         ]
         for sql in sorted {
             let text = try plan(sql)
@@ -176,9 +176,7 @@ final class ConsoleStoreTests: StoreTestCase {
             XCTAssertFalse(text.contains("SCAN"), sql + "\n" + text)
             XCTAssertFalse(text.contains("TEMP B-TREE"), sql + "\n" + text)
         }
-        // The top links group the period's rows by link: through the day index, then sorted.
-        let top = try plan(SQLiteQueries.selectTopLinks)
-        XCTAssertTrue(top.contains("link_click_counts_day"), top)
+        XCTAssertTrue(try plan(SQLiteQueries.selectClicksOfDayByLink).contains("link_click_counts_day"))
         XCTAssertTrue(
             try plan(SQLiteTransaction.deleteExpiredConsoleSessionsSQL).contains("console_sessions_expires"))
     }

@@ -118,14 +118,8 @@ final class PGConsoleStoreTests: PGTestCase {
                 }
             ),
             ("e6", PGQueries.selectConsoleSession, { p in p.bytes([1]) }),
-            (
-                "e7", PGQueries.selectTopLinks,
-                { p in
-                    p.int(1)
-                    p.int(2)
-                    p.int(10)
-                }
-            ),
+            ("e7", PGQueries.selectClicksOfDayByLink, { p in p.int(1) }),
+            ("e8", PGQueries.selectOpensOfDay, { p in p.int(1) }),
         ]
         for (name, sql, fill) in cases {
             let text = try plan(name, sql, fill)

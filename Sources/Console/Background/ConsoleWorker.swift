@@ -46,6 +46,9 @@ final class ConsoleWorker: @unchecked Sendable {
     }
 
     private func run() {
+        // Counting the overview takes seconds of CPU on a large workspace: it gets what the
+        // loops leave, and is split into short reads (`StoreReader.workspaceActivity`).
+        OSThread.lowerCurrentPriority()
         while true {
             let job: Job? = monitor.withLock {
                 while jobs.isEmpty && !stopping { monitor.wait() }

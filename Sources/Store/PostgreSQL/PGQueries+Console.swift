@@ -21,16 +21,11 @@ extension PGQueries {
         SELECT \(openColumns) FROM open_events e WHERE e.link_id = $1
         ORDER BY e.at DESC, e.id COLLATE "C" DESC LIMIT $2
         """
-    static let selectDailyClicks = """
-        SELECT day, sum(count)::bigint FROM link_click_counts WHERE day BETWEEN $1 AND $2 GROUP BY day ORDER BY day
+    /// One day at a time, each its own statement, as on SQLite.
+    static let selectClicksOfDayByLink = """
+        SELECT link_id, sum(count)::bigint FROM link_click_counts WHERE day = $1 GROUP BY link_id
         """
-    static let selectDailyOpens = """
-        SELECT day, sum(count)::bigint FROM link_open_counts WHERE day BETWEEN $1 AND $2 GROUP BY day ORDER BY day
-        """
-    static let selectTopLinks = """
-        SELECT link_id, sum(count)::bigint AS clicks FROM link_click_counts WHERE day BETWEEN $1 AND $2
-        GROUP BY link_id ORDER BY clicks DESC, link_id LIMIT $3
-        """
+    static let selectOpensOfDay = "SELECT coalesce(sum(count), 0)::bigint FROM link_open_counts WHERE day = $1"
     static let selectConsoleSession = """
         SELECT s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at
         FROM console_sessions s JOIN secret_keys k ON k.id = s.secret_key_id
@@ -75,18 +70,18 @@ extension PGQueries {
     func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity {
         try willQuery()
         try willReadCounts()
-        var range = PGParams()
-        range.int(fromDay)
-        range.int(throughDay)
-        let perDay: (PGResult, Int) -> (Int64, Int) = { r, i in (r.int(i, 0), Int(r.int(i, 1))) }
-        let clicks = try Self.all(db.run("pgq_daily_clicks", Self.selectDailyClicks, range), perDay)
-        let opens = try Self.all(db.run("pgq_daily_opens", Self.selectDailyOpens, range), perDay)
-        var p = range
-        p.int(Int64(topLinks))
-        let top = try Self.all(db.run("pgq_top_links", Self.selectTopLinks, p)) { r, i in
-            WorkspaceActivity.LinkClicks(linkId: r.text(i, 0), clicks: Int(r.int(i, 1)))
+        var tally = WorkspaceActivity.Tally()
+        guard fromDay <= throughDay else { return tally.result(topLinks: topLinks) }
+        for day in fromDay...throughDay {
+            var p = PGParams()
+            p.int(day)
+            let links = try Self.all(db.run("pgq_day_clicks_by_link", Self.selectClicksOfDayByLink, p)) { r, i in
+                (r.text(i, 0), Int(r.int(i, 1)))
+            }
+            let opens = try db.run("pgq_day_opens", Self.selectOpensOfDay, p).int(0, 0)
+            tally.add(day: day, clicksByLink: links, opens: Int(opens))
         }
-        return WorkspaceActivity(days: WorkspaceActivity.merge(clicks: clicks, opens: opens), topLinks: top)
+        return tally.result(topLinks: topLinks)
     }
 
     func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? {

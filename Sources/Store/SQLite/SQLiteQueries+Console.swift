@@ -19,16 +19,12 @@ extension SQLiteQueries {
         "SELECT \(clickColumns) FROM clicks WHERE link_id = ?1 ORDER BY at DESC, rowid DESC LIMIT ?2"
     static let selectRecentLinkOpens =
         "SELECT \(openColumns) FROM open_events WHERE link_id = ?1 ORDER BY at DESC, rowid DESC LIMIT ?2"
-    static let selectDailyClicks = """
-        SELECT day, sum(count) FROM link_click_counts WHERE day BETWEEN ?1 AND ?2 GROUP BY day ORDER BY day
+    /// One day at a time (`link_click_counts_day` holds the link after the day: grouped as
+    /// read), each its own short read, so that a long count never holds one snapshot.
+    static let selectClicksOfDayByLink = """
+        SELECT link_id, sum(count) FROM link_click_counts WHERE day = ?1 GROUP BY link_id
         """
-    static let selectDailyOpens = """
-        SELECT day, sum(count) FROM link_open_counts WHERE day BETWEEN ?1 AND ?2 GROUP BY day ORDER BY day
-        """
-    static let selectTopLinks = """
-        SELECT link_id, sum(count) AS clicks FROM link_click_counts WHERE day BETWEEN ?1 AND ?2
-        GROUP BY link_id ORDER BY clicks DESC, link_id LIMIT ?3
-        """
+    static let selectOpensOfDay = "SELECT coalesce(sum(count), 0) FROM link_open_counts WHERE day = ?1"
     static let consoleSessionColumns = "s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at"
     static let selectConsoleSession = """
         SELECT \(consoleSessionColumns) FROM console_sessions s JOIN secret_keys k ON k.id = s.secret_key_id
@@ -71,21 +67,17 @@ extension SQLiteQueries {
     }
 
     func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity {
-        let range: (SQLiteStatement) -> Void = { s in
-            s.bind(1, fromDay)
-            s.bind(2, throughDay)
-        }
         try willReadCounts()
-        let clicks = try db.queryAll(Self.selectDailyClicks, range) { s in (s.int64(0), s.int(1)) }
-        let opens = try db.queryAll(Self.selectDailyOpens, range) { s in (s.int64(0), s.int(1)) }
-        let top = try db.queryAll(
-            Self.selectTopLinks,
-            { s in
-                range(s)
-                s.bind(3, topLinks)
+        var tally = WorkspaceActivity.Tally()
+        guard fromDay <= throughDay else { return tally.result(topLinks: topLinks) }
+        for day in fromDay...throughDay {
+            let links = try db.queryAll(Self.selectClicksOfDayByLink, { $0.bind(1, day) }) { s in
+                (s.text(0), s.int(1))
             }
-        ) { s in WorkspaceActivity.LinkClicks(linkId: s.text(0), clicks: s.int(1)) }
-        return WorkspaceActivity(days: WorkspaceActivity.merge(clicks: clicks, opens: opens), topLinks: top)
+            let opens = try db.queryFirst(Self.selectOpensOfDay, { $0.bind(1, day) }) { s in s.int(0) } ?? 0
+            tally.add(day: day, clicksByLink: links, opens: opens)
+        }
+        return tally.result(topLinks: topLinks)
     }
 
     func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? {
