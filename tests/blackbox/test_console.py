@@ -12,7 +12,7 @@ import pytest
 
 from edge import Edge, request
 from fixtures_data import DEMO_HOST, LINK_IDS, UA_ANDROID, barrier, start_demo, visit
-from management_api import Api, new_key, start_with_key
+from management_api import Api, cli, new_key, start_with_key
 
 CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; "
        "frame-ancestors 'none'; base-uri 'none'")
@@ -307,6 +307,13 @@ def test_a_console_listener_beyond_loopback_is_warned_about(edge_factory):
         time.sleep(0.05)
     warning = [json.loads(l) for l in edge.lines if "console listener is not loopback" in l]
     assert warning and warning[0]["level"] == "warn"
+    # `check` says so too (and nothing for the loopback default).
+    codes = {}
+    for address in ("0.0.0.0:8091", None):
+        out = cli(["check", "--json"], edge.dir, env={"BIQLI_EDGE_CONSOLE_ADDR": address} if address else None)
+        codes[address] = {f["code"] for f in json.loads(out.stdout)}
+    assert "console_not_loopback" in codes["0.0.0.0:8091"]
+    assert "console_not_loopback" not in codes[None]
 
 
 def test_rotating_a_publishable_key_shows_it_once_with_the_overlap(console):
