@@ -85,7 +85,7 @@ final class ConsoleHarness {
         if let form {
             headers.add("content-type", "application/x-www-form-urlencoded")
             body = Array(
-                form.map { FormEncoding.encode($0.0) + "=" + FormEncoding.encode($0.1) }.joined(separator: "&").utf8)
+                form.map { PercentCoding.encode($0.0) + "=" + PercentCoding.encode($0.1) }.joined(separator: "&").utf8)
         }
         let request = HTTPRequest(method: method, target: target, headers: headers, body: body)
         let response: HTTPResponse
@@ -140,27 +140,4 @@ final class Shared<T: Sendable>: Sendable {
     init(_ value: T) { state = Mutex(value) }
     var value: T { state.withLock { $0 } }
     func update(_ change: (inout T) -> Void) { state.withLock { change(&$0) } }
-}
-
-/// Percent-encoding for the harness's forms (what browsers send).
-enum FormEncoding {
-    static func encode(_ value: String) -> String {
-        var out = ""
-        for b in value.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.unicodeScalars.append(UnicodeScalar(b))
-            case UInt8(ascii: " "):
-                out += "+"
-            default:
-                out += "%" + String(b, radix: 16, uppercase: true).leftPadded
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }
