@@ -16,14 +16,17 @@ enum AppsPage {
                 <td>\(app.domains.isEmpty ? "none" : app.domains.joined(separator: ", "))</td><td>\(state)</td></tr>
                 """
         }
-        let table: HTML =
+        let body =
             rows.isEmpty
-            ? "<p id=\"apps-empty\">There is no Mobile App yet: create one with the API (<code>POST /api/v1/mobile-apps</code>) or <code>biqli-edge apply</code>.</p>"
-            : """
+            ? LinkPage.emptyRow(
+                "apps-empty", columns: 5,
+                "There is no Mobile App yet: create one with the API (POST /api/v1/mobile-apps) or biqli-edge apply.")
+            : HTML.join(rows)
+        let table: HTML = """
             <table id="apps"><caption>Mobile apps</caption>
             <thead><tr><th scope="col">Name</th><th scope="col">ID</th><th scope="col">Platforms</th>\
             <th scope="col">Domains</th><th scope="col">Status</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
+            <tbody>\(body)</tbody></table>
             """
         let main: HTML = "<h1>Mobile apps</h1>\n\(table)"
         return ConsoleLayout.page(title: "Mobile apps", section: .apps, csrf: csrf, main: main)

@@ -155,9 +155,6 @@ enum LinkPage {
     }
 
     private static func recentClicks(_ clicks: [Click]) -> HTML {
-        guard !clicks.isEmpty else {
-            return "<h3>Recent clicks</h3><p id=\"recent-clicks-empty\">No click is kept for this link.</p>"
-        }
         let rows: [HTML] = clicks.map { c in
             let values = c.dynamic.map { $0.0 + "=" + $0.1 }.joined(separator: ", ")
             return """
@@ -166,31 +163,39 @@ enum LinkPage {
                 <td>\(c.country ?? "unknown")</td><td>\(c.osVersion ?? "")</td><td>\(values)</td></tr>
                 """
         }
+        let body =
+            rows.isEmpty
+            ? emptyRow("recent-clicks-empty", columns: 7, "No click is kept for this link.") : HTML.join(rows)
         return """
             <table id="recent-clicks"><caption>Recent clicks, newest first</caption>
             <thead><tr><th scope="col">Time</th><th scope="col">Platform</th><th scope="col">Answer</th>\
             <th scope="col">In-app browser</th><th scope="col">Country</th><th scope="col">iOS version</th>\
             <th scope="col">Query values kept</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
+            <tbody>\(body)</tbody></table>
             """
     }
 
+    /// The one row of a table with nothing to list (the table stays, so do its id and headers).
+    static func emptyRow(_ id: String, columns: Int, _ text: String) -> HTML {
+        "<tr id=\"\(id)\"><td colspan=\"\(columns)\">\(text)</td></tr>"
+    }
+
     private static func recentOpens(_ opens: [OpenEvent]) -> HTML {
-        guard !opens.isEmpty else {
-            return "<h3>Recent app opens</h3><p id=\"recent-opens-empty\">No app open named this link yet.</p>"
-        }
         let rows: [HTML] = opens.map { o in
             """
-            <tr><td>\(Format.time(o.at))</td><td>\(o.platform.rawValue == "ios" ? "iOS" : "Android")</td>\
+            <tr><td>\(Format.time(o.at))</td><td>\(o.platform == .ios ? "iOS" : "Android")</td>\
             <td>\(matchNames[o.matchedBy] ?? o.matchedBy.rawValue)</td><td>\(o.firstOpen ? "yes" : "no")</td>\
             <td>\(o.sdkVersion)</td></tr>
             """
         }
+        let body =
+            rows.isEmpty
+            ? emptyRow("recent-opens-empty", columns: 5, "No app open named this link yet.") : HTML.join(rows)
         return """
             <table id="recent-opens"><caption>Recent app opens that named this link, newest first</caption>
             <thead><tr><th scope="col">Time</th><th scope="col">Platform</th><th scope="col">Match</th>\
             <th scope="col">First open</th><th scope="col">SDK version</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
+            <tbody>\(body)</tbody></table>
             """
     }
 }

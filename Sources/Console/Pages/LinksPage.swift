@@ -46,16 +46,15 @@ enum LinksPage {
             <input id="q" name="q" type="search" value="\(m.q)" spellcheck="false" aria-invalid="true" \
             aria-describedby="q-error">
             """
-        let table: HTML =
+        let body =
             rows.isEmpty
-            ? (searching
-                ? "<p id=\"links-empty\">No link matches.</p>"
-                : "<p id=\"links-empty\">There is no link yet.</p>")
-            : """
+            ? LinkPage.emptyRow("links-empty", columns: 4, searching ? "No link matches." : "There is no link yet.")
+            : HTML.join(rows)
+        let table: HTML = """
             <table id="links"><caption>Links\(searching ? " found" : "")\(m.after == nil ? "" : ", continued")</caption>
             <thead><tr><th scope="col">Short URL</th><th scope="col">Destination</th><th scope="col">Mobile app</th>\
             <th scope="col">Status</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
+            <tbody>\(body)</tbody></table>
             """
         var pages: [HTML] = []
         if m.after != nil {

@@ -28,13 +28,14 @@ enum OverviewPage {
                 <td class="number">\(Format.count(link.clicks))</td></tr>
                 """
         }
-        let topTable: HTML =
+        let topBody =
             top.isEmpty
-            ? "<p id=\"top-links-empty\">No link was clicked in these \(snapshot.days) days.</p>"
-            : """
+            ? LinkPage.emptyRow("top-links-empty", columns: 3, "No link was clicked in these \(snapshot.days) days.")
+            : HTML.join(top)
+        let topTable: HTML = """
             <table id="top-links"><caption>Links with the most clicks, last \(snapshot.days) days</caption>
             <thead><tr><th scope="col">Short URL</th><th scope="col">Destination</th><th scope="col" class="number">Clicks</th></tr></thead>
-            <tbody>\(top)</tbody></table>
+            <tbody>\(topBody)</tbody></table>
             """
         let main: HTML = """
             <h1>Overview</h1>
