@@ -18,7 +18,7 @@ enum AppsPage {
         }
         let body =
             rows.isEmpty
-            ? LinkPage.emptyRow(
+            ? Tables.empty(
                 "apps-empty", columns: 5,
                 "There is no Mobile App yet: create one with the API (POST /api/v1/mobile-apps) or biqli-edge apply.")
             : HTML.join(rows)

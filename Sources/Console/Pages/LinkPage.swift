@@ -57,16 +57,16 @@ enum LinkPage {
             <h3 id="clicks">Clicks by platform</h3>
             <figure id="clicks-chart">\(clicksChart.svg(id: "clicks-chart-svg", description: "Stacked bars of the clicks of each UTC day by platform; the table below has the numbers."))\
             <figcaption>\(clicksChart.legend())</figcaption></figure>
-            \(dayTable(id: "clicks-table", caption: "Clicks per UTC day by platform, newest first", labels: labels, columns: platforms.map { platformNames[$0] ?? $0.rawValue }, rows: report.clicksByDay))
+            \(Tables.days(id: "clicks-table", caption: "Clicks per UTC day by platform, newest first", labels: labels, columns: platforms.map { platformNames[$0] ?? $0.rawValue }, rows: report.clicksByDay))
             <div class="columns">
-            \(countTable(id: "kinds-table", caption: "Clicks by what the edge did", header: "Answer", rows: LinkAnalyticsReport.kinds.enumerated().map { (kindNames[$1] ?? $1.rawValue, report.kindTotals[$0]) }))
-            \(countTable(id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser", rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }))
-            \(countTable(id: "countries-table", caption: "Clicks by country", header: "Country", rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }))
+            \(Tables.counts(id: "kinds-table", caption: "Clicks by what the edge did", header: "Answer", rows: LinkAnalyticsReport.kinds.enumerated().map { (kindNames[$1] ?? $1.rawValue, report.kindTotals[$0]) }))
+            \(Tables.counts(id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser", rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }))
+            \(Tables.counts(id: "countries-table", caption: "Clicks by country", header: "Country", rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }))
             </div>
             <h3 id="opens">App opens by match type</h3>
             <figure id="opens-chart">\(opensChart.svg(id: "opens-chart-svg", description: "Stacked bars of the app opens of each UTC day by match type; the table below has the numbers."))\
             <figcaption>\(opensChart.legend())</figcaption></figure>
-            \(dayTable(id: "opens-table", caption: "App opens per UTC day by match type, newest first", labels: labels, columns: matches.map { matchNames[$0] ?? $0.rawValue }, rows: report.opensByDay))
+            \(Tables.days(id: "opens-table", caption: "App opens per UTC day by match type, newest first", labels: labels, columns: matches.map { matchNames[$0] ?? $0.rawValue }, rows: report.opensByDay))
             <h2 id="recent">Recent activity</h2>
             \(recentClicks(m.clicks))
             \(recentOpens(m.opens))
@@ -126,34 +126,6 @@ enum LinkPage {
         return "<nav class=\"period\" aria-label=\"Period\"><ul>\(items)</ul></nav>"
     }
 
-    /// One row per day, newest first: the day (`<th scope="row">`, YYYY-MM-DD), a column per series, the total.
-    private static func dayTable(id: String, caption: String, labels: [String], columns: [String], rows: [[Int]])
-        -> HTML
-    {
-        let head: [HTML] = columns.map { "<th scope=\"col\" class=\"number\">\($0)</th>" }
-        let body: [HTML] = rows.indices.reversed().map { i in
-            let cells: [HTML] = rows[i].map { "<td class=\"number\">\(Format.count($0))</td>" }
-            return
-                "<tr><th scope=\"row\">\(labels[i])</th>\(cells)<td class=\"number\">\(Format.count(rows[i].reduce(0, +)))</td></tr>"
-        }
-        return """
-            <table id="\(id)"><caption>\(caption)</caption>
-            <thead><tr><th scope="col">Day (UTC)</th>\(head)<th scope="col" class="number">Total</th></tr></thead>
-            <tbody>\(body)</tbody></table>
-            """
-    }
-
-    private static func countTable(id: String, caption: String, header: String, rows: [(String, Int)]) -> HTML {
-        let body: [HTML] = rows.map {
-            "<tr><th scope=\"row\">\($0.0)</th><td class=\"number\">\(Format.count($0.1))</td></tr>"
-        }
-        return """
-            <table id="\(id)"><caption>\(caption)</caption>
-            <thead><tr><th scope="col">\(header)</th><th scope="col" class="number">Clicks</th></tr></thead>
-            <tbody>\(body)</tbody></table>
-            """
-    }
-
     private static func recentClicks(_ clicks: [Click]) -> HTML {
         let rows: [HTML] = clicks.map { c in
             let values = c.dynamic.map { $0.0 + "=" + $0.1 }.joined(separator: ", ")
@@ -165,7 +137,7 @@ enum LinkPage {
         }
         let body =
             rows.isEmpty
-            ? emptyRow("recent-clicks-empty", columns: 7, "No click is kept for this link.") : HTML.join(rows)
+            ? Tables.empty("recent-clicks-empty", columns: 7, "No click is kept for this link.") : HTML.join(rows)
         return """
             <table id="recent-clicks"><caption>Recent clicks, newest first</caption>
             <thead><tr><th scope="col">Time</th><th scope="col">Platform</th><th scope="col">Answer</th>\
@@ -173,11 +145,6 @@ enum LinkPage {
             <th scope="col">Query values kept</th></tr></thead>
             <tbody>\(body)</tbody></table>
             """
-    }
-
-    /// The one row of a table with nothing to list (the table stays, so do its id and headers).
-    static func emptyRow(_ id: String, columns: Int, _ text: String) -> HTML {
-        "<tr id=\"\(id)\"><td colspan=\"\(columns)\">\(text)</td></tr>"
     }
 
     private static func recentOpens(_ opens: [OpenEvent]) -> HTML {
@@ -190,7 +157,7 @@ enum LinkPage {
         }
         let body =
             rows.isEmpty
-            ? emptyRow("recent-opens-empty", columns: 5, "No app open named this link yet.") : HTML.join(rows)
+            ? Tables.empty("recent-opens-empty", columns: 5, "No app open named this link yet.") : HTML.join(rows)
         return """
             <table id="recent-opens"><caption>Recent app opens that named this link, newest first</caption>
             <thead><tr><th scope="col">Time</th><th scope="col">Platform</th><th scope="col">Match</th>\

@@ -48,7 +48,7 @@ enum LinksPage {
             """
         let body =
             rows.isEmpty
-            ? LinkPage.emptyRow("links-empty", columns: 4, searching ? "No link matches." : "There is no link yet.")
+            ? Tables.empty("links-empty", columns: 4, searching ? "No link matches." : "There is no link yet.")
             : HTML.join(rows)
         let table: HTML = """
             <table id="links"><caption>Links\(searching ? " found" : "")\(m.after == nil ? "" : ", continued")</caption>

@@ -30,7 +30,7 @@ enum OverviewPage {
         }
         let topBody =
             top.isEmpty
-            ? LinkPage.emptyRow("top-links-empty", columns: 3, "No link was clicked in these \(snapshot.days) days.")
+            ? Tables.empty("top-links-empty", columns: 3, "No link was clicked in these \(snapshot.days) days.")
             : HTML.join(top)
         let topTable: HTML = """
             <table id="top-links"><caption>Links with the most clicks, last \(snapshot.days) days</caption>
