@@ -53,12 +53,18 @@ let package = Package(
             dependencies: [
                 "Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "Graphics", "CSodium",
             ]),
+        // The operator console under /console/ on its own listener: pages (HTML and SVG charts),
+        // sessions and CSRF, forms; through the workspace API's operations. Knows neither the server
+        // nor the CLI: the edge routes its listener's requests here.
+        .target(
+            name: "Console",
+            dependencies: ["Core", "HTTPTypes", "Model", "Store", "Management", "Templates"]),
         // The executable: configuration, CLI, route table, wiring, visit flow.
         .executableTarget(
             name: "Edge",
             dependencies: [
                 "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
-                "GeoIP", "Core",
+                "Console", "GeoIP", "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -78,6 +84,9 @@ let package = Package(
         .testTarget(name: "GeoIPTests", dependencies: ["GeoIP"]),
         .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: ["Console", "Management", "Templates", "HTTPTypes", "Store", "Core", "Model"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
     ]
 )

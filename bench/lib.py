@@ -170,7 +170,7 @@ class Edge:
         self.https_port = free_port()
         env = {**os.environ, "BIQLI_EDGE_DATA_DIR": self.dir, "BIQLI_EDGE_LOOPS": str(loops),
                "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}",
-               "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{self.https_port}",
+               "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{self.https_port}", "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0",
                "BIQLI_EDGE_ACCESS_LOG": "off", "BIQLI_EDGE_LOG": "warn", **(extra_env or {})}
         os.makedirs(self.dir, exist_ok=True)
         self.log = open(f"{self.dir}/edge.log", "w")
@@ -297,7 +297,8 @@ class CallgrindEdge:
                         os.environ.get("BIQLI_EDGE_BINARY", f"{ROOT}/.build/release/biqli-edge")], check=True)
         env = {**os.environ, "BIQLI_EDGE_DATA_DIR": f"{work}/data", "BIQLI_EDGE_LOOPS": str(loops),
                "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}",
-               "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{free_port()}", "BIQLI_EDGE_ACCESS_LOG": "off",
+               "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{free_port()}", "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0",
+               "BIQLI_EDGE_ACCESS_LOG": "off",
                "BIQLI_EDGE_LOG": "warn", "BIQLI_EDGE_HTTPS_REDIRECT": "off", **(extra_env or {})}
         self.log_path = f"{work}/edge.log"
         with open(self.log_path, "w") as log:

@@ -1,6 +1,8 @@
 #include "CSystem.h"
 #include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -40,6 +42,9 @@ int csys_inotify_watch_dir(const char *path, int *watch_out) {
 }
 
 void csys_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+// Linux keeps a nice value per thread, named by its kernel id (`gettid`, not in Swift's Glibc).
+int csys_lower_thread_priority(int nice) { return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice); }
 
 // Swift has no thread-local storage of its own; stored plus one so that zero means none.
 static _Thread_local int loop_index_plus_one;

@@ -58,8 +58,8 @@ public protocol Store: AnyObject, Sendable {
     ) throws(WriteError<Refusal>) -> T
 
     /// Deletes clicks, click counts (the links' daily ones of days wholly before
-    /// `olderThan` too) and open events older than `olderThan` and handoffs past
-    /// expiry, in small batches; returns how many rows went.
+    /// `olderThan` too) and open events older than `olderThan`, handoffs and console
+    /// sessions past expiry, in small batches; returns how many rows went.
     /// Retention is approximate at its edges: a backend may keep a row it could
     /// delete a little longer (the SQLite store deletes clicks by the time in
     /// their id, whole hours of counts, and handoffs by the time in their key),
@@ -162,6 +162,28 @@ public protocol StoreReader: AnyObject {
     /// since the epoch, `LinkAnalytics.day(of:)`), from the per-link daily counts: the cost
     /// depends on the days and the distinct values, not on the number of clicks.
     func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics
+
+    // MARK: the operator console
+
+    /// Links whose key starts with `keyPrefix` (byte order, case-sensitive, as keys are
+    /// matched), on `domain` when given, ordered by key then id, after `after` (the key and
+    /// id of the previous page's last link): a range of an index on the key, so that a page
+    /// costs its rows whatever the prefix matches and however deep the page.
+    func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
+        throws(StoreError) -> [Link]
+    /// The link's newest clicks, newest first, at most `limit`: through an index on the
+    /// clicks' link.
+    func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click]
+    /// The newest open events that named the link, newest first, at most `limit`.
+    func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent]
+    /// Clicks and opens per UTC day of every link, and the `topLinks` links with the most
+    /// clicks, over `fromDay...throughDay`. Reads every daily count of the range, one day
+    /// per statement (a long count holds no snapshot for long: SQLite's checkpoints go
+    /// on): for a background thread, never an event loop.
+    func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity
+    /// The console session or sign-in link whose token has this SHA-256, expired or not,
+    /// when its workspace key exists and is not revoked: a session lasts while its key does.
+    func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession?
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.
@@ -218,6 +240,10 @@ public protocol StoreTransaction: StoreReader {
     func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError)
     func putSigningKey(_ key: SigningKeyRecord) throws(StoreError)
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError)
+    func putConsoleSession(_ session: ConsoleSession) throws(StoreError)
+    /// Deletes the session or sign-in link with this token hash; returns it as it was
+    /// (whatever its key), nil when there was none. A one-time link is used by deleting it.
+    func deleteConsoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession?
 
     /// Holds `lock` until the transaction ends: writers in other processes sharing the
     /// database (several edges on PostgreSQL) that take the same lock wait. A no-op where

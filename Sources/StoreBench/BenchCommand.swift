@@ -31,7 +31,7 @@ enum BenchCommand {
               StoreBench bench [--seconds N] [--inflight 64] [--threads 2] [--dir DIR]
                                [--keys random|ordered] [--ios-percent 50] [--batch 512] [--wait-us 0]
                                [--checkpoint background|inline] [--checkpoint-pages 4000] [--writer-cache-kib 16384]
-                               [--page-size 4096] [--coalesce 1|0] [--only group|single]
+                               [--page-size 4096] [--coalesce 1|0] [--only group|single] [--links 1]
               StoreBench crash-writer --dir DIR [--inflight 32]
               StoreBench verify --dir DIR --acked FILE
               StoreBench reads [--links 10000] [--lookups 1000000]
@@ -116,6 +116,9 @@ enum VisitRows {
     nonisolated(unsafe) static var orderedKeys = false
     /// Share of visits that are iOS (click with a source hash for probabilistic matching).
     nonisolated(unsafe) static var iosPercent: UInt64 = 50
+    /// Links the clicks are spread over at random (`--links`): one link appends to one
+    /// place of the clicks' link index (schema 6), many insert all over it.
+    nonisolated(unsafe) static var linkCount: UInt64 = 1
 
     /// The link's payload, as the edge's link cache holds it (metadata encoded once).
     static let mobile = MobilePayload(
@@ -126,8 +129,9 @@ enum VisitRows {
         let ios = random.next() % 100 < iosPercent
         let id = "biq_clk_" + ULID.make(milliseconds: UInt64(now), random: (random.next(), random.next()))
         let dynamic = [("ref", "BOB")]  // one array for both, as the visit path captures it once
+        let clickLink = linkCount > 1 ? "biq_lnk_bench" + String(random.next() % linkCount) : linkId
         let click = Click(
-            id: id, linkId: linkId, appId: appId, domain: host, at: now, kind: ios ? .deepView : .androidRedirect,
+            id: id, linkId: clickLink, appId: appId, domain: host, at: now, kind: ios ? .deepView : .androidRedirect,
             platform: ios ? .ios : .android, inAppBrowser: nil, dynamic: dynamic,
             sourceHash: ios ? random.bytes(32) : nil, osVersion: ios ? "17.4" : nil)
         let handoff = Handoff(

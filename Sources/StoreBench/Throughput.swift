@@ -35,13 +35,16 @@ enum Throughput {
         let batch = flags.int("batch", 512)
         VisitRows.orderedKeys = flags.string("keys") == "ordered"
         VisitRows.iosPercent = UInt64(max(0, min(100, flags.int("ios-percent", 50))))
+        VisitRows.linkCount = UInt64(max(1, flags.int("links", 1)))
         let inlineCheckpoint = flags.string("checkpoint") == "inline"
         let checkpointPages = flags.int("checkpoint-pages", SQLiteStore.Options().walCheckpointPages)
         let base = flags.string("dir") ?? "/tmp/storebench-\(getpid())"
         // `--only group|single` runs one mode (for profiling); both by default.
         let only = flags.string("only")
         mkdir(base, 0o700)
-        print("store bench: \(seconds) s per mode, \(inflight) writes in flight from \(threads) threads")
+        print(
+            "store bench: \(seconds) s per mode, \(inflight) writes in flight from \(threads) threads, "
+                + "clicks over \(VisitRows.linkCount) link(s)")
         print("each write = 1 click + 1 handoff (2 rows), durable (WAL, synchronous=NORMAL) before its completion")
         do {
             var group = SQLiteStore.Options()

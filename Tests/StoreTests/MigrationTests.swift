@@ -44,7 +44,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "app_domains", "app_instances", "click_counts", "clicks", "domains", "handoffs",
+                "app_domains", "app_instances", "click_counts", "clicks", "console_sessions", "domains", "handoffs",
                 "idempotency_records", "link_click_counts", "link_country_counts", "link_open_counts", "links",
                 "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys",

@@ -17,6 +17,8 @@ class Edge:
             "BIQLI_EDGE_DATA_DIR": self.dir,
             "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0",
             "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0",
+            # The console's default (127.0.0.1:8091) would be shared by every edge of a run.
+            "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0",
             "BIQLI_EDGE_LOOPS": "2",
             # One node name per data directory (a restart on it is the same node): edges of
             # one test sharing a PostgreSQL database would otherwise all be the host name,
@@ -40,7 +42,7 @@ class Edge:
         self._events = queue.Queue()
         threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines, True), daemon=True).start()
         threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_lines, False), daemon=True).start()
-        self.http_port = self.https_port = self.metrics_port = None
+        self.http_port = self.https_port = self.metrics_port = self.console_port = None
         if wait:
             self.wait_listening()
 
@@ -68,6 +70,7 @@ class Edge:
                 self.http_port = port_of(entry.get("http"))
                 self.https_port = port_of(entry.get("https"))
                 self.metrics_port = port_of(entry.get("metrics"))
+                self.console_port = port_of(entry.get("console"))
                 return entry
         raise RuntimeError(f"edge never listened: {self.lines} {self.stderr_lines}")
 

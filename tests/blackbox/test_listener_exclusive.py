@@ -10,7 +10,8 @@ from edge import BINARY, Edge, request
 
 def start_second(env_overrides):
     data = tempfile.mkdtemp(prefix="edge-second-")
-    env = {"PATH": "/usr/bin:/bin", "BIQLI_EDGE_DATA_DIR": data, "BIQLI_EDGE_LOOPS": "2", **env_overrides}
+    env = {"PATH": "/usr/bin:/bin", "BIQLI_EDGE_DATA_DIR": data, "BIQLI_EDGE_LOOPS": "2",
+           "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0", **env_overrides}
     return subprocess.run([BINARY, "serve"], env=env, capture_output=True, timeout=30)
 
 

@@ -54,7 +54,7 @@ def serve_once(url, node, **env):
     data = tempfile.mkdtemp(prefix="nodes-refused-")
     full = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_DATA_DIR": data,
             "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0", "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0",
-            "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": node, **env}
+            "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0", "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": node, **env}
     out = subprocess.run([BINARY, "serve"], env=full, capture_output=True, text=True, timeout=60)
     return out.returncode, [line for line in out.stderr.splitlines() if line.strip()], out.stdout
 
@@ -139,7 +139,8 @@ def test_a_second_live_process_with_the_same_name_is_refused_and_a_killed_ones_n
     assert code == 1 and len(lines) == 1, lines
     assert 'node "dup"' in lines[0] and "BIQLI_EDGE_NODE" in lines[0] and str(first.https_port) in lines[0]
     assert request(first.http_port, "/healthz")[0] == 200  # the first is untouched
-    assert listed(url)["dup"]["listening"].endswith(f"https=127.0.0.1:{first.https_port}")
+    # The listeners, the console's last.
+    assert f"https=127.0.0.1:{first.https_port} console=127.0.0.1:{first.console_port}" in listed(url)["dup"]["listening"]
 
     # Killed (no last heartbeat): the database releases the name with its connection, so a
     # supervisor's restart is not refused for the 15 s the heartbeat still looks live.

@@ -52,7 +52,8 @@ def cluster():
 def serve(args, env, timeout=60):
     data = tempfile.mkdtemp(prefix="edge-pg-start-")
     full = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_DATA_DIR": data,
-            "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0", "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0", **env}
+            "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0", "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0",
+            "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0", **env}
     started = time.monotonic()
     out = subprocess.run([BINARY, *args], env=full, capture_output=True, text=True, timeout=timeout)
     return out, time.monotonic() - started

@@ -28,7 +28,8 @@ class Demo:
     def __init__(self, cwd, env=None):
         self.lines, self.events = [], queue.Queue()
         full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0",
-                    "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0", "BIQLI_EDGE_LOOPS": "2", **(env or {})}
+                    "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0", "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0",
+                    "BIQLI_EDGE_LOOPS": "2", **(env or {})}
         self.proc = subprocess.Popen([BINARY, *readme_demo_args()], cwd=cwd, env=full_env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         threading.Thread(target=self._pump, daemon=True).start()

@@ -36,6 +36,8 @@ static const int CSYS_MSG_PEEK = MSG_PEEK;
 
 /// Sets the calling thread's name (shows in top -H and gdb).
 void csys_set_thread_name(const char *name);
+/// Gives the calling thread (only) the nice value `nice` (19: the lowest); 0 or -1 and errno.
+int csys_lower_thread_priority(int nice);
 /// The event loop the calling thread runs (a thread-local), or -1 for a thread that runs none.
 int csys_loop_index(void);
 void csys_set_loop_index(int index);

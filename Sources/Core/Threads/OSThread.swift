@@ -53,4 +53,11 @@ public final class OSThread: Sendable {
 
     /// True when called on this thread.
     public var isCurrent: Bool { pthread_equal(pthread_self(), handle) != 0 }
+
+    /// Lowers the calling thread's CPU priority to the lowest (nice 19), for background
+    /// work that must not take CPU time from the event loops: the scheduler then gives it
+    /// what they leave. The other threads keep theirs.
+    public static func lowerCurrentPriority() {
+        _ = csys_lower_thread_priority(19)
+    }
 }

@@ -118,6 +118,16 @@ enum EdgeChecker {
                     message: "Both BIQLI_EDGE_HTTP_ADDR and BIQLI_EDGE_HTTPS_ADDR are empty: nothing would listen.",
                     fix: "Set at least one of them (e.g. BIQLI_EDGE_HTTPS_ADDR=0.0.0.0:443)."))
         }
+        if let console = c.consoleAddress, !ConsoleAccess.isLoopback(console.host) {
+            out.append(
+                CheckFinding(
+                    severity: .warning, code: "console_not_loopback", subject: "configuration",
+                    message:
+                        "BIQLI_EDGE_CONSOLE_ADDR is \(console): the operator console speaks plain HTTP to whoever reaches that address.",
+                    fix:
+                        "Keep it on 127.0.0.1 (reach it through an SSH tunnel), or put a TLS terminator in front of it and list it in BIQLI_EDGE_TRUSTED_PROXIES."
+                ))
+        }
         if c.publicURL == EdgeConfiguration().publicURL {
             out.append(
                 CheckFinding(

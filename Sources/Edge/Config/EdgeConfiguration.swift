@@ -14,6 +14,10 @@ struct EdgeConfiguration: Sendable {
     var httpAddress: HTTPServerConfiguration.Address? = .init(host: "0.0.0.0", port: 8080)
     var httpsAddress: HTTPServerConfiguration.Address? = .init(host: "0.0.0.0", port: 8443)
     var metricsAddress: HTTPServerConfiguration.Address? = nil
+    /// `BIQLI_EDGE_CONSOLE_ADDR`: the operator console's listener; nil (`off`) disables it.
+    var consoleAddress: HTTPServerConfiguration.Address? = .init(host: "127.0.0.1", port: 8091)
+    /// `BIQLI_EDGE_CONSOLE_SESSION_HOURS`: how long a console sign-in lasts.
+    var consoleSessionHours = 12
     var dataDirectory = "./data"
     /// Nil means `<dataDirectory>/certs`.
     var certificateDirectoryOverride: String? = nil
@@ -81,6 +85,17 @@ struct EdgeConfiguration: Sendable {
         Setting(variable: "BIQLI_EDGE_METRICS_ADDR", help: "separate /metrics listener host:port; empty: loopback only")
         {
             c, v throws(ConfigurationError) in c.metricsAddress = try parseAddress(v, "BIQLI_EDGE_METRICS_ADDR")
+        },
+        Setting(
+            variable: "BIQLI_EDGE_CONSOLE_ADDR",
+            help: "operator console listener host:port (plain HTTP, /console/); off (or empty) disables"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.consoleAddress = v.lowercased() == "off" ? nil : try parseAddress(v, "BIQLI_EDGE_CONSOLE_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_CONSOLE_SESSION_HOURS", help: "hours a console sign-in lasts") {
+            c, v throws(ConfigurationError) in
+            c.consoleSessionHours = try parseInt(v, "BIQLI_EDGE_CONSOLE_SESSION_HOURS", 1...720)
         },
         Setting(variable: "BIQLI_EDGE_DATA_DIR", help: "SQLite file and generated secrets") {
             c, v throws(ConfigurationError) in

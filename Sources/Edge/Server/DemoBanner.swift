@@ -4,7 +4,8 @@ import Management
 /// What `serve --demo` prints once it listens: the keys (only when just created) and
 /// curl commands for every path of the product.
 enum DemoBanner {
-    static func text(created: DemoData.Created, server: HTTPServer) -> String {
+    /// `consoleSignIn`: the console's one-time sign-in link (path and query), when there is a console.
+    static func text(created: DemoData.Created, server: HTTPServer, consoleSignIn: String? = nil) -> String {
         let https = server.boundAddresses.first { $0.0 == .https }?.1.port ?? 8443
         let http = server.boundAddresses.first { $0.0 == .http }?.1.port ?? 8080
         let host = DemoData.domain
@@ -27,6 +28,13 @@ enum DemoBanner {
                 or delete ./demo-data and start again for new ones.
 
                 """
+        }
+        if let console = server.boundAddresses.first(where: { $0.0 == .console })?.1 {
+            let base = "http://\(console.description)"
+            out += "\nOperator console:                        \(base)/console/\n"
+            if let consoleSignIn {
+                out += "Signed in once, within 10 minutes, by:   \(base)\(consoleSignIn)\n"
+            }
         }
         out += """
 

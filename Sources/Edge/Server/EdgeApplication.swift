@@ -1,3 +1,4 @@
+import Console
 import Core
 import GeoIP
 import HTTP
@@ -16,9 +17,14 @@ final class EdgeApplication: @unchecked Sendable {
     let configuration: EdgeConfiguration
     let log: Log
     let server: HTTPServer
-    /// The route table, built once `services` (which holds the server) exists.
-    let router: Router
+    /// The route tables (the edge's, and the console's on its listener), built once
+    /// `services` (which holds the server) exists.
+    let handler: ListenerDispatch
     let services: EdgeServices
+    /// The operator console; nil when `BIQLI_EDGE_CONSOLE_ADDR` is off.
+    private let console: Console?
+    /// `serve --demo`: the console's one-time sign-in link for the demo key (path and query).
+    private let demoSignIn: String?
     private let pruner: RetentionPruner
     private let demo: DemoData.Created?
     /// Held for the process's lifetime: one `serve` per data directory.
@@ -41,7 +47,9 @@ final class EdgeApplication: @unchecked Sendable {
             directory: configuration.certificateDirectory, hostnames: ["localhost"] + (demo ? DemoData.hostnames : []),
             log: log)
 
-        let backend = try StoreBackend.open(configuration, readers: configuration.loops, log: log)
+        // One reader per loop, and one for the console's background thread.
+        let readers = configuration.loops + (configuration.consoleAddress == nil ? 0 : 1)
+        let backend = try StoreBackend.open(configuration, readers: readers, log: log)
         let store = backend.store
         heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
         if case .sqlite(let file) = backend {
@@ -104,6 +112,7 @@ final class EdgeApplication: @unchecked Sendable {
         http.httpAddress = configuration.httpAddress
         http.httpsAddress = configuration.httpsAddress
         http.metricsAddress = configuration.metricsAddress
+        http.consoleAddress = configuration.consoleAddress
         http.certificateDirectory = configuration.certificateDirectory
         http.maxConnections = configuration.maxConnections
         http.accessLog = configuration.accessLog
@@ -164,7 +173,18 @@ final class EdgeApplication: @unchecked Sendable {
         }
         let routes = RouterBuilder()
         EdgeRoutes.install(on: routes, services: services)
-        router = routes.build()
+        let services = self.services
+        var console: Console?
+        var consoleRouter: Router?
+        if configuration.consoleAddress != nil {
+            let made = ConsoleRoutes.makeConsole(services: services)
+            console = made
+            consoleRouter = ConsoleRoutes.router(console: made, services: services)
+        }
+        self.console = console
+        // Before the loops run: the start-up thread may still use loop 0's reader.
+        demoSignIn = demo ? ConsoleAccess.demoSignIn(console, store: store, log: log) : nil
+        handler = ListenerDispatch(main: routes.build(), console: consoleRouter)
     }
 
     /// The signals `runUntilSignalled` waits for. `blockSignals` must run before any
@@ -188,7 +208,7 @@ final class EdgeApplication: @unchecked Sendable {
     func runUntilSignalled() -> Int32 {
         var set = EdgeApplication.handledSignals
         do {
-            try server.start(handler: router)
+            try server.start(handler: handler)
         } catch {
             heartbeat?.stop()
             printError("biqli-edge: \(error)")
@@ -196,6 +216,7 @@ final class EdgeApplication: @unchecked Sendable {
         }
         pruner.start()
         services.geoIP?.start()
+        console?.start()
         heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
         log.info(
@@ -205,10 +226,18 @@ final class EdgeApplication: @unchecked Sendable {
                 ("proxyProtocol", .string(server.configuration.proxyProtocol.rawValue)),
                 ("certificates", .array(certs.hostnames.map { .string($0) })),
             ])
+        if let address = server.boundAddresses.first(where: { $0.0 == .console })?.1,
+            !ConsoleAccess.isLoopback(address.host)
+        {
+            log.warn(
+                "console listener is not loopback: put a TLS terminator in front of it",
+                [("console", .string(address.description))])
+        }
         if let demo {
             // Standard error: standard output is the JSON log stream, one object per line,
             // which log shippers parse; the banner is for the person at the terminal.
-            printError(DemoBanner.text(created: demo, server: server))
+            printError(
+                DemoBanner.text(created: demo, server: server, consoleSignIn: demoSignIn))
         }
         while true {
             var signal: Int32 = 0
@@ -222,6 +251,7 @@ final class EdgeApplication: @unchecked Sendable {
         }
         server.shutdown()
         server.wait()
+        console?.stop()
         services.geoIP?.stop()
         services.resolver.stopFleetSync()
         pruner.stop()

@@ -237,7 +237,7 @@ final class EventLoop: @unchecked Sendable {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let peer = addressText(&storage)
             var proxy: ProxyExpectation?
-            if configuration.proxyProtocol != .off && listener.kind != .metrics {
+            if configuration.proxyProtocol != .off && (listener.kind == .http || listener.kind == .https) {
                 let trusted = IPAddress(&storage).map { a in configuration.trustedProxies.contains { $0.contains(a) } }
                 proxy = ProxyExpectation(mode: configuration.proxyProtocol, trusted: trusted ?? false)
             }

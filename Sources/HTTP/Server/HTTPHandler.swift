@@ -23,6 +23,8 @@ public enum ListenerKind: Sendable, Equatable {
     case https
     /// The operator's separate metrics listener.
     case metrics
+    /// The operator console's listener (plain HTTP; the edge serves only `/console/` there).
+    case console
 }
 
 /// Facts about a request that are not in the request itself.

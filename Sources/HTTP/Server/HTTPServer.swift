@@ -43,6 +43,7 @@ public final class HTTPServer: @unchecked Sendable {
         if let a = configuration.httpAddress { wanted.append((.http, a)) }
         if let a = configuration.httpsAddress { wanted.append((.https, a)) }
         if let a = configuration.metricsAddress { wanted.append((.metrics, a)) }
+        if let a = configuration.consoleAddress { wanted.append((.console, a)) }
 
         var perLoop: [[ListeningSocket]] = []
         for loopIndex in 0..<max(1, configuration.loops) {

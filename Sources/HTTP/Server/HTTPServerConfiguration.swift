@@ -41,6 +41,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var httpsAddress: Address? = Address(host: "0.0.0.0", port: 8443)
     /// A separate plain listener for `/metrics`, when the operator wants one.
     public var metricsAddress: Address? = nil
+    /// A separate plain listener for the operator console, when it is on.
+    public var consoleAddress: Address? = nil
     /// Directory of `<hostname>.pem` files (certificate chain and private key).
     public var certificateDirectory: String? = nil
     public var limits: HTTPLimits = HTTPLimits()
@@ -64,7 +66,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Called after every load of the certificate directory (at start, then on each
     /// reload, with `true`), on the thread that loaded it: to log and count problems.
     public var onCertificatesLoaded: (@Sendable (CertificateSet, _ reload: Bool) -> Void)? = nil
-    /// The PROXY protocol on the HTTP and HTTPS listeners (decision 0015).
+    /// The PROXY protocol on the HTTP and HTTPS listeners (decision 0015; not on the
+    /// metrics and console listeners, which no load balancer fronts).
     public var proxyProtocol: ProxyProtocolMode = .off
     /// The peers allowed to send a PROXY header (the load balancers); from any other, one
     /// is refused.

@@ -147,16 +147,7 @@ public final class ManagementAPI: Sendable {
     /// Store failures the client can act on become their codes; the rest is logged and
     /// answered as `internal_server_error` without detail.
     func map(_ error: any Error) -> ManagementError {
-        if let e = error as? ManagementError { return e }
-        if let e = error as? StoreError {
-            switch e {
-            case .conflict(.domain): return .invalid("hostname", "is already a domain")
-            case .conflict(.linkKey): return .invalid("key", "is already used on this domain")
-            case .missingReference(.domain): return .invalid("domain", "names no domain; create the domain first")
-            case .missingReference(.app): return .invalid("mobile.appId", "names no Mobile App")
-            default: break
-            }
-        }
+        if let known = ManagementError(answering: error) { return known }
         environment.logFailure("management request failed", "\(error)")
         return .internalError
     }

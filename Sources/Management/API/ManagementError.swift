@@ -1,4 +1,5 @@
 import Core
+import Store
 
 /// Why a workspace-API request failed. Every case is one code of the seed's
 /// `ApiError` enum, answered in the standard envelope
@@ -97,5 +98,25 @@ enum ManagementError: Error, Sendable, Equatable {
         var error: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
         if let details { error.append(("details", details)) }
         return .object([("error", .object(error)), ("request_id", .string(requestId))])
+    }
+}
+
+extension ManagementError {
+    /// The refusal a failed operation means to its caller: itself when it is one, the
+    /// store's conflicts a client can act on as the field they concern; nil for the rest,
+    /// which the caller logs and answers as `internal_server_error`.
+    init?(answering error: any Error) {
+        if let e = error as? ManagementError {
+            self = e
+            return
+        }
+        guard let e = error as? StoreError else { return nil }
+        switch e {
+        case .conflict(.domain): self = .invalid("hostname", "is already a domain")
+        case .conflict(.linkKey): self = .invalid("key", "is already used on this domain")
+        case .missingReference(.domain): self = .invalid("domain", "names no domain; create the domain first")
+        case .missingReference(.app): self = .invalid("mobile.appId", "names no Mobile App")
+        default: return nil
+        }
     }
 }

@@ -19,6 +19,8 @@ public enum DemoData {
         "docs": "biq_lnk_01JDEM0HREF000000000000003",
     ]
     public static let domain = "go.example.test"
+    /// The name of the demo's workspace secret key (`keys list`).
+    public static let secretKeyName = "demo"
 
     /// What `install` created that can only be shown now (keys are stored hashed).
     public struct Created: Sendable {
@@ -57,7 +59,7 @@ public enum DemoData {
                     hint: KeyMaterial.hint(publishable), createdAt: now))
             try tx.putSecretKey(
                 SecretKeyRecord(
-                    id: "sk_" + ULID.make(), name: "demo", keyHash: KeyMaterial.hash(secret),
+                    id: "sk_" + ULID.make(), name: secretKeyName, keyHash: KeyMaterial.hash(secret),
                     hint: KeyMaterial.hint(secret), createdAt: now))
             let links: [Link] = [
                 Link(

@@ -25,26 +25,43 @@ enum LinkOperations {
     static func create(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
-        let link = try LinkInput.decode(
-            call.bodyObject, id: Identifier.make(Identifier.linkPrefix), existing: nil, now: call.now)
-        return ManagementAnswer(201, ResourceJSON.link(try CatalogWriter.saveLink(link, tx)))
+        ManagementAnswer(201, ResourceJSON.link(try create(call.bodyObject, now: call.now, tx)))
+    }
+
+    /// A new link from the fields of a create (`LinkInput`), stored.
+    static func create(_ body: JSONValue, now: Int64, _ tx: any StoreTransaction) throws -> Link {
+        let link = try LinkInput.decode(body, id: Identifier.make(Identifier.linkPrefix), existing: nil, now: now)
+        return try CatalogWriter.saveLink(link, tx)
     }
 
     static func update(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
-        let current = try existing(call.parameter("id"), tx)
-        let merged = MergePatch.apply(call.body ?? [], to: LinkInput.writable(current), nested: LinkInput.nested)
-        let link = try LinkInput.decode(merged, id: current.id, existing: current, now: call.now)
-        return ManagementAnswer(200, ResourceJSON.link(try CatalogWriter.saveLink(link, tx)))
+        ManagementAnswer(
+            200, ResourceJSON.link(try update(call.parameter("id"), patch: call.body ?? [], now: call.now, tx)))
+    }
+
+    /// The link `id` with `patch` merged into its writable fields (JSON Merge Patch), stored.
+    static func update(_ id: String, patch: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction) throws
+        -> Link
+    {
+        let current = try existing(id, tx)
+        let merged = MergePatch.apply(patch, to: LinkInput.writable(current), nested: LinkInput.nested)
+        let link = try LinkInput.decode(merged, id: current.id, existing: current, now: now)
+        return try CatalogWriter.saveLink(link, tx)
     }
 
     static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
-        let id = try existing(call.parameter("id"), tx).id
+        ManagementAnswer(200, ResourceJSON.deleted("id", try delete(call.parameter("id"), tx)))
+    }
+
+    /// Deletes the link `id` (404 when there is none); returns its id.
+    static func delete(_ id: String, _ tx: any StoreTransaction) throws -> String {
+        let id = try existing(id, tx).id
         _ = try tx.deleteLink(id: id)
-        return ManagementAnswer(200, ResourceJSON.deleted("id", id))
+        return id
     }
 
     static func existing(_ id: String, _ reader: any StoreReader) throws -> Link {

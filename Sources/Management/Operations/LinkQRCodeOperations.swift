@@ -46,9 +46,13 @@ enum LinkQRCodeOperations {
             }
             level = chosen
         }
+        return (link, try code(link, level: level), size, margin)
+    }
+
+    /// The QR code of `link`'s short URL.
+    static func code(_ link: Link, level: QRCode.ErrorCorrection = defaultLevel) throws -> QRCode {
         // A short URL is at most some 330 bytes; a version-40 code holds over 1,200 at H.
-        let code = try QRCode(text: link.shortUrl, errorCorrection: level)
-        return (link, code, size, margin)
+        try QRCode(text: link.shortUrl, errorCorrection: level)
     }
 
     private static func answer(_ bytes: [UInt8], _ type: String, _ link: Link, _ suffix: String)

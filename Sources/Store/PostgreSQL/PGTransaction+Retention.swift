@@ -30,6 +30,7 @@ extension PGTransaction {
         deleted += try deleteLinkCounts(before: cutoff, limit: limit)
         deleted += try deleteExpiredHandoffs(now: now, limit: limit)
         deleted += try deleteIdempotencyRecords(before: cutoff, limit: limit)
+        deleted += try deleteExpiredConsoleSessions(now: now, limit: limit)
         return deleted
     }
 

@@ -1,3 +1,4 @@
+import Core
 import Model
 
 #if canImport(Glibc)
@@ -196,6 +197,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     case .openEvents: return try tx.deleteOpenEvents(before: cutoff, limit: limit)
                     case .handoffs: return try tx.deleteExpiredHandoffs(now: now, limit: limit)
                     case .idempotencyRecords: return try tx.deleteIdempotencyRecords(before: cutoff, limit: limit)
+                    case .consoleSessions: return try tx.deleteExpiredConsoleSessions(now: now, limit: limit)
                     }
                 }
                 total += deleted
@@ -226,7 +228,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     private enum PruneStep: CaseIterable, Sendable {
-        case clicks, clickCounts, linkCounts, openEvents, handoffs, idempotencyRecords
+        case clicks, clickCounts, linkCounts, openEvents, handoffs, idempotencyRecords, consoleSessions
     }
 
     // MARK: beyond the protocol

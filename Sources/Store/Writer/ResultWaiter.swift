@@ -1,3 +1,4 @@
+import Core
 import Model
 
 /// Blocks one thread until a write's completion hands over its result (`writeAndWait`).

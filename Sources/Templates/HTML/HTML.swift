@@ -4,13 +4,14 @@
 /// - a string literal written in source code (`"<p class=\"note\">"`): literal segments are typed
 ///   `StaticString`, so a runtime `String` can never be passed off as markup;
 /// - interpolation into such a literal: `"<h1>\(title)</h1>"` escapes `title` (see `HTMLEscaping`),
-///   `\(url)` takes a `SafeURL` or an `AssetURL`, `\(fragment)` nests another `HTML`;
+///   `\(url)` takes a `SafeURL`, an `AssetURL` or a `LocalURL`, `\(fragment)` nests another `HTML`;
 /// - `HTML(unsafeTrusted:)`, deliberately named, for markup that was produced by this module.
 ///
 /// Template rules the escaping relies on (kept by every page in this module and pinned by tests):
 /// every attribute value is double-quoted, and nothing is ever interpolated inside `<script>` or
 /// `<style>` elements. In a URL-valued attribute (`href`, `src`, `og:image` content, ...) a plain
-/// `String` renders as nothing at all: only `SafeURL` and `AssetURL` can fill those (fail closed).
+/// `String` renders as nothing at all: only `SafeURL`, `AssetURL` and `LocalURL` can fill those
+/// (fail closed).
 public struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation {
     /// The markup, ready to be sent.
     public let rendered: String
@@ -78,6 +79,11 @@ public struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation {
 
         /// A path to one of this server's own assets.
         public mutating func appendInterpolation(_ url: AssetURL) {
+            HTMLEscaping.escape(url.path, into: &output)
+        }
+
+        /// A checked path or fragment on this page's own origin.
+        public mutating func appendInterpolation(_ url: LocalURL) {
             HTMLEscaping.escape(url.path, into: &output)
         }
 

@@ -115,6 +115,24 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         }
         return LinkAnalytics(clicks: [], opens: opens)
     }
+    /// The operator console's reads and sessions: not the resolver's concern.
+    func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
+        throws(StoreError) -> [Link]
+    {
+        let all = try links(domain: domain, after: nil, limit: Int.max).filter { $0.key.hasPrefix(keyPrefix) }
+        let sorted = all.sorted { ($0.key, $0.id) < ($1.key, $1.id) }
+        return Array(sorted.filter { after == nil || ($0.key, $0.id) > (after!.key, after!.id) }.prefix(limit))
+    }
+    func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click] { [] }
+    func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent] {
+        Array(s.openEvents.values.filter { $0.linkId == link }.sorted { $0.at > $1.at }.prefix(limit))
+    }
+    func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity {
+        WorkspaceActivity(days: [], topLinks: [])
+    }
+    func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? { nil }
+    func putConsoleSession(_ session: ConsoleSession) throws(StoreError) {}
+    func deleteConsoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? { nil }
 
     // MARK: writes
 

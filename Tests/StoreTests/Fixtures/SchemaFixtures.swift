@@ -14,6 +14,7 @@ enum SchemaFixtures {
         (3, v3),
         (4, v4),
         (5, v5),
+        (6, v6),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -320,5 +321,31 @@ enum SchemaFixtures {
                 INSERT INTO link_country_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'DE', 1);
                 INSERT INTO link_open_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'exact_handoff', 1, 3);
                 PRAGMA user_version = 5;
+                """)
+
+    /// Version 6: the console's sessions (one signed-in operator of a key the fixture
+    /// does not hold: the session reads as nothing, the row stays), and the indexes of its
+    /// reads.
+    static let v6 =
+        v5
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 5;",
+            with: """
+                CREATE TABLE console_sessions (
+                    token_hash BLOB PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    secret_key_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX console_sessions_expires ON console_sessions(expires_at);
+
+                CREATE INDEX clicks_link ON clicks(link_id, at);
+                CREATE INDEX open_events_link ON open_events(link_id, at) WHERE link_id IS NOT NULL;
+                CREATE INDEX links_key ON links(key, id);
+                CREATE INDEX links_domain_id ON links(domain, id);
+
+                INSERT INTO console_sessions VALUES (X'0A0B', 'session', 'sk_fixture', 1000, 2000);
+                PRAGMA user_version = 6;
                 """)
 }

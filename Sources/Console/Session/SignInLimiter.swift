@@ -1,0 +1,61 @@
+import Core
+import Synchronization
+
+/// Wrong keys (and unusable sign-in links) per client address, as a GCRA: `burst` at
+/// once, then one every `intervalSeconds`. While an address is over it, every sign-in
+/// from it is refused with 429 before its key is looked at, so that the answer tells
+/// nothing more about the key; a right key spends nothing.
+///
+/// Per process: each edge of a fleet counts its own (a fleet's console listeners are
+/// loopback or behind one proxy, and the limit only needs to make guessing a 32-byte key
+/// slower than pointless). Shared by the loops behind a lock: sign-ins are rare.
+final class SignInLimiter: Sendable {
+    struct Policy: Sendable, Equatable {
+        /// Wrong attempts allowed at once.
+        var burst: Int
+        /// Seconds after which one more is allowed.
+        var intervalSeconds: Int64
+
+        init(burst: Int, intervalSeconds: Int64) {
+            self.burst = max(burst, 1)
+            self.intervalSeconds = max(intervalSeconds, 1)
+        }
+    }
+
+    /// Addresses remembered at most; past it, those whose allowance is full again go first.
+    static let capacity = 10_000
+
+    let policy: Policy
+    /// Per address, the GCRA's theoretical arrival time (milliseconds).
+    private let state = Mutex<[String: Int64]>([:])
+
+    init(policy: Policy) {
+        self.policy = policy
+    }
+
+    private var interval: Int64 { policy.intervalSeconds * 1_000 }
+    /// How far ahead of now the arrival time may be for one more attempt: `burst - 1`
+    /// intervals, so that `burst` attempts pass at once.
+    private var tolerance: Int64 { interval * Int64(policy.burst - 1) }
+
+    /// Seconds until `address` may try again (for `Retry-After`), nil when it may now.
+    func retryAfter(_ address: String, now: Int64) -> Int64? {
+        state.withLock { table in
+            guard let tat = table[address], tat - now > tolerance else { return nil }
+            return max(1, (tat - now - tolerance + 999) / 1_000)
+        }
+    }
+
+    /// Counts one wrong attempt of `address`.
+    func recordFailure(_ address: String, now: Int64) {
+        state.withLock { table in
+            if table.count >= Self.capacity && table[address] == nil {
+                table = table.filter { $0.value > now }
+                if table.count >= Self.capacity, let oldest = table.min(by: { $0.value < $1.value }) {
+                    table[oldest.key] = nil
+                }
+            }
+            table[address] = max(table[address] ?? now, now) + interval
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Console
+import Core
+import HTTP
+import HTTPTypes
+import Model
+import Store
+
+/// The operator console's listener (`BIQLI_EDGE_CONSOLE_ADDR`): one route that hands
+/// every request to `Console`, which answers `/console/...` and 404 elsewhere. Its own
+/// route table, so that the public listeners never reach the console and the console's
+/// listener reaches nothing else (`ListenerDispatch`).
+enum ConsoleRoutes {
+    /// The console, wired to the edge: its background thread reads through the store
+    /// reader after the loops' (`EdgeApplication` opens one more when the console is on).
+    static func makeConsole(services: EdgeServices) -> Console {
+        let configuration = services.configuration
+        let server = services.server
+        let log = services.log
+        var settings = ConsoleConfiguration()
+        settings.sessionLifetimeSeconds = Int64(configuration.consoleSessionHours) * 3_600
+        let environment = ConsoleEnvironment(
+            now: { services.nowMilliseconds },
+            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
+            certificate: { host in certificateStatus(host, server.certificates) },
+            domainFindings: { reader in try domainFindings(reader, server.certificates, now: services.nowMilliseconds)
+            },
+            dns: { dnsTarget(configuration, server) },
+            log: { level, message, fields in
+                let values = fields.map { ($0.0, JSONValue.string($0.1)) }
+                switch level {
+                case "error": log.error(message, values)
+                case "warn": log.warn(message, values)
+                default: log.info(message, values)
+                }
+            })
+        return Console(
+            store: services.store, backgroundReader: services.store.reader(loop: configuration.loops),
+            configuration: settings, environment: environment)
+    }
+
+    static func router(console: Console, services: EdgeServices) -> Router {
+        let routes = RouterBuilder()
+        routes.add(nil, "/*path", name: "console") { request, context, _ in
+            let client = ConsoleClient(
+                address: services.clients.clientAddress(peer: context.peerAddress, headers: request.headers),
+                secure: services.clients.isHTTPS(
+                    peer: context.peerAddress, listener: context.listener, headers: request.headers),
+                loop: context.loopIndex)
+            switch console.handle(request, client: client, reader: services.reader(context)) {
+            case .response(let response):
+                return .response(response)
+            case .deferred(let later):
+                let responder = context.deferResponse()
+                later { responder.respond($0) }
+                return .deferred
+            }
+        }
+        return routes.build()
+    }
+
+    /// What the certificate set knows of `host`: the certificate that covers it by name
+    /// and is valid now, when there is one.
+    static func certificateStatus(_ host: String, _ certificates: CertificateSet) -> CertificateStatus {
+        guard certificates.covers(host) else { return CertificateStatus(status: "none", source: "none") }
+        return CertificateStatus(
+            status: "valid", source: "directory", notAfter: certificates.expiry(of: host).map { $0 * 1_000 })
+    }
+
+    /// `biqli-edge check`'s findings about the store (keys, certificates of the domains,
+    /// association files), with the certificates the edge serves now.
+    static func domainFindings(_ reader: any StoreReader, _ certificates: CertificateSet, now: Int64) throws
+        -> [DomainFinding]
+    {
+        let domains = try reader.domains()
+        var links: [String: [LinkClaim]] = [:]
+        for domain in domains { links[domain.hostname] = try reader.linkClaims(domain: domain.hostname) }
+        let findings = EdgeChecker.checkStore(
+            domains: domains, apps: try reader.apps(), links: links, keys: try reader.secretKeys(),
+            certificates: certificates, now: now)
+        return findings.map {
+            DomainFinding(
+                severity: $0.severity.rawValue, code: $0.code, subject: $0.subject, message: $0.message,
+                fix: $0.fix.isEmpty ? nil : $0.fix)
+        }
+    }
+
+    /// The public URL's host when domains can be a CNAME of it (a DNS name, not
+    /// localhost), and the public listeners' ports.
+    static func dnsTarget(_ configuration: EdgeConfiguration, _ server: HTTPServer) -> DNSTarget {
+        let url = configuration.publicURL
+        let afterScheme = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: true).dropFirst().first
+        let host = afterScheme.map { String($0.split(separator: ":").first ?? $0).lowercased() } ?? ""
+        let isName =
+            host.contains(".") && host.contains(where: { $0.isLetter }) && host != "localhost"
+            && !host.hasSuffix(".localhost")
+        return DNSTarget(
+            canonicalName: isName ? host : nil,
+            httpsPort: server.configuration.httpsAddress.map { _ in port(.https, server) },
+            httpPort: server.configuration.httpAddress.map { _ in port(.http, server) })
+    }
+
+    private static func port(_ kind: ListenerKind, _ server: HTTPServer) -> Int {
+        server.boundAddresses.first { $0.0 == kind }?.1.port
+            ?? (kind == .https ? server.configuration.httpsAddress?.port : server.configuration.httpAddress?.port) ?? 0
+    }
+}

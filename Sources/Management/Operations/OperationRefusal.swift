@@ -1,0 +1,27 @@
+/// Why an operation refused, for callers of `WorkspaceOperations` (the operator console):
+/// what the workspace API would answer, as values. `problems` name the fields with the
+/// API's JSON paths (`url`, `mobile.route`), each with the API's rule.
+public struct OperationRefusal: Error, Sendable, Equatable {
+    /// The API's status (404, 409, 422, ...).
+    public let status: Int
+    /// The API's error code (`validation_error`, `alias_taken`, ...).
+    public let code: String
+    /// The API's message.
+    public let message: String
+    /// The broken field rules, when the refusal is about fields.
+    public let problems: [FieldProblem]
+
+    init(_ error: ManagementError) {
+        status = error.status
+        code = error.code
+        message = error.message
+        switch error {
+        case .invalid(let list): problems = list
+        case .malformed(let problem): problems = [problem]
+        case .aliasTaken(let domain, let key):
+            problems = [FieldProblem("key", "is already used on \(domain) (\(key))")]
+        case .domainTaken: problems = [FieldProblem("hostname", "is already a domain")]
+        default: problems = []
+        }
+    }
+}

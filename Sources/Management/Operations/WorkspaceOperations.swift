@@ -1,0 +1,86 @@
+import Core
+import Graphics
+import Model
+import Store
+
+/// The workspace API's operations for a caller in the same process that is not an HTTP
+/// request: the operator console. The same validation (`LinkInput`, `CatalogWriter`) and
+/// writes as `/api/v1/`, not a second copy of the rules; a refusal is thrown as the
+/// `OperationRefusal` the API would have answered, any other error as it came (the
+/// caller logs it).
+///
+/// The writes run inside the caller's store transaction (`Store.write`), as the API's do.
+public enum WorkspaceOperations {
+    /// The record of `key` when it is a well-formed, known and unrevoked workspace secret
+    /// key (the API's bearer rule); nil otherwise.
+    public static func authenticate(key: String, reader: any StoreReader) throws(StoreError) -> SecretKeyRecord? {
+        guard ManagementAuth.isWellFormed(key), let record = try reader.secretKey(hash: KeyMaterial.hash(key)),
+            record.revokedAt == nil
+        else { return nil }
+        return record
+    }
+
+    /// `POST /api/v1/links` with `fields` as its body.
+    public static func createLink(_ fields: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction) throws
+        -> Link
+    {
+        try refusing { try LinkOperations.create(.object(fields), now: now, tx) }
+    }
+
+    /// `PATCH /api/v1/links/{id}` with `patch` as its body (JSON Merge Patch).
+    public static func updateLink(
+        _ id: String, patch: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction
+    ) throws -> Link {
+        try refusing { try LinkOperations.update(id, patch: patch, now: now, tx) }
+    }
+
+    /// `DELETE /api/v1/links/{id}`.
+    public static func deleteLink(_ id: String, _ tx: any StoreTransaction) throws {
+        _ = try refusing { try LinkOperations.delete(id, tx) }
+    }
+
+    /// A new publishable key, shown this once.
+    public struct RotatedKey: Sendable {
+        public let publishableKey: String
+        public let record: PublishableKeyRecord
+        /// When the keys it replaces stop working (the app's overlap); nil when there was none.
+        public let previousKeysExpireAt: Int64?
+    }
+
+    /// `POST /api/v1/mobile-apps/{id}/keys/rotate`.
+    public static func rotatePublishableKey(app id: String, now: Int64, _ tx: any StoreTransaction) throws
+        -> RotatedKey
+    {
+        try refusing {
+            let app = try MobileAppOperations.existing(id, tx)
+            let (key, record, until) = try CatalogWriter.rotate(app: app, now: now, tx)
+            return RotatedKey(publishableKey: key, record: record, previousKeysExpireAt: until)
+        }
+    }
+
+    /// The days a link's analytics may span (`?days=` of the API).
+    public static let analyticsDays = LinkAnalyticsOperations.dayRange
+
+    /// `GET /api/v1/links/{id}/analytics?days=N`, as values.
+    public static func linkAnalytics(link: String, days: Int, now: Int64, _ reader: any StoreReader)
+        throws(StoreError) -> LinkAnalyticsReport
+    {
+        try LinkAnalyticsOperations.report(link: link, days: days, now: now, reader)
+    }
+
+    /// `GET /api/v1/links/{id}/qr.svg` with its default size, margin and level.
+    public static func qrCodeSVG(_ link: Link) throws -> [UInt8] {
+        QRCodeSVG.render(
+            try LinkQRCodeOperations.code(link), margin: LinkQRCodeOperations.defaultMargin,
+            size: LinkQRCodeOperations.defaultSize)
+    }
+
+    private static func refusing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            if let refusal = ManagementError(answering: error) { throw OperationRefusal(refusal) }
+            throw error
+        }
+    }
+}

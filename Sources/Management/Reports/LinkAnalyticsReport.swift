@@ -1,0 +1,97 @@
+import Core
+import Model
+import Store
+
+/// A link's clicks and opens over its last `days` UTC days, today included, as every
+/// reader of them wants it: each day and each fixed bucket present (zero when nothing
+/// happened), the open-ended ones (in-app browsers, countries) ordered by count.
+/// Built from the store's per-link daily counts (`StoreReader.linkAnalytics`), so that it
+/// costs the same with ten million clicks as with ten. The API renders it as JSON
+/// (`LinkAnalyticsJSON`), the operator console as tables and charts.
+public struct LinkAnalyticsReport: Sendable, Equatable {
+    public static let platforms = VisitorPlatform.allCases
+    public static let kinds = ClickKind.allCases
+    public static let matchTypes = MatchType.allCases
+
+    /// Days since the epoch of the first day (UTC).
+    public let firstDay: Int64
+    public let days: Int
+    /// Per day (oldest first), clicks per platform in `platforms` order.
+    public let clicksByDay: [[Int]]
+    /// Clicks per kind in `kinds` order.
+    public let kindTotals: [Int]
+    /// `none` (a regular browser) first, then the tags seen, most first, then by name.
+    public let inAppBrowsers: [(name: String, count: Int)]
+    /// `unknown` first, then the country codes seen, most first, then by code.
+    public let countries: [(name: String, count: Int)]
+    /// Per day (oldest first), opens per match type in `matchTypes` order.
+    public let opensByDay: [[Int]]
+    public let firstOpens: Int
+
+    public init(firstDay: Int64, days: Int, counts: LinkAnalytics) {
+        let platforms = Self.platforms
+        let kinds = Self.kinds
+        let matches = Self.matchTypes
+        let dayRange = firstDay..<(firstDay + Int64(days))
+        var platformsByDay = [[Int]](repeating: [Int](repeating: 0, count: platforms.count), count: days)
+        var kindTotals = [Int](repeating: 0, count: kinds.count)
+        var browsers: [String: Int] = [:]
+        for c in counts.clicks where dayRange.contains(c.day) {
+            platformsByDay[Int(c.day - firstDay)][platforms.firstIndex(of: c.platform) ?? 0] += c.count
+            kindTotals[kinds.firstIndex(of: c.kind) ?? 0] += c.count
+            browsers[c.inAppBrowser ?? "none", default: 0] += c.count
+        }
+        var countries: [String: Int] = [:]
+        for c in counts.countries where dayRange.contains(c.day) {
+            countries[c.country ?? "unknown", default: 0] += c.count
+        }
+        var matchesByDay = [[Int]](repeating: [Int](repeating: 0, count: matches.count), count: days)
+        var firstOpens = 0
+        for o in counts.opens where dayRange.contains(o.day) {
+            matchesByDay[Int(o.day - firstDay)][matches.firstIndex(of: o.matchedBy) ?? 0] += o.count
+            if o.firstOpen { firstOpens += o.count }
+        }
+        self.firstDay = firstDay
+        self.days = days
+        self.clicksByDay = platformsByDay
+        self.kindTotals = kindTotals
+        self.inAppBrowsers = Self.ordered(browsers, first: "none")
+        self.countries = Self.ordered(countries, first: "unknown")
+        self.opensByDay = matchesByDay
+        self.firstOpens = firstOpens
+    }
+
+    /// Clicks per platform over the whole period, in `platforms` order.
+    public var platformTotals: [Int] { Self.columnTotals(clicksByDay, width: Self.platforms.count) }
+    /// Opens per match type over the whole period, in `matchTypes` order.
+    public var matchTotals: [Int] { Self.columnTotals(opensByDay, width: Self.matchTypes.count) }
+    public var clickTotal: Int { platformTotals.reduce(0, +) }
+    public var openTotal: Int { matchTotals.reduce(0, +) }
+
+    /// The UTC day of row `index` (days since the epoch).
+    public func day(_ index: Int) -> Int64 { firstDay + Int64(index) }
+
+    /// `2026-11-29`: the UTC date of a day since the epoch.
+    public static func date(_ day: Int64) -> String {
+        String(Timestamp.format(seconds: day * 86_400).prefix(10))
+    }
+
+    public static func == (a: LinkAnalyticsReport, b: LinkAnalyticsReport) -> Bool {
+        a.firstDay == b.firstDay && a.days == b.days && a.clicksByDay == b.clicksByDay && a.kindTotals == b.kindTotals
+            && a.inAppBrowsers.elementsEqual(b.inAppBrowsers, by: ==) && a.countries.elementsEqual(b.countries, by: ==)
+            && a.opensByDay == b.opensByDay && a.firstOpens == b.firstOpens
+    }
+
+    private static func columnTotals(_ rows: [[Int]], width: Int) -> [Int] {
+        (0..<width).map { i in rows.reduce(0) { $0 + $1[i] } }
+    }
+
+    /// `first` (`none`, `unknown`) always and first, then the others by count, most
+    /// first, then by name.
+    private static func ordered(_ counts: [String: Int], first: String) -> [(name: String, count: Int)] {
+        let others = counts.filter { $0.key != first }.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key
+        }
+        return [(first, counts[first] ?? 0)] + others.map { ($0.key, $0.value) }
+    }
+}
