@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(REASON is not None and not os.environ.get("CI"),
 
 UA_DESKTOP_CHROME = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
                      "Chrome/124.0.0.0 Safari/537.36")
-ALLOWED_ERRORS = ("favicon.ico",)
+ALLOWED_ERRORS = ()
 ONCE_RE = re.compile(r"(http://[^\s\"']+/console/sign-in/once\?token=[A-Za-z0-9_%-]+)")
 
 

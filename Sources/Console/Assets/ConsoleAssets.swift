@@ -2,8 +2,8 @@ import Core
 import HTTPTypes
 import Templates
 
-/// The console's stylesheet and script, in the binary, served under
-/// `/console/assets/`: at `console.<hash>.css` (what pages link to: immutable, a year)
+/// The console's stylesheet, script and icon, in the binary, served under
+/// `/console/assets/`: at `console.<hash>.css` (and so on: what pages link to: immutable, a year)
 /// and at `console.css` (for whoever types it: `ETag`, revalidated each time).
 enum ConsoleAssets {
     struct File: Sendable {
@@ -30,7 +30,16 @@ enum ConsoleAssets {
         name: "console.css", contentType: "text/css; charset=utf-8", text: ConsoleStylesheet.text)
     static let script = File(
         name: "console.js", contentType: "text/javascript; charset=utf-8", text: ConsoleScript.text)
-    static let all = [stylesheet, script]
+    /// Linked from every page: without it a browser asks for `/favicon.ico`, which the
+    /// console listener does not serve (404 in the browser's console on every page).
+    static let icon = File(
+        name: "icon.svg", contentType: "image/svg+xml",
+        text: """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">\
+            <rect width="16" height="16" rx="3" fill="#1f4fd1"/>\
+            <path d="M5 3h4a3 3 0 0 1 0 6H7v4H5z" fill="#fff"/></svg>
+            """)
+    static let all = [stylesheet, script, icon]
 
     /// The answer for `/console/assets/<name>`; nil for a name that is neither form of a file.
     static func response(name: String, ifNoneMatch: String?) -> HTTPResponse? {

@@ -65,6 +65,7 @@ enum ConsoleLayout {
             <html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
             <title>\(title) · biqli-edge console</title>\
+            <link rel="icon" href="\(ConsoleAssets.icon.url)" type="image/svg+xml">\
             <link rel="stylesheet" href="\(ConsoleAssets.stylesheet.url)">\
             <script src="\(ConsoleAssets.script.url)" defer></script></head>
             <body><a class="skip" href="\(ConsolePaths.mainContent)">Skip to the content</a>

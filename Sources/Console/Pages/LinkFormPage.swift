@@ -72,10 +72,13 @@ enum LinkFormPage {
     )
         -> HTML
     {
-        """
-        <input id="\(name)" name="\(name)" type="\(type)" value="\(value)" autocomplete="off" \
-        spellcheck="false"\(describedBy(name, errors, hint: hint))>
-        """
+        // `autocomplete="off"` only on text fields: axe-core reads it as unsuitable for a
+        // `url` input (rule autocomplete-valid), where the browser's own history helps anyway.
+        let autocomplete: HTML = type == "text" ? " autocomplete=\"off\"" : .empty
+        return """
+            <input id="\(name)" name="\(name)" type="\(type)" value="\(value)"\(autocomplete) \
+            spellcheck="false"\(describedBy(name, errors, hint: hint))>
+            """
     }
 
     private static func select(_ name: String, _ options: HTML, _ errors: [String: String]) -> HTML {
