@@ -10,7 +10,7 @@ Screenshots of every page go to tests/blackbox/artifacts/console-*.png; with
 `BIQLI_CONSOLE_SCREENSHOTS=<dir>` (scripts/console-screenshots) they are also written there,
 which is how docs/screenshots/ is made.
 """
-import os, re, shutil, time, urllib.parse, uuid
+import base64, os, re, time, urllib.parse, uuid
 
 import pytest
 
@@ -24,6 +24,8 @@ pytestmark = pytest.mark.skipif(REASON is not None and not os.environ.get("CI"),
 UA_DESKTOP_CHROME = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
                      "Chrome/124.0.0.0 Safari/537.36")
 ALLOWED_ERRORS = ()
+# The pages whose screenshots the README shows (docs/screenshots/console-<name>.png).
+README_PAGES = {"sign-in", "overview", "links", "link", "link-form-error", "apps", "app", "domains"}
 ONCE_RE = re.compile(r"(http://[^\s\"']+/console/sign-in/once\?token=[A-Za-z0-9_%-]+)")
 
 
@@ -164,10 +166,20 @@ def audit(b, name):
     assert len(state) >= 1 and state[0] > 5, (name, "the stylesheet did not apply", state)
     path = b.screenshot(f"console-{name}.png")
     out = os.environ.get("BIQLI_CONSOLE_SCREENSHOTS")
-    if out:
+    if out and name in README_PAGES:
         os.makedirs(out, exist_ok=True)
-        shutil.copy(path, os.path.join(out, f"console-{name}.png"))
+        with open(os.path.join(out, f"console-{name}.png"), "wb") as f:
+            f.write(full_page_png(b))
     return results
+
+
+def full_page_png(b, most=2400):
+    """The page from its top, as tall as its content (at most `most` CSS pixels), for the
+    README: the viewport screenshot shows wherever the page was scrolled to."""
+    height = min(b.js("return document.documentElement.scrollHeight;"), most)
+    shot = b.cdp("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                            "clip": {"x": 0, "y": 0, "width": 1280, "height": height, "scale": 1}})
+    return base64.b64decode(shot["data"])
 
 
 def table_rows(b, table_id):
