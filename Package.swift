@@ -44,12 +44,15 @@ let package = Package(
         .target(
             name: "Management",
             dependencies: ["Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "CSodium"]),
+        // ACME (RFC 8555): the client, on OpenSSL, and the certificate lifecycle (orders,
+        // renewals, challenges), over the store. Serves no HTTP itself (decision 0017).
+        .target(name: "Certificates", dependencies: ["Core", "Store", "CSystem", "COpenSSL"]),
         // The executable: configuration, CLI, route table, wiring, visit flow.
         .executableTarget(
             name: "Edge",
             dependencies: [
                 "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
-                "Core",
+                "Certificates", "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
+        .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "Store", "Core", "CSystem", "COpenSSL"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
     ]
 )

@@ -23,6 +23,8 @@ enum Migrations {
         Migration(version: 2, sql: SchemaV2.sql),
         Migration(version: 3, sql: SchemaV3.sql),
         Migration(version: 4, sql: SchemaV4.sql),
+        Migration(version: 5, sql: SchemaV5.sql),
+        Migration(version: 6, sql: SchemaV6.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -1,0 +1,241 @@
+import Core
+import Store
+
+/// Ordering one hostname, the account, and renewal information.
+extension CertificateManager {
+    /// Claims `host`, orders, and records the outcome (the certificate, or the failure and
+    /// the next attempt) in its row, giving the claim back in the same write.
+    func attempt(_ host: String) {
+        let start = now()
+        let node = settings.node
+        let until = start + settings.leaseMilliseconds
+        let claimed: Bool
+        do {
+            claimed = try store.writeAndWait { tx in
+                try tx.claimCertificateOrder(hostname: host, node: node, until: until, now: start)
+            }
+        } catch {
+            reportStoreFailure(error)
+            return
+        }
+        guard claimed else { return }
+        let previous = rows[host]
+        hooks.event(.orderStarted(hostname: host, renewal: previous?.chainPEM != nil))
+        var issued: IssuedCertificate?
+        var failure: ACMEProblem?
+        do {
+            issued = try order(host, previous: previous)
+        } catch {
+            failure = error
+        }
+        if failure?.type == ACMEProblem.localPrefix + "stopped" {
+            _ = try? store.writeAndWait { tx in try tx.releaseCertificateOrder(hostname: host, node: node) }
+            return
+        }
+        record(host, started: start, issued: issued, failure: failure)
+    }
+
+    /// The order itself: the account, then `ACMEOrder`, replacing the current certificate
+    /// by its CertID when the CA offers renewal information.
+    private func order(_ host: String, previous: StoredCertificate?) throws(ACMEProblem) -> IssuedCertificate {
+        let (key, url) = try ensureAccount()
+        var kinds = settings.challenges
+        if let failed = lastKind[host], kinds.count > 1, let i = kinds.firstIndex(of: failed) {
+            kinds.append(kinds.remove(at: i))  // the other type first after a failure
+        }
+        var replaces: String?
+        if (try? client.directory().renewalInfo) != nil, let chain = previous?.chainPEM {
+            replaces = CertificateInfo(pem: chain)?.renewalInfoID
+        }
+        let deadline = Clock.monotonicNanoseconds() &+ UInt64(settings.orderTimeoutMilliseconds) * 1_000_000
+        func run(_ replaces: String?) throws(ACMEProblem) -> IssuedCertificate {
+            try ACMEOrder(
+                client: client, accountKey: key, accountURL: url, hostname: host, kinds: kinds, replaces: replaces,
+                responder: self, deadline: deadline, now: now
+            ).run()
+        }
+        do {
+            return try run(replaces)
+        } catch {
+            if error.isAccountMissing || error.type == ACMEProblem.acmePrefix + "unauthorized" && error.status == 401 {
+                forgetAccount()
+            }
+            // A CA that refuses the `replaces` field (already replaced, unknown): order plainly.
+            if replaces != nil, error.status == 409 || error.type == ACMEProblem.acmePrefix + "malformed" {
+                return try run(nil)
+            }
+            throw error
+        }
+    }
+
+    /// Writes the outcome in the row (and the attempt in `certificate_orders`).
+    private func record(_ host: String, started: Int64, issued: IssuedCertificate?, failure: ACMEProblem?) {
+        let finished = now()
+        let node = settings.node
+        var renewalAt: Int64?
+        var nextAttempt: Int64?
+        let failures = (rows[host]?.failures ?? 0) + 1
+        if let issued {
+            renewalAt = settings.policy.renewalTime(
+                notBefore: issued.info.notBefore, notAfter: issued.info.notAfter, random: &random)
+            lastKind[host] = nil
+        } else if let failure {
+            nextAttempt = settings.policy.nextAttempt(after: failure, failures: failures, now: finished, random: &random)
+            if let kind = lastPublished[host] { lastKind[host] = kind }
+        }
+        let result = issued != nil ? "issued" : (failure?.isRateLimited == true ? "rate_limited" : "failed")
+        let renewal = renewalAt
+        let next = nextAttempt
+        do {
+            let row = try store.writeAndWait { tx in
+                var row =
+                    try tx.storedCertificate(hostname: host)
+                    ?? StoredCertificate(hostname: host, status: .pending, updatedAt: finished)
+                if let issued {
+                    row.status = .valid
+                    row.chainPEM = issued.chainPEM
+                    row.keyPEM = issued.keyPEM
+                    row.notBefore = issued.info.notBefore
+                    row.notAfter = issued.info.notAfter
+                    row.issuer = issued.info.issuer
+                    row.renewalAt = renewal
+                    row.renewalInfoCheckAt = nil
+                    row.lastErrorType = nil
+                    row.lastErrorDetail = nil
+                    row.failures = 0
+                    row.nextAttemptAt = nil
+                } else if let failure {
+                    row.status = .failed
+                    row.lastErrorType = failure.type
+                    row.lastErrorDetail = failure.detail
+                    row.failures += 1
+                    row.nextAttemptAt = next
+                }
+                if row.leaseNode == node {
+                    row.leaseNode = nil
+                    row.leaseUntil = nil
+                }
+                row.updatedAt = finished
+                try tx.putStoredCertificate(row)
+                try tx.insertCertificateOrder(
+                    CertificateOrderRecord(
+                        hostname: host, node: node, startedAt: started, finishedAt: finished, result: result,
+                        problemType: failure?.type, detail: failure?.detail))
+                return row
+            }
+            rows[host] = row
+        } catch {
+            reportStoreFailure(error)
+        }
+        count(result)
+        if let issued {
+            hooks.event(
+                .issued(
+                    hostname: host, notAfter: issued.info.notAfter, issuer: issued.info.issuer,
+                    renewalAt: renewal ?? issued.info.notAfter))
+        } else if let failure {
+            hooks.event(
+                .orderFailed(
+                    hostname: host, problem: failure, failures: rows[host]?.failures ?? failures,
+                    nextAttemptAt: next ?? finished))
+        }
+    }
+
+    /// The account's key and URL: read from the store, made (once for the fleet) and
+    /// registered when missing.
+    func ensureAccount() throws(ACMEProblem) -> (key: ECKey, url: String) {
+        if let account { return account }
+        let directoryURL = settings.directoryURL
+        let created = now()
+        let stored: ACMEAccountRecord
+        do {
+            if let found = try store.writeAndWait({ tx in try tx.acmeAccount(directoryURL: directoryURL) }) {
+                stored = found
+            } else {
+                let pem = try ECKey.generate().pem
+                stored = try store.writeAndWait { tx in
+                    try tx.insertACMEAccountIfAbsent(
+                        ACMEAccountRecord(directoryURL: directoryURL, keyPEM: pem, accountURL: nil, createdAt: created))
+                }
+            }
+        } catch let error as StoreError {
+            throw .local("store", "cannot read or keep the ACME account: \(error)")
+        } catch {
+            throw .local("crypto", "\(error)")
+        }
+        let key: ECKey
+        do {
+            key = try ECKey(pem: stored.keyPEM)
+        } catch {
+            throw .local("crypto", "the stored ACME account key is unusable: \(error)")
+        }
+        var url = stored.accountURL
+        if url == nil {
+            let registered = try client.account(
+                key: key, contact: settings.email, eab: settings.externalAccount)
+            do {
+                try store.writeAndWait { tx in
+                    try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: registered)
+                }
+            } catch {
+                throw .local("store", "cannot keep the ACME account: \(error)")
+            }
+            hooks.event(.accountRegistered(directory: directoryURL, account: registered))
+            url = registered
+        }
+        account = (key, url!)
+        return (key, url!)
+    }
+
+    /// The CA no longer knows the account: register again at the next order.
+    func forgetAccount() {
+        account = nil
+        let directoryURL = settings.directoryURL
+        _ = try? store.writeAndWait { tx in try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: nil) }
+        client.forgetDirectory()
+    }
+
+    /// Asks the CA when to renew `host`'s certificate (RFC 9773), when its directory offers
+    /// renewal information and the last answer's `Retry-After` has passed.
+    func checkRenewalInformation(_ host: String) {
+        let time = now()
+        guard let row = rows[host], let chain = row.chainPEM, (row.renewalInfoCheckAt ?? 0) <= time,
+            row.leaseUntil.map({ $0 <= time || row.leaseNode == settings.node }) ?? true, time >= directoryRetryAt
+        else { return }
+        let directory: ACMEDirectory
+        do {
+            directory = try client.directory()
+        } catch {
+            directoryRetryAt = time + 5 * 60_000
+            return
+        }
+        guard let base = directory.renewalInfo, let id = CertificateInfo(pem: chain)?.renewalInfoID else { return }
+        var renewalAt = row.renewalAt
+        var wait: Int64 = 6 * 3_600_000
+        if let response = try? client.get(RenewalWindow.url(base: base, certificateID: id)),
+            let json = response.json, let window = RenewalWindow(json: json)
+        {
+            renewalAt = settings.policy.renewalTime(in: window, now: time, random: &random)
+            if let asked = RetryAfter.milliseconds(response.header("Retry-After"), now: time) {
+                wait = min(max(asked, 3_600_000), 24 * 3_600_000)
+            }
+            if renewalAt != row.renewalAt { hooks.event(.renewalInformation(hostname: host, renewalAt: renewalAt!)) }
+        }
+        let checkAt = time + wait
+        let chosen = renewalAt
+        do {
+            let updated = try store.writeAndWait { tx -> StoredCertificate? in
+                guard var current = try tx.storedCertificate(hostname: host), current.chainPEM == chain else {
+                    return nil
+                }
+                current.renewalAt = chosen
+                current.renewalInfoCheckAt = checkAt
+                try tx.putStoredCertificate(current)
+                return current
+            }
+            if let updated { rows[host] = updated }
+        } catch {
+            reportStoreFailure(error)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Core
+import Store
+import Synchronization
+
+/// The certificate lifecycle of one node (decision 0017), on a thread of its own:
+///
+/// - every second it looks at the configured domains (`hooks.domains`) and orders a
+///   certificate for each one that has none, or whose renewal time has come, unless an
+///   operator's certificate covers it (`hooks.directoryCovers`);
+/// - one order per hostname at a time across a fleet: a node orders only after claiming
+///   the hostname's row in the store (`claimCertificateOrder`);
+/// - every 2 s it checks the store for changes (`certificatesVersion`) and serves what it
+///   holds (`hooks.serve`), whichever node ordered it, and answers the fleet's challenges;
+/// - a failure is recorded in the hostname's row (the CA's problem, the next attempt
+///   after a growing backoff) and reported once (`hooks.event`).
+///
+/// The thread blocks on the CA and the store; nothing here runs on an event loop.
+public final class CertificateManager: @unchecked Sendable {
+    public let settings: ACMESettings
+    /// HTTP-01 answers, read by the plain-HTTP listener's route.
+    public let board = ChallengeBoard()
+    let store: any Store
+    let hooks: CertificateManagerHooks
+    let client: ACMEClient
+    let now: @Sendable () -> Int64
+    let sleeper = Sleeper()
+    private var thread: OSThread?
+
+    // The manager thread's own state.
+    var rows: [String: StoredCertificate] = [:]
+    var chainVersions: [String: String] = [:]
+    var lastVersion: Int64?
+    var nextStorePoll: Int64 = 0
+    var served: [String: String] = [:]
+    var account: (key: ECKey, url: String)?
+    var ownChallenges: [String: ACMEChallengeRecord] = [:]
+    var remoteChallenges: [String: ACMEChallengeRecord] = [:]
+    /// hostname -> the token whose TLS-ALPN-01 certificate is presented.
+    var alpnPresented: [String: String] = [:]
+    /// The challenge type each hostname's order published last.
+    var lastPublished: [String: ACMEChallengeRecord.Kind] = [:]
+    /// The challenge type of each hostname's last failed order: the next one tries another.
+    var lastKind: [String: ACMEChallengeRecord.Kind] = [:]
+    var directoryRetryAt: Int64 = 0
+    var nextCleanup: Int64 = 0
+    var storeFailing = false
+    var random = SystemRandomNumberGenerator()
+
+    /// The rows as the last poll found them, without keys: for the API, `check`, `/metrics`.
+    private let snapshot = Mutex<[String: ManagedCertificate]>([:])
+    /// Order outcomes since start: `issued`, `failed`, `rate_limited`.
+    private let outcomes = Mutex<[String: Int]>([:])
+
+    public init(
+        settings: ACMESettings, store: any Store, hooks: CertificateManagerHooks,
+        now: @escaping @Sendable () -> Int64 = { Int64(Clock.nowMilliseconds()) }
+    ) throws(NetworkError) {
+        self.settings = settings
+        self.store = store
+        self.hooks = hooks
+        self.now = now
+        let http = try HTTPSClient(rootsFile: settings.rootsFile, userAgent: settings.userAgent)
+        self.client = ACMEClient(directoryURL: settings.directoryURL, http: http, now: now)
+    }
+
+    public func start() {
+        thread = OSThread(name: "biqli-acme") { [self] in run() }
+    }
+
+    /// Ends the thread (an order under way gives up at its next wait) and waits for it.
+    public func stop() {
+        sleeper.stop()
+        thread?.join()
+        thread = nil
+    }
+
+    /// The ACME state of `hostname` as last read from the store.
+    public func state(of hostname: String) -> ManagedCertificate? { snapshot.withLock { $0[hostname] } }
+
+    /// Order outcomes since start, by result.
+    public var orderOutcomes: [String: Int] { outcomes.withLock { $0 } }
+
+    /// Requests sent again after the CA's `badNonce`.
+    public var badNonceRetries: Int { client.badNonceRetries.load(ordering: .relaxed) }
+
+    func count(_ result: String) { outcomes.withLock { $0[result, default: 0] += 1 } }
+
+    private func run() {
+        // Whatever is stored serves at once, before any order.
+        refresh(force: true)
+        while !sleeper.isStopped {
+            tick()
+            guard sleeper.sleep(milliseconds: settings.domainsPollMilliseconds) else { break }
+        }
+        for (_, challenge) in ownChallenges { withdraw(challenge) }
+    }
+
+    /// One pass: the store's news, then every wanted hostname's due work.
+    func tick() {
+        refresh(force: false)
+        cleanUp()
+        guard let domains = hooks.domains() else { return }
+        let wanted = Set(domains.map { $0.lowercased() }).filter { !hooks.directoryCovers($0) }
+        let time = now()
+        var due: [(at: Int64, hostname: String)] = []
+        for host in wanted {
+            let at = settings.policy.due(rows[host], now: time, random: &random)
+            if at <= time { due.append((at, host)) }
+        }
+        for (_, host) in due.sorted(by: { ($0.at, $0.hostname) < ($1.at, $1.hostname) }) {
+            guard !sleeper.isStopped else { return }
+            if let row = rows[host], let until = row.leaseUntil, until > now(), row.leaseNode != settings.node {
+                continue  // another node is ordering it
+            }
+            attempt(host)
+            refresh(force: true)
+        }
+        for host in wanted.sorted() where !sleeper.isStopped {
+            checkRenewalInformation(host)
+        }
+    }
+
+    /// Reads the store's rows when they changed (or when `force`d), keeps the snapshot,
+    /// answers the fleet's challenges, and serves the stored certificates.
+    func refresh(force: Bool) {
+        let time = now()
+        if force || time >= nextStorePoll {
+            nextStorePoll = time + settings.storePollMilliseconds
+            let known = force ? nil : lastVersion
+            do {
+                let (version, read) = try store.writeAndWait { tx in
+                    let version = try tx.certificatesVersion()
+                    if version == known { return (version, nil as ([StoredCertificate], [ACMEChallengeRecord])?) }
+                    return (version, (try tx.storedCertificates(), try tx.acmeChallenges()))
+                }
+                storeFailing = false
+                lastVersion = version
+                if let (certificates, challenges) = read {
+                    rows = Dictionary(certificates.map { ($0.hostname, $0) }, uniquingKeysWith: { a, _ in a })
+                    for (host, row) in rows {
+                        chainVersions[host] = row.chainPEM.map { chain in
+                            String(row.notAfter ?? 0) + "-" + String(SHA256.hex(SHA256.hash(chain)).prefix(16))
+                        }
+                    }
+                    snapshot.withLock { $0 = rows.mapValues(ManagedCertificate.init) }
+                    syncFleetChallenges(challenges)
+                }
+            } catch {
+                reportStoreFailure(error)
+            }
+        }
+        serveStored()
+    }
+
+    /// Hands the unexpired stored certificates to the server when the list changed.
+    private func serveStored() {
+        let time = now()
+        var list: [ServedCertificate] = []
+        var versions: [String: String] = [:]
+        for (host, row) in rows {
+            guard let chain = row.chainPEM, let key = row.keyPEM, let notAfter = row.notAfter, notAfter > time,
+                let version = chainVersions[host]
+            else { continue }
+            let pem = Array((chain.hasSuffix("\n") ? chain : chain + "\n").utf8) + Array(key.utf8)
+            list.append(ServedCertificate(hostname: host, pem: pem, version: version))
+            versions[host] = version
+        }
+        guard versions != served else { return }
+        served = versions
+        hooks.serve(list.sorted { $0.hostname < $1.hostname })
+    }
+
+    /// Expired challenges and old attempts leave the store, now and then.
+    private func cleanUp() {
+        let time = now()
+        guard time >= nextCleanup else { return }
+        nextCleanup = time + 3_600_000
+        do {
+            _ = try store.writeAndWait { tx in
+                _ = try tx.deleteExpiredACMEChallenges(now: time)
+                return try tx.pruneCertificateOrders(keep: 20)
+            }
+        } catch {
+            reportStoreFailure(error)
+        }
+    }
+
+    func reportStoreFailure(_ error: StoreError) {
+        guard !storeFailing else { return }
+        storeFailing = true
+        hooks.event(.storeFailed("\(error)"))
+    }
+}
