@@ -2,6 +2,10 @@ import Core
 import Store
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The certificate lifecycle of one node (decision 0017), on a thread of its own:
 ///
 /// - every second it looks at the configured domains (`hooks.domains`) and orders a
@@ -25,6 +29,7 @@ public final class CertificateManager: @unchecked Sendable {
     let now: @Sendable () -> Int64
     let sleeper = Sleeper()
     private var thread: OSThread?
+    private let finished = Atomic<Bool>(false)
 
     // The manager thread's own state.
     var rows: [String: StoredCertificate] = [:]
@@ -67,11 +72,18 @@ public final class CertificateManager: @unchecked Sendable {
         thread = OSThread(name: "biqli-acme") { [self] in run() }
     }
 
-    /// Ends the thread (an order under way gives up at its next wait) and waits for it.
-    public func stop() {
+    /// Ends the thread: an order under way gives up at its next wait. Waits for it up to
+    /// `waitMilliseconds`; a request to the CA that is still blocked then ends by itself
+    /// (its timeout) on a detached thread, which the store, closed by then, refuses.
+    public func stop(waitMilliseconds: Int = 3_000) {
         sleeper.stop()
-        thread?.join()
-        thread = nil
+        guard let thread else { return }
+        let deadline = Clock.monotonicNanoseconds() &+ UInt64(waitMilliseconds) * 1_000_000
+        while !finished.load(ordering: .acquiring) && Clock.monotonicNanoseconds() < deadline {
+            usleep(10_000)
+        }
+        if finished.load(ordering: .acquiring) { thread.join() } else { thread.detach() }
+        self.thread = nil
     }
 
     /// The ACME state of `hostname` as last read from the store.
@@ -93,6 +105,7 @@ public final class CertificateManager: @unchecked Sendable {
             guard sleeper.sleep(milliseconds: settings.domainsPollMilliseconds) else { break }
         }
         for (_, challenge) in ownChallenges { withdraw(challenge) }
+        finished.store(true, ordering: .releasing)
     }
 
     /// One pass: the store's news, then every wanted hostname's due work.

@@ -1,3 +1,4 @@
+import Certificates
 import Core
 import HTTP
 import Management
@@ -90,12 +91,21 @@ final class EdgeApplication: @unchecked Sendable {
         http.proxyProtocol = configuration.proxyProtocol
         http.trustedProxies = configuration.trustedProxies
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
+        let alpn = configuration.acme.enabled ? ALPNCertificates() : nil
+        http.alpnCertificates = alpn
         let certificateHealth = CertificateHealth(log: log)
         http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
         let clicks = ClickRecorder(store: store, loops: configuration.loops, log: log)
         http.afterEachPass = { loop in clicks.flush(loop: loop) }
         let server = HTTPServer(configuration: http)
         self.server = server
+        var acme: CertificateAutomation?
+        if let alpn {
+            var isFleet = false
+            if case .postgresql = backend { isFleet = true }
+            acme = try CertificateAutomation(
+                configuration: configuration, store: store, fleet: isFleet, server: server, alpn: alpn, log: log)
+        }
 
         let limits = configuration.rateLimits
         let resolverFailures = LogThrottle("resolver failure", log: log)
@@ -112,7 +122,7 @@ final class EdgeApplication: @unchecked Sendable {
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth)
+            certificateHealth: certificateHealth, acme: acme)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -173,6 +183,15 @@ final class EdgeApplication: @unchecked Sendable {
             return 1
         }
         pruner.start()
+        if let acme = services.acme {
+            acme.start()
+            log.info(
+                "ACME on: ordering certificates for the configured domains",
+                [
+                    ("directory", .string(configuration.acme.directory)),
+                    ("challenges", .array(acme.manager.settings.challenges.map { .string($0.rawValue) })),
+                ])
+        }
         heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
         log.info(
@@ -198,6 +217,7 @@ final class EdgeApplication: @unchecked Sendable {
             break
         }
         server.shutdown()
+        services.acme?.stop()
         server.wait()
         pruner.stop()
         heartbeat?.stop()

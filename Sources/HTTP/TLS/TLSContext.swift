@@ -24,7 +24,7 @@ final class TLSContext: @unchecked Sendable {
         + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
     /// Loads `path` (PEM: certificate chain, then the private key). Throws a message naming the problem.
-    init(pemPath path: String) throws(TLSError) {
+    convenience init(pemPath path: String) throws(TLSError) {
         let ctx = try Self.makeContext(path: path, alpn: .http11)
         guard SSL_CTX_use_certificate_chain_file(ctx, path) == 1 else {
             throw Self.fail(ctx, path, "no usable certificate chain")
@@ -48,7 +48,7 @@ final class TLSContext: @unchecked Sendable {
 
     /// Loads a PEM held in memory (certificate chain, then the private key); `label` names
     /// it in errors (the PEM holds a private key: never in a message).
-    init(pem: [UInt8], label: String, alpn: ALPN = .http11) throws(TLSError) {
+    convenience init(pem: [UInt8], label: String, alpn: ALPN = .http11) throws(TLSError) {
         let ctx = try Self.makeContext(path: label, alpn: alpn)
         let rc = pem.withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { csys_ssl_ctx_use_pem(ctx, $0.baseAddress, Int32(b.count)) }
