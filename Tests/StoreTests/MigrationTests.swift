@@ -44,9 +44,9 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "app_domains", "app_instances", "click_counts", "clicks", "domains", "handoffs",
-                "idempotency_records", "links", "mobile_apps", "open_events", "publishable_keys", "secret_keys",
-                "signing_keys",
+                "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances", "certificate_orders",
+                "certificates", "click_counts", "clicks", "domains", "handoffs", "idempotency_records", "links",
+                "mobile_apps", "open_events", "publishable_keys", "secret_keys", "signing_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
     }
@@ -86,6 +86,10 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(
                 try reader.analytics(app: SchemaFixtures.appId, since: 0, recent: 0).clicks,
                 [.init(platform: .ios, kind: .deepView, count: 1)], context)
+            // ACME's rows (version 6) are kept; older files start without any.
+            XCTAssertEqual(
+                try reader.storedCertificates().map(\.issuer), fixture.version >= 6 ? ["CN=Fixture CA"] : [], context)
+            XCTAssertEqual(try reader.certificatesVersion(), fixture.version >= 6 ? 4 : 0, context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(
                 try store.writeAndWait { tx in

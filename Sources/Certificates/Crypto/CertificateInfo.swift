@@ -46,6 +46,10 @@ public struct CertificateInfo: Sendable, Equatable {
     /// ARI's CertID (RFC 9773, section 4.1): base64url of the authority key identifier,
     /// a dot, base64url of the serial; nil without an AKI.
     public var renewalInfoID: String? {
+        Self.renewalInfoID(authorityKeyIdentifier: authorityKeyIdentifier, serial: serial)
+    }
+
+    public static func renewalInfoID(authorityKeyIdentifier: [UInt8], serial: [UInt8]) -> String? {
         guard !authorityKeyIdentifier.isEmpty, !serial.isEmpty else { return nil }
         return Base64URL.encode(authorityKeyIdentifier) + "." + Base64URL.encode(serial)
     }
