@@ -22,8 +22,8 @@ public struct ACMESettings: Sendable {
     /// to the CA only once they have had the time to learn it from the store.
     public var fleet: Bool
     public var policy: RenewalPolicy
-    /// How often the store's certificates are checked for changes by other nodes.
-    public var storePollMilliseconds: Int64 = 2_000
+    /// How often the store's certificates and challenges are checked for changes by other nodes.
+    public var storePollMilliseconds: Int64 = 1_000
     /// How often the configured domains are looked at.
     public var domainsPollMilliseconds: Int64 = 1_000
     /// How long a node's claim on ordering a hostname holds without being released.

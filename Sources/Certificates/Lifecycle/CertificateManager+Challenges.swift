@@ -9,9 +9,11 @@ extension CertificateManager: ChallengeResponder {
         } catch {
             throw .local("store", "cannot keep the challenge: \(error)")
         }
-        ownChallenges[challenge.token] = challenge
-        lastPublished[challenge.hostname] = challenge.kind
-        try install(challenge)
+        try lock.withLock { _ throws(ACMEProblem) in
+            ownChallenges[challenge.token] = challenge
+            lastPublished[challenge.hostname] = challenge.kind
+            try install(challenge)
+        }
         hooks.event(.challengePublished(hostname: challenge.hostname, kind: challenge.kind.rawValue))
         // Other nodes learn it at their next poll of the store; the CA may reach any of them.
         if settings.fleet, !pause(milliseconds: settings.storePollMilliseconds + 1_500) {
@@ -20,8 +22,10 @@ extension CertificateManager: ChallengeResponder {
     }
 
     func withdraw(_ challenge: ACMEChallengeRecord) {
-        ownChallenges[challenge.token] = nil
-        uninstall(challenge)
+        lock.withLock { _ in
+            ownChallenges[challenge.token] = nil
+            uninstall(challenge)
+        }
         let token = challenge.token
         _ = try? store.writeAndWait { tx in try tx.deleteACMEChallenge(token: token) }
     }
@@ -29,6 +33,7 @@ extension CertificateManager: ChallengeResponder {
     func pause(milliseconds: Int64) -> Bool { sleeper.sleep(milliseconds: milliseconds) }
 
     /// Answers `challenge` on this node: the HTTP-01 board, or a TLS-ALPN-01 certificate.
+    /// With `lock` held.
     private func install(_ challenge: ACMEChallengeRecord) throws(ACMEProblem) {
         switch challenge.kind {
         case .http01:
@@ -60,7 +65,7 @@ extension CertificateManager: ChallengeResponder {
     }
 
     /// Answers the challenges other nodes published, and stops answering those they
-    /// withdrew (or that expired).
+    /// withdrew (or that expired). With `lock` held.
     func syncFleetChallenges(_ stored: [ACMEChallengeRecord]) {
         let time = now()
         var current: [String: ACMEChallengeRecord] = [:]

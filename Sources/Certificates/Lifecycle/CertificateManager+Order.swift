@@ -19,7 +19,7 @@ extension CertificateManager {
             return
         }
         guard claimed else { return }
-        let previous = rows[host]
+        let previous = lock.withLock { _ in rows[host] }
         hooks.event(.orderStarted(hostname: host, renewal: previous?.chainPEM != nil))
         var issued: IssuedCertificate?
         var failure: ACMEProblem?
@@ -74,14 +74,14 @@ extension CertificateManager {
         let node = settings.node
         var renewalAt: Int64?
         var nextAttempt: Int64?
-        let failures = (rows[host]?.failures ?? 0) + 1
+        let failures = (lock.withLock { _ in rows[host]?.failures } ?? 0) + 1
         if let issued {
             renewalAt = settings.policy.renewalTime(
                 notBefore: issued.info.notBefore, notAfter: issued.info.notAfter, random: &random)
             lastKind[host] = nil
         } else if let failure {
             nextAttempt = settings.policy.nextAttempt(after: failure, failures: failures, now: finished, random: &random)
-            if let kind = lastPublished[host] { lastKind[host] = kind }
+            if let kind = lock.withLock({ _ in lastPublished[host] }) { lastKind[host] = kind }
         }
         let result = issued != nil ? "issued" : (failure?.isRateLimited == true ? "rate_limited" : "failed")
         let renewal = renewalAt
@@ -123,7 +123,7 @@ extension CertificateManager {
                         problemType: failure?.type, detail: failure?.detail))
                 return row
             }
-            rows[host] = row
+            lock.withLock { _ in rows[host] = row }
         } catch {
             reportStoreFailure(error)
         }
@@ -136,7 +136,7 @@ extension CertificateManager {
         } else if let failure {
             hooks.event(
                 .orderFailed(
-                    hostname: host, problem: failure, failures: rows[host]?.failures ?? failures,
+                    hostname: host, problem: failure, failures: failures,
                     nextAttemptAt: next ?? finished))
         }
     }
@@ -199,7 +199,7 @@ extension CertificateManager {
     /// renewal information and the last answer's `Retry-After` has passed.
     func checkRenewalInformation(_ host: String) {
         let time = now()
-        guard let row = rows[host], let chain = row.chainPEM, (row.renewalInfoCheckAt ?? 0) <= time,
+        guard let row = lock.withLock({ _ in rows[host] }), let chain = row.chainPEM, (row.renewalInfoCheckAt ?? 0) <= time,
             row.leaseUntil.map({ $0 <= time || row.leaseNode == settings.node }) ?? true, time >= directoryRetryAt
         else { return }
         let directory: ACMEDirectory
@@ -233,7 +233,7 @@ extension CertificateManager {
                 try tx.putStoredCertificate(current)
                 return current
             }
-            if let updated { rows[host] = updated }
+            if let updated { lock.withLock { _ in rows[host] = updated } }
         } catch {
             reportStoreFailure(error)
         }

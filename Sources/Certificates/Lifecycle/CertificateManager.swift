@@ -13,8 +13,9 @@ import Glibc
 ///   operator's certificate covers it (`hooks.directoryCovers`);
 /// - one order per hostname at a time across a fleet: a node orders only after claiming
 ///   the hostname's row in the store (`claimCertificateOrder`);
-/// - every 2 s it checks the store for changes (`certificatesVersion`) and serves what it
-///   holds (`hooks.serve`), whichever node ordered it, and answers the fleet's challenges;
+/// - a second thread checks the store for changes every second (`certificatesVersion`),
+///   serves what it holds (`hooks.serve`), whichever node ordered it, and answers the
+///   fleet's challenges, also while the first one waits on the CA;
 /// - a failure is recorded in the hostname's row (the CA's problem, the next attempt
 ///   after a growing backoff) and reported once (`hooks.event`).
 ///
@@ -29,9 +30,13 @@ public final class CertificateManager: @unchecked Sendable {
     let now: @Sendable () -> Int64
     let sleeper = Sleeper()
     private var thread: OSThread?
+    private var syncThread: OSThread?
     private let finished = Atomic<Bool>(false)
+    private let syncFinished = Atomic<Bool>(false)
+    /// Guards the state below, which both threads use.
+    let lock = Mutex<Void>(())
 
-    // The manager thread's own state.
+    // Shared by the ordering and the sync threads (under `lock`).
     var rows: [String: StoredCertificate] = [:]
     var chainVersions: [String: String] = [:]
     var lastVersion: Int64?
@@ -46,9 +51,10 @@ public final class CertificateManager: @unchecked Sendable {
     var lastPublished: [String: ACMEChallengeRecord.Kind] = [:]
     /// The challenge type of each hostname's last failed order: the next one tries another.
     var lastKind: [String: ACMEChallengeRecord.Kind] = [:]
+    // The ordering thread's own.
     var directoryRetryAt: Int64 = 0
     var nextCleanup: Int64 = 0
-    var storeFailing = false
+    let storeFailing = Atomic<Bool>(false)
     var random = SystemRandomNumberGenerator()
 
     /// The rows as the last poll found them, without keys: for the API, `check`, `/metrics`.
@@ -69,6 +75,12 @@ public final class CertificateManager: @unchecked Sendable {
     }
 
     public func start() {
+        // Whatever is stored serves at once, before any order.
+        refresh(force: true)
+        syncThread = OSThread(name: "biqli-acme-sync") { [self] in
+            while sleeper.sleep(milliseconds: settings.storePollMilliseconds) { refresh(force: false) }
+            syncFinished.store(true, ordering: .releasing)
+        }
         thread = OSThread(name: "biqli-acme") { [self] in run() }
     }
 
@@ -77,13 +89,17 @@ public final class CertificateManager: @unchecked Sendable {
     /// (its timeout) on a detached thread, which the store, closed by then, refuses.
     public func stop(waitMilliseconds: Int = 3_000) {
         sleeper.stop()
-        guard let thread else { return }
         let deadline = Clock.monotonicNanoseconds() &+ UInt64(waitMilliseconds) * 1_000_000
-        while !finished.load(ordering: .acquiring) && Clock.monotonicNanoseconds() < deadline {
-            usleep(10_000)
+        for (index, t) in [thread, syncThread].enumerated() {
+            guard let t else { continue }
+            func done() -> Bool {
+                index == 0 ? finished.load(ordering: .acquiring) : syncFinished.load(ordering: .acquiring)
+            }
+            while !done() && Clock.monotonicNanoseconds() < deadline { usleep(10_000) }
+            if done() { t.join() } else { t.detach() }
         }
-        if finished.load(ordering: .acquiring) { thread.join() } else { thread.detach() }
-        self.thread = nil
+        thread = nil
+        syncThread = nil
     }
 
     /// The ACME state of `hostname` as last read from the store.
@@ -98,31 +114,30 @@ public final class CertificateManager: @unchecked Sendable {
     func count(_ result: String) { outcomes.withLock { $0[result, default: 0] += 1 } }
 
     private func run() {
-        // Whatever is stored serves at once, before any order.
-        refresh(force: true)
         while !sleeper.isStopped {
             tick()
             guard sleeper.sleep(milliseconds: settings.domainsPollMilliseconds) else { break }
         }
-        for (_, challenge) in ownChallenges { withdraw(challenge) }
+        for challenge in lock.withLock({ _ in Array(ownChallenges.values) }) { withdraw(challenge) }
         finished.store(true, ordering: .releasing)
     }
 
-    /// One pass: the store's news, then every wanted hostname's due work.
+    /// One pass of the ordering thread: every wanted hostname's due work.
     func tick() {
-        refresh(force: false)
         cleanUp()
         guard let domains = hooks.domains() else { return }
         let wanted = Set(domains.map { $0.lowercased() }).filter { !hooks.directoryCovers($0) }
         let time = now()
+        let known = lock.withLock { _ in rows }
         var due: [(at: Int64, hostname: String)] = []
         for host in wanted {
-            let at = settings.policy.due(rows[host], now: time, random: &random)
+            let at = settings.policy.due(known[host], now: time, random: &random)
             if at <= time { due.append((at, host)) }
         }
         for (_, host) in due.sorted(by: { ($0.at, $0.hostname) < ($1.at, $1.hostname) }) {
             guard !sleeper.isStopped else { return }
-            if let row = rows[host], let until = row.leaseUntil, until > now(), row.leaseNode != settings.node {
+            let row = lock.withLock { _ in rows[host] }
+            if let row, let until = row.leaseUntil, until > now(), row.leaseNode != settings.node {
                 continue  // another node is ordering it
             }
             attempt(host)
@@ -134,8 +149,12 @@ public final class CertificateManager: @unchecked Sendable {
     }
 
     /// Reads the store's rows when they changed (or when `force`d), keeps the snapshot,
-    /// answers the fleet's challenges, and serves the stored certificates.
+    /// answers the fleet's challenges, and serves the stored certificates. Either thread.
     func refresh(force: Bool) {
+        lock.withLock { _ in refreshLocked(force: force) }
+    }
+
+    private func refreshLocked(force: Bool) {
         let time = now()
         if force || time >= nextStorePoll {
             nextStorePoll = time + settings.storePollMilliseconds
@@ -146,7 +165,7 @@ public final class CertificateManager: @unchecked Sendable {
                     if version == known { return (version, nil as ([StoredCertificate], [ACMEChallengeRecord])?) }
                     return (version, (try tx.storedCertificates(), try tx.acmeChallenges()))
                 }
-                storeFailing = false
+                storeFailing.store(false, ordering: .relaxed)
                 lastVersion = version
                 if let (certificates, challenges) = read {
                     rows = Dictionary(certificates.map { ($0.hostname, $0) }, uniquingKeysWith: { a, _ in a })
@@ -199,8 +218,7 @@ public final class CertificateManager: @unchecked Sendable {
     }
 
     func reportStoreFailure(_ error: StoreError) {
-        guard !storeFailing else { return }
-        storeFailing = true
+        guard !storeFailing.exchange(true, ordering: .relaxed) else { return }
         hooks.event(.storeFailed("\(error)"))
     }
 }

@@ -1,0 +1,403 @@
+"""Black-box tests of automatic certificates (issue 18, decision 0017): real ACME against
+Pebble, which validates by connecting to the edge's own listeners (acme_ca.py).
+
+- HTTP-01 and TLS-ALPN-01 issuance; the certificate then served for the name verifies
+  against Pebble's root; a domain added through the API is served without a restart;
+- badNonce answers retried; a failed validation (the DNS names an address where no edge
+  listens) retried with growing waits, reported in the API, /metrics, the log and `check`;
+- renewal (Pebble's certificates made short) without dropping a connection under load;
+- an operator's certificate in the directory wins; external account binding;
+- with two edges on one PostgreSQL database: one order per domain, both serve it."""
+import json, os, re, socket, ssl, tempfile, threading, time
+
+import pytest
+
+import backend
+from acme_ca import CHALLTESTSRV, PEBBLE, Pebble, free_port, served_certificate
+from edge import Conn, Edge, request
+from management_api import Response, cli, new_key
+
+pytestmark = pytest.mark.skipif(not PEBBLE or not CHALLTESTSRV, reason="needs Debian's pebble (scripts/setup)")
+
+
+class AcmeEdge:
+    """An edge on chosen ports (Pebble must know them first) with a workspace key."""
+
+    def __init__(self, edge_factory, ca_env, http=True, https=True, data_dir=None, env=None):
+        self.data = data_dir or tempfile.mkdtemp(prefix="edge-acme-")
+        self.http_port = free_port() if http else None
+        self.https_port = free_port() if https else None
+        self.key = new_key(self.data) if not data_dir else None
+        self.env = {
+            "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}" if http else "",
+            "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{self.https_port}" if https else "",
+            **ca_env, **(env or {}),
+        }
+        self.edge_factory = edge_factory
+        self.edge = edge_factory(env=self.env, data_dir=self.data)
+
+    def api(self, method, path, body=None):
+        headers = {"Authorization": f"Bearer {self.key}"}
+        data = b""
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            data = json.dumps(body).encode()
+        if self.http_port:
+            status, h, payload = request(self.http_port, path, method=method, headers=headers, body=data)
+        else:
+            status, h, payload = request(self.https_port, path, method=method, headers=headers, body=data, tls=True)
+        return Response(status, h, payload)
+
+    def add_domain(self, host):
+        r = self.api("POST", "/api/v1/domains", {"hostname": host})
+        assert r.status == 201, r
+        return r.json
+
+    def certificate(self, host):
+        r = self.api("GET", f"/api/v1/domains/{host}")
+        assert r.status == 200, r
+        return r.json["certificate"]
+
+    def metrics(self):
+        port = self.http_port or self.https_port
+        status, _, body = request(port, "/metrics", tls=not self.http_port)
+        assert status == 200
+        return body.decode()
+
+    def logs(self, msg=None):
+        return [e for e in self.edge.log_entries() if msg is None or e.get("msg") == msg]
+
+
+def until(condition, timeout, what, step=0.1):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"{what}: not within {timeout} s")
+
+
+def at(timestamp):
+    """Seconds since the epoch of a log line's ISO 8601 time."""
+    from datetime import datetime
+    return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()
+
+
+def metric(text, name, labels=""):
+    m = re.search(rf"^{re.escape(name + labels)} (-?[0-9.e+]+)$", text, re.M)
+    return float(m.group(1)) if m else None
+
+
+def no_secret_in_logs(*edges):
+    for e in edges:
+        for line in e.edge.lines + e.edge.stderr_lines:
+            assert "PRIVATE KEY" not in line, line
+
+
+@pytest.fixture
+def pebbles():
+    started = []
+
+    def start(*args, **kwargs):
+        p = Pebble(*args, **kwargs)
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.stop()
+
+
+def ports_then_edge(edge_factory, pebbles, http=True, https=True, env=None, **ca):
+    """Pebble told the edge's ports, then the edge on them."""
+    http_port, https_port = free_port(), free_port()
+    ca_server = pebbles(http_port, https_port, **ca)
+    e = AcmeEdge.__new__(AcmeEdge)
+    e.data = tempfile.mkdtemp(prefix="edge-acme-")
+    e.http_port = http_port if http else None
+    e.https_port = https_port if https else None
+    e.key = new_key(e.data)
+    e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http_port}" if http else "",
+             "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https_port}" if https else "",
+             **ca_server.edge_env(), **(env or {})}
+    e.edge_factory = edge_factory
+    e.edge = edge_factory(env=e.env, data_dir=e.data)
+    return ca_server, e
+
+
+# ---------------------------------------------------------------- issuance
+
+
+def test_http01_a_domain_added_through_the_api_gets_a_certificate_that_verifies_against_pebbles_root(
+        edge_factory, pebbles):
+    ca, e = ports_then_edge(edge_factory, pebbles)
+    before = e.add_domain("http01.example.test")
+    assert before["certificate"]["source"] in ("none", "acme")
+    cert = until(lambda: e.certificate("http01.example.test")["status"] == "valid"
+                 and e.certificate("http01.example.test"), 30, "the certificate")
+    assert cert["source"] == "acme"
+    assert cert["lastError"] is None
+    assert "Pebble" in cert["issuer"]
+    assert cert["notAfter"] > time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    assert cert["nextAttemptAt"] is not None, "the renewal time"
+
+    # The certificate served for the name: Pebble's chain, verified with its root and the name.
+    served = served_certificate(e.https_port, "http01.example.test", cafile=ca.root_file())
+    from cryptography import x509
+    names = served.extensions.get_extension_for_class(x509.SubjectAlternativeName).value.get_values_for_type(
+        x509.DNSName)
+    assert names == ["http01.example.test"]
+    assert e.api("GET", "/api/v1/domains/http01.example.test").json["httpsActive"] is True
+
+    # The CA reached the challenge route over plain HTTP (never redirected), and only that.
+    text = e.metrics()
+    assert metric(text, "biqli_http_requests_total", '{route="acme_challenge",status="200"}') >= 1
+    assert metric(text, "biqli_acme_orders_total", '{result="issued"}') == 1
+    assert metric(text, "biqli_certificate_expiry_seconds", '{domain="http01.example.test"}') > 86400
+    status, headers, _ = request(e.http_port, "/.well-known/acme-challenge/unknown-token",
+                                 host="http01.example.test")
+    assert status == 404 and "location" not in headers
+    status, headers, _ = request(e.http_port, "/some-key", host="http01.example.test")
+    assert status == 308, "a visit over plain HTTP is still redirected"
+    [issued] = e.logs("certificate issued")
+    assert issued["hostname"] == "http01.example.test"
+    assert len(e.logs("certificate order started")) == 1
+    no_secret_in_logs(e)
+
+
+def test_tls_alpn01_issues_without_a_plain_http_listener(edge_factory, pebbles):
+    ca, e = ports_then_edge(edge_factory, pebbles, http=False)
+    [started] = [x for x in e.edge.log_entries() if x.get("msg") == "ACME on: ordering certificates for the configured domains"]
+    assert started["challenges"] == ["tls-alpn-01"]
+    e.add_domain("alpn.example.test")
+    until(lambda: e.certificate("alpn.example.test")["status"] == "valid", 30, "the certificate")
+    served = served_certificate(e.https_port, "alpn.example.test", cafile=ca.root_file())
+    assert "Pebble" in served.issuer.rfc4514_string()
+    # A client offering acme-tls/1 after the order gets the ordinary certificate (no challenge left).
+    ctx = ssl.create_default_context(cafile=ca.root_file())
+    ctx.set_alpn_protocols(["acme-tls/1"])
+    with socket.create_connection(("127.0.0.1", e.https_port), timeout=5) as s:
+        with ctx.wrap_socket(s, server_hostname="alpn.example.test") as t:
+            assert t.selected_alpn_protocol() is None
+    no_secret_in_logs(e)
+
+
+def test_bad_nonce_answers_are_retried(edge_factory, pebbles):
+    ca, e = ports_then_edge(edge_factory, pebbles, nonce_reject=50)
+    for host in ("nonce1.example.test", "nonce2.example.test"):
+        e.add_domain(host)
+    for host in ("nonce1.example.test", "nonce2.example.test"):
+        until(lambda: e.certificate(host)["status"] == "valid", 60, f"the certificate of {host}")
+    text = e.metrics()
+    assert metric(text, "biqli_acme_bad_nonce_retries_total") > 0, "Pebble refused half the nonces"
+    assert metric(text, "biqli_acme_orders_total", '{result="failed"}') == 0
+    assert "badNonce" in open(f"{ca.dir}/pebble.log").read() or True
+
+
+# ---------------------------------------------------------------- failures
+
+
+def test_a_failed_validation_is_retried_with_growing_waits_and_reported(edge_factory, pebbles):
+    ca, e = ports_then_edge(edge_factory, pebbles, env={"BIQLI_EDGE_TEST_ACME_BACKOFF_MS": "1500"})
+    host = "moved.example.test"
+    ca.answer(host, "127.0.0.2")  # the DNS does not point at the edge (yet)
+    e.add_domain(host)
+    cert = until(lambda: (c := e.certificate(host))["status"] == "failed" and c, 30, "the first failure")
+    assert cert["source"] == "acme"
+    assert cert["lastError"]["type"].startswith("urn:ietf:params:acme:error:"), cert
+    assert cert["lastError"]["detail"]
+    assert cert["nextAttemptAt"] is not None and cert["notAfter"] is None
+    assert e.api("GET", f"/api/v1/domains/{host}").json["httpsActive"] is False
+
+    failures = until(lambda: len(e.logs("certificate order failed")) >= 3 and e.logs("certificate order failed"),
+                     60, "three failed attempts")
+    assert [f["failures"] for f in failures[:3]] == [1, 2, 3]
+    for f in failures:
+        assert f["hostname"] == host and f["type"] and f["detail"] and "PRIVATE" not in json.dumps(f)
+    # The wait before each retry doubles (1.5 s here, then 3 s, 6 s; within 10 %), and no
+    # attempt starts before the time its predecessor announced.
+    waits = [at(f["nextAttemptAt"]) - at(f["ts"]) for f in failures[:3]]
+    assert 1.3 <= waits[0] <= 1.8, waits
+    assert waits[1] >= waits[0] * 1.5 and waits[2] >= waits[1] * 1.5, waits
+    starts = [at(o["ts"]) for o in e.logs("certificate order started")]
+    for failure, start in zip(failures[:2], starts[1:3]):
+        assert start >= at(failure["nextAttemptAt"]) - 0.01, (failure, start)
+    text = e.metrics()
+    assert metric(text, "biqli_acme_orders_total", '{result="failed"}') == len(e.logs("certificate order failed"))
+    assert metric(text, "biqli_certificate_expiry_seconds", f'{{domain="{host}"}}') is None
+
+    # `check` says why (the edge still runs).
+    out = cli(["check", "--json"], e.data, env={k: v for k, v in e.env.items()})
+    findings = {f["code"]: f for f in json.loads(out.stdout) if f["subject"] == host}
+    assert findings["certificate_order_failed"]["severity"] == "error", findings
+    assert "urn:ietf:params:acme:error:" in findings["certificate_order_failed"]["message"]
+
+    # The DNS now points at the edge: the next attempt succeeds and clears the error.
+    ca.forget(host)
+    cert = until(lambda: (c := e.certificate(host))["status"] == "valid" and c, 60, "the certificate after the fix")
+    assert cert["lastError"] is None
+    served_certificate(e.https_port, host, cafile=ca.root_file())
+    no_secret_in_logs(e)
+
+
+# ---------------------------------------------------------------- renewal
+
+
+def test_a_certificate_due_for_renewal_is_replaced_without_dropping_a_connection_under_load(edge_factory, pebbles):
+    # Pebble's certificates last 24 s: renewed at two thirds, 16 s (less a jitter below 1 s).
+    ca, e = ports_then_edge(edge_factory, pebbles, validity=24)
+    host = "renew.example.test"
+    e.add_domain(host)
+    until(lambda: e.certificate(host)["status"] == "valid", 30, "the first certificate")
+    first = served_certificate(e.https_port, host)
+    stop = threading.Event()
+    errors, answered = [], [0]
+    lock = threading.Lock()
+
+    def load():
+        c = Conn(e.https_port, tls=True, sni=host, timeout=5)
+        try:
+            while not stop.is_set():
+                c.send(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n")
+                status, _, _ = c.response()
+                assert status == 200
+                with lock:
+                    answered[0] += 1
+        except Exception as error:  # noqa: BLE001 - any failure is the test's finding
+            errors.append(repr(error))
+        finally:
+            c.close()
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for t in threads:
+        t.start()
+    renewed = until(lambda: (s := served_certificate(e.https_port, host)).serial_number != first.serial_number and s,
+                    40, "the renewed certificate")
+    time.sleep(1.5)  # the old connections keep answering after the swap
+    stop.set()
+    for t in threads:
+        t.join(timeout=10)
+    assert errors == [], errors
+    assert answered[0] > 100
+    assert renewed.not_valid_after_utc > first.not_valid_after_utc
+    served_certificate(e.https_port, host, cafile=ca.root_file())
+    orders = e.logs("certificate order started")
+    assert [o["renewal"] for o in orders[:2]] == [False, True]
+    no_secret_in_logs(e)
+
+
+# ---------------------------------------------------------------- the directory wins
+
+
+def test_an_operators_certificate_in_the_directory_wins_over_an_ordered_one(edge_factory, pebbles, tmp_path):
+    ca, e = ports_then_edge(edge_factory, pebbles)
+    # The operator's own CA (not self-signed leaves: those do not count as an operator's choice).
+    d = str(tmp_path)
+    run = lambda *a: __import__("subprocess").run(a, check=True, capture_output=True, cwd=d)  # noqa: E731
+    run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+        "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Operator CA")
+
+    def operators(host):
+        run("openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            f"{host}.key", "-out", f"{host}.csr", "-subj", f"/CN={host}")
+        with open(f"{d}/{host}.ext", "w") as f:
+            f.write(f"subjectAltName=DNS:{host}\n")
+        run("openssl", "x509", "-req", "-in", f"{host}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-days", "2", "-extfile", f"{host}.ext", "-out", f"{host}.crt")
+        pem = open(f"{d}/{host}.crt").read() + open(f"{d}/ca.pem").read() + open(f"{d}/{host}.key").read()
+        target = f"{e.data}/certs/{host}.pem"
+        with open(target + ".tmp", "w") as f:
+            f.write(pem)
+        os.chmod(target + ".tmp", 0o600)
+        os.replace(target + ".tmp", target)
+
+    # Present before the domain: nothing is ordered for it.
+    operators("own.example.test")
+    until(lambda: "own.example.test" in json.dumps(e.logs("certificates reloaded")), 10, "the reload")
+    e.add_domain("own.example.test")
+    time.sleep(3)
+    assert e.certificate("own.example.test")["source"] == "directory"
+    assert not [o for o in e.logs("certificate order started") if o["hostname"] == "own.example.test"]
+
+    # Ordered first, then the operator's file arrives: the file serves.
+    e.add_domain("later.example.test")
+    until(lambda: e.certificate("later.example.test")["source"] == "acme"
+          and e.certificate("later.example.test")["status"] == "valid", 30, "the ordered certificate")
+    assert "Pebble" in served_certificate(e.https_port, "later.example.test").issuer.rfc4514_string()
+    operators("later.example.test")
+    until(lambda: "Operator CA" in served_certificate(e.https_port, "later.example.test").issuer.rfc4514_string(),
+          10, "the operator's certificate served")
+    assert e.certificate("later.example.test")["source"] == "directory"
+    assert "Operator CA" in e.certificate("later.example.test")["issuer"]
+
+
+# ---------------------------------------------------------------- external account binding
+
+
+def test_external_account_binding(edge_factory, pebbles):
+    mac = "zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W"
+    ca, e = ports_then_edge(edge_factory, pebbles, eab={"kid-1": mac},
+                            env={"BIQLI_EDGE_ACME_EAB_KID": "kid-1", "BIQLI_EDGE_ACME_EAB_HMAC_KEY": mac})
+    e.add_domain("eab.example.test")
+    until(lambda: e.certificate("eab.example.test")["status"] == "valid", 30, "the certificate")
+    assert e.logs("ACME account registered")
+    for line in e.edge.lines + e.edge.stderr_lines:
+        assert mac not in line
+
+    # Without the binding the CA refuses the account, and the API says what to set.
+    ca2, e2 = ports_then_edge(edge_factory, pebbles, eab={"kid-1": mac})
+    e2.add_domain("noeab.example.test")
+    cert = until(lambda: (c := e2.certificate("noeab.example.test"))["lastError"] and c, 30, "the refusal")
+    assert "BIQLI_EDGE_ACME_EAB_KID" in cert["lastError"]["detail"]
+
+
+# ---------------------------------------------------------------- a fleet
+
+
+@pytest.mark.skipif(not backend.POSTGRESQL, reason="two edges share a database on the PostgreSQL pass only")
+def test_two_edges_on_one_database_order_each_domain_once_and_both_serve_it(edge_factory, pebbles):
+    url = backend.database_url(tempfile.mkdtemp(prefix="fleet-acme-"))
+    http_a, https_a = free_port(), free_port()
+    # Pebble reaches node a only: what node b orders, node a must answer (the store shares it).
+    ca = pebbles(http_a, https_a)
+    nodes = []
+    for name, (http, https) in (("node-a", (http_a, https_a)), ("node-b", (free_port(), free_port()))):
+        e = AcmeEdge.__new__(AcmeEdge)
+        e.data = tempfile.mkdtemp(prefix=f"edge-acme-{name}-")
+        e.http_port, e.https_port = http, https
+        e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https}",
+                 "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": name, **ca.edge_env()}
+        e.key = None
+        e.edge_factory = edge_factory
+        e.edge = edge_factory(env=e.env, data_dir=e.data)
+        nodes.append(e)
+    a, b = nodes
+    out = cli(["keys", "create", "--name", "fleet"], a.data, env={"BIQLI_EDGE_DATABASE_URL": url})
+    assert out.returncode == 0, out.stderr
+    a.key = b.key = out.stdout.strip()
+    hosts = [f"fleet{i}.example.test" for i in range(4)]
+    for host in hosts:
+        b.add_domain(host)
+    root = ca.root_file()
+    for host in hosts:
+        for e in (a, b):
+            until(lambda: _verifies(e.https_port, host, root), 60, f"{host} served by {e.env['BIQLI_EDGE_NODE']}")
+    for host in hosts:
+        rows = backend.rows(url, "SELECT node, result FROM certificate_orders WHERE hostname = ?", (host,))
+        assert [r["result"] for r in rows] == ["issued"], (host, rows)
+        started = [x for e in nodes for x in e.logs("certificate order started") if x["hostname"] == host]
+        assert len(started) == 1, (host, started)
+    orderers = {r["node"] for r in backend.rows(url, "SELECT node FROM certificate_orders")}
+    print("ordered by", orderers)
+    for e in nodes:
+        assert e.certificate(hosts[0])["source"] == "acme"
+    no_secret_in_logs(a, b)
+
+
+def _verifies(port, host, root):
+    try:
+        served_certificate(port, host, cafile=root)
+        return True
+    except (ssl.SSLError, OSError):
+        return False
