@@ -9,8 +9,9 @@ enum OpenSSLTool {
 
     /// Runs `openssl args` in `directory`; its standard output (and error) as text.
     @discardableResult
-    static func run(_ args: [String], in directory: String, input: Data? = nil) throws -> (status: Int32, output: String)
-    {
+    static func run(_ args: [String], in directory: String, input: Data? = nil) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = args

@@ -17,8 +17,10 @@ final class ParsingTests: XCTestCase {
     }
 
     func testAResponseFramedByContentLengthWaitsForItsWholeBody() {
-        let text = "HTTP/1.1 201 Created\r\nReplay-Nonce: abc\r\nLocation: https://ca.test/o/1\r\nContent-Length: 5\r\n\r\n"
-        if case .incomplete = ResponseParser.parse(bytes(text + "{}"), headOnly: false, ended: false) {} else {
+        let text =
+            "HTTP/1.1 201 Created\r\nReplay-Nonce: abc\r\nLocation: https://ca.test/o/1\r\nContent-Length: 5\r\n\r\n"
+        if case .incomplete = ResponseParser.parse(bytes(text + "{}"), headOnly: false, ended: false) {
+        } else {
             XCTFail("two of five bytes")
         }
         let r = done(ResponseParser.parse(bytes(text + "{\"a\"}"), headOnly: false, ended: false))
@@ -26,7 +28,8 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(r?.header("replay-nonce"), "abc")
         XCTAssertEqual(r?.header("LOCATION"), "https://ca.test/o/1")
         XCTAssertEqual(r?.body, bytes("{\"a\"}"))
-        if case .invalid = ResponseParser.parse(bytes(text + "{}"), headOnly: false, ended: true) {} else {
+        if case .invalid = ResponseParser.parse(bytes(text + "{}"), headOnly: false, ended: true) {
+        } else {
             XCTFail("closed inside the body")
         }
     }
@@ -34,10 +37,12 @@ final class ParsingTests: XCTestCase {
     func testAChunkedBodyIsJoinedWithExtensionsAndTrailersSkipped() {
         let text =
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\n-----\r\n0\r\nX-Trailer: y\r\n\r\n"
-        if case .invalid = ResponseParser.parse(bytes(text), headOnly: false, ended: false) {} else {
+        if case .invalid = ResponseParser.parse(bytes(text), headOnly: false, ended: false) {
+        } else {
             XCTFail("a chunk of 4 with 5 bytes is malformed")
         }
-        let good = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\n-----\r\n3\r\nBEG\r\n0\r\nX-Trailer: y\r\n\r\n"
+        let good =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\n-----\r\n3\r\nBEG\r\n0\r\nX-Trailer: y\r\n\r\n"
         XCTAssertEqual(done(ResponseParser.parse(bytes(good), headOnly: false, ended: false))?.body, bytes("-----BEG"))
         if case .incomplete = ResponseParser.parse(bytes(String(good.dropLast(2))), headOnly: false, ended: false) {
         } else {
@@ -47,13 +52,16 @@ final class ParsingTests: XCTestCase {
 
     func testABodyWithoutFramingRunsToTheEndOfTheConnectionAndHEADHasNone() {
         let text = "HTTP/1.1 200 OK\r\nContent-Type: application/pem-certificate-chain\r\n\r\n-----BEGIN"
-        if case .incomplete = ResponseParser.parse(bytes(text), headOnly: false, ended: false) {} else {
+        if case .incomplete = ResponseParser.parse(bytes(text), headOnly: false, ended: false) {
+        } else {
             XCTFail("not ended yet")
         }
         XCTAssertEqual(done(ResponseParser.parse(bytes(text), headOnly: false, ended: true))?.body, bytes("-----BEGIN"))
         let head = "HTTP/1.1 200 OK\r\nReplay-Nonce: n1\r\nContent-Length: 100\r\n\r\n"
-        XCTAssertEqual(done(ResponseParser.parse(bytes(head), headOnly: true, ended: false))?.header("Replay-Nonce"), "n1")
-        if case .invalid = ResponseParser.parse(bytes("garbage\r\n\r\n"), headOnly: false, ended: false) {} else {
+        XCTAssertEqual(
+            done(ResponseParser.parse(bytes(head), headOnly: true, ended: false))?.header("Replay-Nonce"), "n1")
+        if case .invalid = ResponseParser.parse(bytes("garbage\r\n\r\n"), headOnly: false, ended: false) {
+        } else {
             XCTFail("not a status line")
         }
     }

@@ -37,9 +37,10 @@ final class RenewalPolicyTests: XCTestCase {
     func testTheBackoffDoublesFromFiveMinutesUpToSixHoursWithinTenPercent() {
         var random = Seeded(state: 2)
         let minute: Int64 = 60_000
-        for (failures, plain) in [(1, 5 * minute), (2, 10 * minute), (3, 20 * minute), (4, 40 * minute),
-            (7, 320 * minute), (8, 360 * minute), (40, 360 * minute)]
-        {
+        for (failures, plain) in [
+            (1, 5 * minute), (2, 10 * minute), (3, 20 * minute), (4, 40 * minute),
+            (7, 320 * minute), (8, 360 * minute), (40, 360 * minute),
+        ] {
             for _ in 0..<50 {
                 let wait = policy.backoff(failures: failures, random: &random)
                 XCTAssertGreaterThanOrEqual(wait, plain - plain / 10, "failure \(failures)")

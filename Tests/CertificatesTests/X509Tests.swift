@@ -20,11 +20,15 @@ final class X509Tests: XCTestCase {
         XCTAssertTrue(seen.signedByP256Key)
 
         try Data(der).write(to: URL(fileURLWithPath: dir + "/csr.der"))
-        let text = try OpenSSLTool.run(["req", "-inform", "DER", "-in", "csr.der", "-noout", "-verify", "-text"], in: dir)
+        let text = try OpenSSLTool.run(
+            ["req", "-inform", "DER", "-in", "csr.der", "-noout", "-verify", "-text"], in: dir)
         XCTAssertEqual(text.status, 0, text.output)
-        XCTAssertTrue(text.output.contains("verify OK") || text.output.contains("Certificate request self-signature verify OK"), text.output)
+        XCTAssertTrue(
+            text.output.contains("verify OK") || text.output.contains("Certificate request self-signature verify OK"),
+            text.output)
         XCTAssertTrue(text.output.contains("DNS:go.example.test"), text.output)
-        XCTAssertTrue(text.output.contains("CN = go.example.test") || text.output.contains("CN=go.example.test"), text.output)
+        XCTAssertTrue(
+            text.output.contains("CN = go.example.test") || text.output.contains("CN=go.example.test"), text.output)
         XCTAssertTrue(text.output.contains("prime256v1") || text.output.contains("P-256"), text.output)
         // The public key in the CSR is the certificate key's, not the account's.
         let pub = try OpenSSLTool.run(["req", "-inform", "DER", "-in", "csr.der", "-noout", "-pubkey"], in: dir)
@@ -55,7 +59,8 @@ final class X509Tests: XCTestCase {
             let bytes = line[dash.upperBound...].components(separatedBy: "   ")[0]
             dumped += bytes.filter { $0.isHexDigit }
         }
-        XCTAssertEqual(dumped, "0420" + SHA256.hex(SHA256.hash(keyAuthorization)), "OCTET STRING(SHA-256(key authorization))")
+        XCTAssertEqual(
+            dumped, "0420" + SHA256.hex(SHA256.hash(keyAuthorization)), "OCTET STRING(SHA-256(key authorization))")
         XCTAssertTrue(text.output.contains("DNS:go.example.test"))
         XCTAssertTrue(String(decoding: pem, as: UTF8.self).contains("-----BEGIN PRIVATE KEY-----"))
     }
@@ -83,7 +88,8 @@ final class X509Tests: XCTestCase {
                 "-days", "2", "-extfile", "ext.cnf", "-out", "leaf.pem",
             ], in: dir)
         XCTAssertEqual(signed.status, 0, signed.output)
-        let chain = try String(contentsOfFile: dir + "/leaf.pem", encoding: .utf8)
+        let chain =
+            try String(contentsOfFile: dir + "/leaf.pem", encoding: .utf8)
             + String(contentsOfFile: dir + "/ca.pem", encoding: .utf8)
         let info = try XCTUnwrap(CertificateInfo(pem: chain))
         XCTAssertEqual(info.hostnames, ["go.example.test", "www.example.test"])

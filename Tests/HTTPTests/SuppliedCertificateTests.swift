@@ -99,7 +99,8 @@ final class SuppliedCertificateTests: XCTestCase {
             return try pki.run(args, input: "")
         }
 
-        try alpn.set(hostname: "go.example.test", pem: Array(try pki.selfSigned(["go.example.test"], subject: "challenge").utf8))
+        try alpn.set(
+            hostname: "go.example.test", pem: Array(try pki.selfSigned(["go.example.test"], subject: "challenge").utf8))
         XCTAssertEqual(alpn.hostnames, ["go.example.test"])
         let challenged = try handshake("go.example.test", alpn: "acme-tls/1")
         XCTAssertTrue(challenged.contains("ALPN protocol: acme-tls/1"), challenged)

@@ -24,18 +24,30 @@ final class CertificateStoreTests: XCTestCase {
 
         // One claim at a time: the other node is refused until the lease ends or is released.
         XCTAssertTrue(
-            try a.writeAndWait { try $0.claimCertificateOrder(hostname: "go.example.test", node: "a", until: now + 60_000, now: now) })
+            try a.writeAndWait {
+                try $0.claimCertificateOrder(hostname: "go.example.test", node: "a", until: now + 60_000, now: now)
+            })
         XCTAssertFalse(
-            try b.writeAndWait { try $0.claimCertificateOrder(hostname: "go.example.test", node: "b", until: now + 60_000, now: now + 1) })
+            try b.writeAndWait {
+                try $0.claimCertificateOrder(hostname: "go.example.test", node: "b", until: now + 60_000, now: now + 1)
+            })
         XCTAssertTrue(
-            try a.writeAndWait { try $0.claimCertificateOrder(hostname: "go.example.test", node: "a", until: now + 90_000, now: now + 2) },
+            try a.writeAndWait {
+                try $0.claimCertificateOrder(hostname: "go.example.test", node: "a", until: now + 90_000, now: now + 2)
+            },
             "the holder may renew its claim")
         XCTAssertTrue(
-            try b.writeAndWait { try $0.claimCertificateOrder(hostname: "go.example.test", node: "b", until: now + 200_000, now: now + 90_000) },
+            try b.writeAndWait {
+                try $0.claimCertificateOrder(
+                    hostname: "go.example.test", node: "b", until: now + 200_000, now: now + 90_000)
+            },
             "an expired claim is free")
         try b.writeAndWait { try $0.releaseCertificateOrder(hostname: "go.example.test", node: "b") }
         XCTAssertTrue(
-            try a.writeAndWait { try $0.claimCertificateOrder(hostname: "go.example.test", node: "a", until: now + 60_000, now: now + 90_001) })
+            try a.writeAndWait {
+                try $0.claimCertificateOrder(
+                    hostname: "go.example.test", node: "a", until: now + 60_000, now: now + 90_001)
+            })
         let pending = try b.writeAndWait { try $0.storedCertificate(hostname: "go.example.test") }
         XCTAssertEqual(pending?.status, .pending)
         XCTAssertEqual(pending?.leaseNode, "a")
@@ -51,18 +63,23 @@ final class CertificateStoreTests: XCTestCase {
         XCTAssertGreaterThan(v2, v1)
 
         // Two nodes making their first account at once keep one key.
-        let first = ACMEAccountRecord(directoryURL: "https://ca.test/dir", keyPEM: "key-a", accountURL: nil, createdAt: now)
-        let second = ACMEAccountRecord(directoryURL: "https://ca.test/dir", keyPEM: "key-b", accountURL: nil, createdAt: now)
+        let first = ACMEAccountRecord(
+            directoryURL: "https://ca.test/dir", keyPEM: "key-a", accountURL: nil, createdAt: now)
+        let second = ACMEAccountRecord(
+            directoryURL: "https://ca.test/dir", keyPEM: "key-b", accountURL: nil, createdAt: now)
         XCTAssertEqual(try a.writeAndWait { try $0.insertACMEAccountIfAbsent(first) }.keyPEM, "key-a")
         XCTAssertEqual(try b.writeAndWait { try $0.insertACMEAccountIfAbsent(second) }.keyPEM, "key-a")
-        try b.writeAndWait { try $0.setACMEAccountURL(directoryURL: "https://ca.test/dir", accountURL: "https://ca.test/acct/1") }
+        try b.writeAndWait {
+            try $0.setACMEAccountURL(directoryURL: "https://ca.test/dir", accountURL: "https://ca.test/acct/1")
+        }
         XCTAssertEqual(
             try a.writeAndWait { try $0.acmeAccount(directoryURL: "https://ca.test/dir") }?.accountURL,
             "https://ca.test/acct/1")
 
         // Challenges every node answers, and their expiry.
         let challenge = ACMEChallengeRecord(
-            token: "tok", hostname: "go.example.test", kind: .tlsALPN01, keyAuthorization: "tok.thumb", expiresAt: now + 10)
+            token: "tok", hostname: "go.example.test", kind: .tlsALPN01, keyAuthorization: "tok.thumb",
+            expiresAt: now + 10)
         try a.writeAndWait { try $0.putACMEChallenge(challenge) }
         XCTAssertEqual(try b.writeAndWait { try $0.acmeChallenges() }, [challenge])
         XCTAssertEqual(try b.writeAndWait { try $0.deleteExpiredACMEChallenges(now: now + 10) }, 1)

@@ -138,7 +138,9 @@ public final class ACMEClient: @unchecked Sendable {
     /// The problem document of a failed answer (or `otherwise`).
     static func problem(_ response: HTTPSResponse, now: Int64, otherwise: String) -> ACMEProblem {
         let wait = RetryAfter.milliseconds(response.header("Retry-After"), now: now)
-        if let json = response.json, let problem = ACMEProblem(json: json, status: response.status, retryAfterMilliseconds: wait) {
+        if let json = response.json,
+            let problem = ACMEProblem(json: json, status: response.status, retryAfterMilliseconds: wait)
+        {
             return problem
         }
         var problem = ACMEProblem.local("malformed", otherwise)

@@ -43,7 +43,8 @@ struct ACMEOrder {
         let directory = try client.directory()
         var payload: [(String, JSONValue)] = [("identifiers", [["type": "dns", "value": .string(hostname)]])]
         if let replaces { payload.append(("replaces", .string(replaces))) }
-        let created = try client.post(directory.newOrder, payload: .object(payload), key: accountKey, identification: kid)
+        let created = try client.post(
+            directory.newOrder, payload: .object(payload), key: accountKey, identification: kid)
         guard let orderURL = created.header("Location"), var order = created.json else {
             throw .local("malformed", "the CA's newOrder answer has no order")
         }
@@ -52,7 +53,9 @@ struct ACMEOrder {
             try authorize(url)
         }
         order = try poll(orderURL, until: ["ready", "valid", "invalid"], what: "order")
-        if order["status"]?.stringValue == "invalid" { throw Self.problem(in: order, otherwise: "the order is invalid") }
+        if order["status"]?.stringValue == "invalid" {
+            throw Self.problem(in: order, otherwise: "the order is invalid")
+        }
         let key: ECKey
         do {
             key = try ECKey.generate()
@@ -128,7 +131,8 @@ struct ACMEOrder {
         try responder.publish(record)
         defer { responder.withdraw(record) }
         _ = try client.post(challengeURL, payload: .object([]), key: accountKey, identification: kid)
-        let final = try poll(url, until: ["valid", "invalid", "deactivated", "expired", "revoked"], what: "authorization")
+        let final = try poll(
+            url, until: ["valid", "invalid", "deactivated", "expired", "revoked"], what: "authorization")
         guard final["status"]?.stringValue == "valid" else {
             // The failed challenge carries the CA's reason.
             let failed = final["challenges"]?.arrayValue?.first { $0["error"] != nil }

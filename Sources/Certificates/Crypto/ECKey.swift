@@ -63,7 +63,8 @@ public final class ECKey: @unchecked Sendable {
     /// second half of every key authorization.
     public var thumbprint: String {
         let (x, y) = coordinates
-        let canonical = #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""# + Base64URL.encode(y)
+        let canonical =
+            #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""# + Base64URL.encode(y)
             + #""}"#
         return Base64URL.encode(SHA256.hash(canonical))
     }

@@ -80,7 +80,8 @@ extension CertificateManager {
                 notBefore: issued.info.notBefore, notAfter: issued.info.notAfter, random: &random)
             lastKind[host] = nil
         } else if let failure {
-            nextAttempt = settings.policy.nextAttempt(after: failure, failures: failures, now: finished, random: &random)
+            nextAttempt = settings.policy.nextAttempt(
+                after: failure, failures: failures, now: finished, random: &random)
             if let kind = lock.withLock({ _ in lastPublished[host] }) { lastKind[host] = kind }
         }
         let result = issued != nil ? "issued" : (failure?.isRateLimited == true ? "rate_limited" : "failed")
@@ -199,7 +200,8 @@ extension CertificateManager {
     /// renewal information and the last answer's `Retry-After` has passed.
     func checkRenewalInformation(_ host: String) {
         let time = now()
-        guard let row = lock.withLock({ _ in rows[host] }), let chain = row.chainPEM, (row.renewalInfoCheckAt ?? 0) <= time,
+        guard let row = lock.withLock({ _ in rows[host] }), let chain = row.chainPEM,
+            (row.renewalInfoCheckAt ?? 0) <= time,
             row.leaseUntil.map({ $0 <= time || row.leaseNode == settings.node }) ?? true, time >= directoryRetryAt
         else { return }
         let directory: ACMEDirectory

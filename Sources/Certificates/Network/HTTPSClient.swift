@@ -172,7 +172,9 @@ public final class HTTPSClient: @unchecked Sendable {
             return .timeout("\(what): no answer in time")
         }
         let detail = Self.openSSLError()
-        return .tls("\(what) failed" + (detail.isEmpty ? (code != 0 ? ": " + String(cString: strerror(code)) : "") : ": " + detail))
+        return .tls(
+            "\(what) failed"
+                + (detail.isEmpty ? (code != 0 ? ": " + String(cString: strerror(code)) : "") : ": " + detail))
     }
 
     static func openSSLError() -> String {

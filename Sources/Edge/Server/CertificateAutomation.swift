@@ -19,7 +19,10 @@ final class CertificateAutomation: Sendable {
 
     /// Builds the manager; `start` runs it once the server listens. Fails when the CA's
     /// roots cannot be read.
-    init(configuration: EdgeConfiguration, store: any Store, fleet: Bool, server: HTTPServer, alpn: ALPNCertificates, log: Log)
+    init(
+        configuration: EdgeConfiguration, store: any Store, fleet: Bool, server: HTTPServer, alpn: ALPNCertificates,
+        log: Log
+    )
         throws(EdgeStartError)
     {
         let acme = configuration.acme
@@ -30,7 +33,9 @@ final class CertificateAutomation: Sendable {
         if let wait = acme.testBackoffMilliseconds { policy.backoffBase = wait }
         let settings = ACMESettings(
             directoryURL: acme.directory, email: acme.email,
-            externalAccount: acme.eabKeyID.flatMap { kid in acme.eabMACKey.map { ExternalAccount(keyID: kid, macKey: $0) } },
+            externalAccount: acme.eabKeyID.flatMap { kid in
+                acme.eabMACKey.map { ExternalAccount(keyID: kid, macKey: $0) }
+            },
             rootsFile: acme.caRoots, node: configuration.node, userAgent: "biqli-edge/\(EdgeCommand.version)",
             challenges: challenges, fleet: fleet, policy: policy)
         let loop0 = LoopZeroDomains(server: server, store: store)
@@ -44,7 +49,9 @@ final class CertificateAutomation: Sendable {
                 do throws(TLSError) {
                     try alpn.set(hostname: host, pem: pem)
                 } catch {
-                    log.error("cannot present a TLS-ALPN-01 certificate", [("hostname", .string(host)), ("detail", .string(error.description))])
+                    log.error(
+                        "cannot present a TLS-ALPN-01 certificate",
+                        [("hostname", .string(host)), ("detail", .string(error.description))])
                 }
             },
             withdrawALPN: { host in alpn.remove(hostname: host) },

@@ -71,7 +71,8 @@ final class TLSContext: @unchecked Sendable {
         self.selfIssued = csys_ssl_ctx_cert_self_issued(ctx) == 1
         var issuerBuffer = [CChar](repeating: 0, count: 512)
         let m = csys_ssl_ctx_cert_issuer(ctx, &issuerBuffer, Int32(issuerBuffer.count))
-        self.issuer = m > 0 ? String(decoding: issuerBuffer.prefix(Int(m)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        self.issuer =
+            m > 0 ? String(decoding: issuerBuffer.prefix(Int(m)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         self.pointer = ctx
         self.path = path
     }

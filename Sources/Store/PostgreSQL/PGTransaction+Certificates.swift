@@ -138,8 +138,7 @@ extension PGTransaction {
         try willQuery()
         var p = PGParams()
         p.text(token)
-        if try db.run("pgt_acme_challenge_delete", "DELETE FROM acme_challenges WHERE token = $1", p).affectedRows > 0
-        {
+        if try db.run("pgt_acme_challenge_delete", "DELETE FROM acme_challenges WHERE token = $1", p).affectedRows > 0 {
             try bumpCertificatesVersion()
         }
     }
