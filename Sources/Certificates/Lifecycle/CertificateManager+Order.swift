@@ -32,7 +32,22 @@ extension CertificateManager {
             _ = try? store.writeAndWait { tx in try tx.releaseCertificateOrder(hostname: host, node: node) }
             return
         }
+        noteReachability(failure)
         record(host, started: start, issued: issued, failure: failure)
+    }
+
+    /// After a failure to reach the CA at all, the other hostnames wait with this one
+    /// (growing waits too), rather than each failing alike, one log line apiece.
+    private func noteReachability(_ failure: ACMEProblem?) {
+        let local = ACMEProblem.localPrefix
+        guard let failure, failure.type == local + "connection" || failure.type == local + "timeout" else {
+            unreachableFailures = 0
+            unreachableUntil = 0
+            return
+        }
+        unreachableFailures += 1
+        unreachableUntil = now() + settings.policy.backoff(failures: unreachableFailures, random: &random)
+        client.forgetDirectory()
     }
 
     /// The order itself: the account, then `ACMEOrder`, replacing the current certificate

@@ -52,6 +52,9 @@ public final class CertificateManager: @unchecked Sendable {
     /// The challenge type of each hostname's last failed order: the next one tries another.
     var lastKind: [String: ACMEChallengeRecord.Kind] = [:]
     // The ordering thread's own.
+    /// The CA could not be reached: no order before this (every hostname would fail alike).
+    var unreachableUntil: Int64 = 0
+    var unreachableFailures = 0
     var directoryRetryAt: Int64 = 0
     var nextCleanup: Int64 = 0
     let storeFailing = Atomic<Bool>(false)
@@ -135,7 +138,7 @@ public final class CertificateManager: @unchecked Sendable {
             if at <= time { due.append((at, host)) }
         }
         for (_, host) in due.sorted(by: { ($0.at, $0.hostname) < ($1.at, $1.hostname) }) {
-            guard !sleeper.isStopped else { return }
+            guard !sleeper.isStopped, now() >= unreachableUntil else { break }
             let row = lock.withLock { _ in rows[host] }
             if let row, let until = row.leaseUntil, until > now(), row.leaseNode != settings.node {
                 continue  // another node is ordering it
