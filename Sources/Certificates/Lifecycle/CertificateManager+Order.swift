@@ -1,7 +1,7 @@
 import Core
 import Store
 
-/// Ordering one hostname, the account, and renewal information.
+/// Ordering one hostname and recording the outcome.
 extension CertificateManager {
     /// Claims `host`, orders, and records the outcome (the certificate, or the failure and
     /// the next attempt) in its row, giving the claim back in the same write.
@@ -154,105 +154,6 @@ extension CertificateManager {
                 .orderFailed(
                     hostname: host, problem: failure, failures: failures,
                     nextAttemptAt: next ?? finished))
-        }
-    }
-
-    /// The account's key and URL: read from the store, made (once for the fleet) and
-    /// registered when missing.
-    func ensureAccount() throws(ACMEProblem) -> (key: ECKey, url: String) {
-        if let account { return account }
-        let directoryURL = settings.directoryURL
-        let created = now()
-        let stored: ACMEAccountRecord
-        do {
-            if let found = try store.writeAndWait({ tx in try tx.acmeAccount(directoryURL: directoryURL) }) {
-                stored = found
-            } else {
-                let pem = try ECKey.generate().pem
-                stored = try store.writeAndWait { tx in
-                    try tx.insertACMEAccountIfAbsent(
-                        ACMEAccountRecord(directoryURL: directoryURL, keyPEM: pem, accountURL: nil, createdAt: created))
-                }
-            }
-        } catch let error as StoreError {
-            throw .local("store", "cannot read or keep the ACME account: \(error)")
-        } catch {
-            throw .local("crypto", "\(error)")
-        }
-        let key: ECKey
-        do {
-            key = try ECKey(pem: stored.keyPEM)
-        } catch {
-            throw .local("crypto", "the stored ACME account key is unusable: \(error)")
-        }
-        var url = stored.accountURL
-        if url == nil {
-            let registered = try client.account(
-                key: key, contact: settings.email, eab: settings.externalAccount)
-            do {
-                try store.writeAndWait { tx in
-                    try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: registered)
-                }
-            } catch {
-                throw .local("store", "cannot keep the ACME account: \(error)")
-            }
-            hooks.event(.accountRegistered(directory: directoryURL, account: registered))
-            url = registered
-        }
-        account = (key, url!)
-        return (key, url!)
-    }
-
-    /// The CA no longer knows the account: register again at the next order.
-    func forgetAccount() {
-        account = nil
-        let directoryURL = settings.directoryURL
-        _ = try? store.writeAndWait { tx in try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: nil) }
-        client.forgetDirectory()
-    }
-
-    /// Asks the CA when to renew `host`'s certificate (RFC 9773), when its directory offers
-    /// renewal information and the last answer's `Retry-After` has passed.
-    func checkRenewalInformation(_ host: String) {
-        let time = now()
-        guard let row = lock.withLock({ _ in rows[host] }), let chain = row.chainPEM,
-            (row.renewalInfoCheckAt ?? 0) <= time,
-            row.leaseUntil.map({ $0 <= time || row.leaseNode == settings.node }) ?? true, time >= directoryRetryAt
-        else { return }
-        let directory: ACMEDirectory
-        do {
-            directory = try client.directory()
-        } catch {
-            directoryRetryAt = time + 5 * 60_000
-            return
-        }
-        guard let base = directory.renewalInfo, let id = CertificateInfo(pem: chain)?.renewalInfoID else { return }
-        var renewalAt = row.renewalAt
-        var wait: Int64 = 6 * 3_600_000
-        if let response = try? client.get(RenewalWindow.url(base: base, certificateID: id)),
-            let json = response.json, let window = RenewalWindow(json: json)
-        {
-            renewalAt = settings.policy.renewalTime(in: window, now: time, random: &random)
-            if let asked = RetryAfter.milliseconds(response.header("Retry-After"), now: time) {
-                wait = min(max(asked, 3_600_000), 24 * 3_600_000)
-            }
-            if renewalAt != row.renewalAt { hooks.event(.renewalInformation(hostname: host, renewalAt: renewalAt!)) }
-        }
-        let checkAt = time + wait
-        let chosen = renewalAt
-        do {
-            let updated = try store.writeAndWait { tx -> StoredCertificate? in
-                guard var current = try tx.storedCertificate(hostname: host), current.chainPEM == chain else {
-                    return nil
-                }
-                current.renewalAt = chosen
-                current.renewalInfoCheckAt = checkAt
-                try tx.putStoredCertificate(current)
-                return current
-            }
-            if let updated { lock.withLock { _ in rows[host] = updated } }
-        } catch {
-            reportStoreFailure(error)
         }
     }
 }

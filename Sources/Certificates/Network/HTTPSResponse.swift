@@ -24,10 +24,10 @@ public struct HTTPSResponse: Sendable {
         var out: [String] = []
         for field in headers where field.name.lowercased() == "link" {
             for part in field.value.split(separator: ",") {
-                let text = part.trimmingCharacters(in: " ")
+                let text = part.trimmed(" ")
                 guard text.hasPrefix("<"), let close = text.firstIndex(of: ">") else { continue }
                 let params = text[text.index(after: close)...].split(separator: ";").map {
-                    $0.trimmingCharacters(in: " ")
+                    $0.trimmed(" ")
                 }
                 if params.contains(where: { $0 == "rel=\"\(relation)\"" || $0 == "rel=\(relation)" }) {
                     out.append(String(text[text.index(after: text.startIndex)..<close]))
@@ -43,7 +43,7 @@ public struct HTTPSResponse: Sendable {
 }
 
 extension StringProtocol {
-    func trimmingCharacters(in set: Character) -> String {
+    func trimmed(_ set: Character) -> String {
         var s = Substring(self)
         while s.first == set { s.removeFirst() }
         while s.last == set { s.removeLast() }

@@ -34,7 +34,7 @@ struct ResponseParser {
         var headers: [(name: String, value: String)] = []
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return .invalid("malformed header field") }
-            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: " ")))
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmed(" ")))
         }
         let response = HTTPSResponse(status: status, headers: headers, body: [])
         let bodyStart = headEnd + 4
@@ -68,7 +68,7 @@ struct ResponseParser {
         while true {
             guard let lineEnd = find(bytes, [13, 10], from: at) else { return more }
             let sizeText = String(decoding: bytes[at..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: " "), radix: 16), size >= 0 else {
+            guard let size = Int(sizeText.trimmed(" "), radix: 16), size >= 0 else {
                 return .invalid("malformed chunk size")
             }
             guard body.count + size <= maxBody else { return .invalid("response body too large") }

@@ -4,7 +4,7 @@ import Core
 public enum RetryAfter {
     /// Milliseconds to wait from `now` (Unix milliseconds); nil when absent or unreadable.
     public static func milliseconds(_ value: String?, now: Int64) -> Int64? {
-        guard let value = value?.trimmingCharacters(in: " "), !value.isEmpty else { return nil }
+        guard let value = value?.trimmed(" "), !value.isEmpty else { return nil }
         if let seconds = Int64(value), seconds >= 0 { return min(seconds, 86_400 * 7) * 1_000 }
         guard let at = httpDate(value) else { return nil }
         return max(0, at - now)
