@@ -154,3 +154,128 @@ def served_certificate(port, sni, cafile=None):
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         with ctx.wrap_socket(s, server_hostname=sni) as t:
             return x509.load_der_x509_certificate(t.getpeercert(binary_form=True))
+
+
+class AcmeProxy:
+    """Pebble behind a small HTTPS proxy of the tests' own, for what Debian's Pebble (2.4)
+    cannot do. Every request passes unchanged, its Host header too (Pebble checks each
+    JWS's `url` against the Host and builds its URLs from it, so they all lead back here),
+    except:
+    - the directory gains `renewalInfo` (RFC 9773), answered here from `window(cert_id)`
+      (a pair of Unix times; the CertIDs asked about are kept in `asked`);
+    - newOrder is answered 429 `rateLimited` with `Retry-After: retry_after` while
+      `rate_limited` is above zero.
+    The payloads of the newOrder requests are kept in `orders`."""
+
+    def __init__(self, pebble, window=None, rate_limited=0, retry_after=4):
+        import http.server, threading
+        self.pebble = pebble
+        self.window = window
+        self.rate_limited = rate_limited
+        self.retry_after = retry_after
+        self.asked, self.orders = [], []
+        self.lock = threading.Lock()
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                proxy._handle(self)
+
+            do_POST = do_HEAD = do_GET
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(pebble.cert, f"{pebble.dir}/pebble-key.pem")
+        self.server.socket = ctx.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def directory(self):
+        return f"https://localhost:{self.port}/dir"
+
+    def edge_env(self, **extra):
+        return {**self.pebble.edge_env(**extra), "BIQLI_EDGE_ACME_DIRECTORY": self.directory}
+
+    def _forward(self, method, path, headers, body):
+        import http.client
+        ctx = ssl.create_default_context(cafile=self.pebble.cert)
+        conn = http.client.HTTPSConnection("localhost", self.pebble.acme_port, context=ctx, timeout=10)
+        try:
+            conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+            for name, value in headers:
+                if name.lower() not in ("connection", "content-length", "transfer-encoding"):
+                    conn.putheader(name, value)
+            conn.putheader("Content-Length", str(len(body)))
+            conn.endheaders(body)
+            r = conn.getresponse()
+            return r.status, [(k, v) for k, v in r.getheaders()], r.read()
+        finally:
+            conn.close()
+
+    def _handle(self, h):
+        import base64
+        body = h.rfile.read(int(h.headers.get("Content-Length") or 0))
+        host = h.headers.get("Host")
+        headers = list(h.headers.items())
+        if h.command == "GET" and h.path.startswith("/renewal-info/"):
+            cert_id = h.path[len("/renewal-info/"):]
+            with self.lock:
+                self.asked.append(cert_id)
+            start, end = self.window(cert_id)
+            iso = lambda t: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))  # noqa: E731
+            doc = json.dumps({"suggestedWindow": {"start": iso(start), "end": iso(end)}}).encode()
+            return self._reply(h, 200, [("Content-Type", "application/json"), ("Retry-After", "3600")], doc)
+        if h.command == "POST" and h.path == "/order-plz":
+            encoded = json.loads(body).get("payload", "")
+            payload = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))) if encoded else {}
+            with self.lock:
+                self.orders.append(payload)
+                limited = self.rate_limited > 0
+                self.rate_limited -= 1 if limited else 0
+            if limited:
+                _, nonce_headers, _ = self._forward("HEAD", "/nonce-plz", [("Host", host)], b"")
+                nonce = dict((k.lower(), v) for k, v in nonce_headers)["replay-nonce"]
+                doc = json.dumps({"type": "urn:ietf:params:acme:error:rateLimited",
+                                  "detail": "too many new orders (the tests' proxy)", "status": 429}).encode()
+                return self._reply(h, 429, [("Content-Type", "application/problem+json"), ("Replay-Nonce", nonce),
+                                            ("Retry-After", str(self.retry_after))], doc)
+        status, out_headers, out = self._forward(h.command, h.path, headers, body)
+        if h.command == "GET" and h.path == "/dir" and status == 200:
+            directory = json.loads(out)
+            directory["renewalInfo"] = f"https://{host}/renewal-info"
+            out = json.dumps(directory).encode()
+        keep = [(k, v) for k, v in out_headers if k.lower() not in ("connection", "content-length", "transfer-encoding")]
+        self._reply(h, status, keep, out, head=h.command == "HEAD")
+
+    @staticmethod
+    def _reply(h, status, headers, body, head=False):
+        h.send_response(status)
+        for name, value in headers:
+            h.send_header(name, value)
+        h.send_header("Content-Length", str(len(body)))
+        h.send_header("Connection", "close")
+        h.end_headers()
+        if not head:
+            h.wfile.write(body)
+        h.close_connection = True
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def cert_id(certificate):
+    """The certificate's CertID (RFC 9773, section 4.1): the base64url of its authority key
+    identifier, a dot, the base64url of its serial number's DER content octets."""
+    import base64
+    from cryptography import x509
+    b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()  # noqa: E731
+    aki = certificate.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value.key_identifier
+    serial = certificate.serial_number
+    return b64(aki) + "." + b64(serial.to_bytes(serial.bit_length() // 8 + 1, "big"))

@@ -2,10 +2,16 @@
 Pebble, which validates by connecting to the edge's own listeners (acme_ca.py).
 
 - HTTP-01 and TLS-ALPN-01 issuance; the certificate then served for the name verifies
-  against Pebble's root; a domain added through the API is served without a restart;
+  against Pebble's root; a domain added through the API or `apply` is served without a
+  restart; a domain present at start is ordered, and after a restart its stored
+  certificate serves with no new order or account;
 - badNonce answers retried; a failed validation (the DNS names an address where no edge
   listens) retried with growing waits, reported in the API, /metrics, the log and `check`;
-- renewal (Pebble's certificates made short) without dropping a connection under load;
+  a `rateLimited` refusal waits as long as the CA's Retry-After says;
+- renewal (Pebble's certificates made short) without dropping a connection under load; a
+  removed domain's certificate not renewed; renewal information (RFC 9773, added by the
+  tests' proxy in front of Pebble) brings a renewal forward, the new order naming the
+  certificate it replaces;
 - an operator's certificate in the directory wins; external account binding;
 - with two edges on one PostgreSQL database: one order per domain, both serve it."""
 import json, os, re, socket, ssl, tempfile, threading, time
@@ -13,7 +19,7 @@ import json, os, re, socket, ssl, tempfile, threading, time
 import pytest
 
 import backend
-from acme_ca import CHALLTESTSRV, PEBBLE, Pebble, free_port, served_certificate
+from acme_ca import CHALLTESTSRV, PEBBLE, AcmeProxy, Pebble, cert_id, free_port, served_certificate
 from edge import Conn, Edge, request
 from management_api import Response, cli, new_key
 
@@ -21,20 +27,8 @@ pytestmark = pytest.mark.skipif(not PEBBLE or not CHALLTESTSRV, reason="needs De
 
 
 class AcmeEdge:
-    """An edge on chosen ports (Pebble must know them first) with a workspace key."""
-
-    def __init__(self, edge_factory, ca_env, http=True, https=True, data_dir=None, env=None):
-        self.data = data_dir or tempfile.mkdtemp(prefix="edge-acme-")
-        self.http_port = free_port() if http else None
-        self.https_port = free_port() if https else None
-        self.key = new_key(self.data) if not data_dir else None
-        self.env = {
-            "BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{self.http_port}" if http else "",
-            "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{self.https_port}" if https else "",
-            **ca_env, **(env or {}),
-        }
-        self.edge_factory = edge_factory
-        self.edge = edge_factory(env=self.env, data_dir=self.data)
+    """An edge on chosen ports (Pebble must know them first) with a workspace key: made by
+    `edge_on`, or by hand for a fleet."""
 
     def api(self, method, path, body=None):
         headers = {"Authorization": f"Bearer {self.key}"}
@@ -109,20 +103,43 @@ def pebbles():
         p.stop()
 
 
+@pytest.fixture
+def proxies():
+    started = []
+
+    def start(*args, **kwargs):
+        p = AcmeProxy(*args, **kwargs)
+        started.append(p)
+        return p
+
+    yield start
+    for p in started:
+        p.stop()
+
+
+def logged(edge, msg, host=None):
+    return [x for x in edge.log_entries() if x.get("msg") == msg and (host is None or x.get("hostname") == host)]
+
+
+def edge_on(edge_factory, http_port, https_port, ca_env, env=None):
+    """An edge on the ports Pebble was told (None: no such listener), with a workspace key."""
+    e = AcmeEdge()
+    e.data = tempfile.mkdtemp(prefix="edge-acme-")
+    e.http_port, e.https_port = http_port, https_port
+    e.key = new_key(e.data)
+    e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http_port}" if http_port else "",
+             "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https_port}" if https_port else "",
+             **ca_env, **(env or {})}
+    e.edge_factory = edge_factory
+    e.edge = edge_factory(env=e.env, data_dir=e.data)
+    return e
+
+
 def ports_then_edge(edge_factory, pebbles, http=True, https=True, env=None, **ca):
     """Pebble told the edge's ports, then the edge on them."""
     http_port, https_port = free_port(), free_port()
     ca_server = pebbles(http_port, https_port, **ca)
-    e = AcmeEdge.__new__(AcmeEdge)
-    e.data = tempfile.mkdtemp(prefix="edge-acme-")
-    e.http_port = http_port if http else None
-    e.https_port = https_port if https else None
-    e.key = new_key(e.data)
-    e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http_port}" if http else "",
-             "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https_port}" if https else "",
-             **ca_server.edge_env(), **(env or {})}
-    e.edge_factory = edge_factory
-    e.edge = edge_factory(env=e.env, data_dir=e.data)
+    e = edge_on(edge_factory, http_port if http else None, https_port if https else None, ca_server.edge_env(), env)
     return ca_server, e
 
 
@@ -195,6 +212,38 @@ def test_tls_alpn01_issues_without_a_plain_http_listener(edge_factory, pebbles):
     no_secret_in_logs(e)
 
 
+def test_a_domain_present_at_start_is_ordered_and_after_a_restart_its_stored_certificate_serves_without_an_order(
+        edge_factory, pebbles):
+    http_port, https_port = free_port(), free_port()
+    ca = pebbles(http_port, https_port)
+    root = ca.root_file()
+    host = "start.example.test"
+    data = tempfile.mkdtemp(prefix="edge-acme-")
+    with open(f"{data}/catalog.json", "w") as f:
+        json.dump({"domains": [{"hostname": host}]}, f)
+    out = cli(["apply", f"{data}/catalog.json"], data)  # before any edge runs
+    assert out.returncode == 0, out.stderr
+    env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http_port}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https_port}",
+           **ca.edge_env()}
+    first = edge_factory(env=env, data_dir=data)
+    until(lambda: logged(first, "certificate issued", host), 30, "the certificate ordered at start")
+    ordered = until(lambda: _verifies(https_port, host, root) and served_certificate(https_port, host, cafile=root),
+                    10, "the certificate served")
+    assert len(logged(first, "ACME account registered")) == 1
+    assert first.stop() == 0
+
+    # The store keeps the certificate, its key and the account: served at once, nothing ordered.
+    second = edge_factory(env=env, data_dir=data)
+    again = until(lambda: _verifies(https_port, host, root) and served_certificate(https_port, host, cafile=root),
+                  2, "the stored certificate after the restart")
+    assert again.serial_number == ordered.serial_number
+    time.sleep(3)
+    assert logged(second, "certificate order started") == []
+    assert logged(second, "ACME account registered") == []
+    for e in (first, second):
+        assert not [line for line in e.lines + e.stderr_lines if "PRIVATE KEY" in line]
+
+
 def test_bad_nonce_answers_are_retried(edge_factory, pebbles):
     ca, e = ports_then_edge(edge_factory, pebbles, nonce_reject=50)
     for host in ("nonce1.example.test", "nonce2.example.test"):
@@ -258,10 +307,19 @@ def test_a_failed_validation_is_retried_with_growing_waits_and_reported(edge_fac
 def test_a_certificate_due_for_renewal_is_replaced_without_dropping_a_connection_under_load(edge_factory, pebbles):
     # Pebble's certificates last 24 s: renewed at two thirds, 16 s (less a jitter below 1 s).
     ca, e = ports_then_edge(edge_factory, pebbles, validity=24)
-    host = "renew.example.test"
+    host, removed = "renew.example.test", "removed.example.test"
     e.add_domain(host)
+    e.add_domain(removed)
     until(lambda: e.certificate(host)["status"] == "valid", 30, "the first certificate")
+    until(lambda: e.certificate(removed)["status"] == "valid", 30, "the removed domain's certificate")
     first = served_certificate(e.https_port, host)
+    # A removed domain's certificate is not renewed.
+    assert e.api("DELETE", f"/api/v1/domains/{removed}").status in (200, 204)
+    [removed_issued] = [x for x in e.logs("certificate issued") if x["hostname"] == removed]
+    # `check` warns of the ordered certificate's expiry (24 s: within 14 days).
+    out = cli(["check", "--json"], e.data, env=dict(e.env))
+    expiring = [f for f in json.loads(out.stdout) if f["code"] == "certificate_expiring"]
+    assert [f["subject"] for f in expiring] == [host], expiring
     stop = threading.Event()
     errors, answered = [], [0]
     lock = threading.Lock()
@@ -293,9 +351,73 @@ def test_a_certificate_due_for_renewal_is_replaced_without_dropping_a_connection
     assert answered[0] > 100
     assert renewed.not_valid_after_utc > first.not_valid_after_utc
     served_certificate(e.https_port, host, cafile=ca.root_file())
-    orders = e.logs("certificate order started")
+    orders = [o for o in e.logs("certificate order started") if o["hostname"] == host]
     assert [o["renewal"] for o in orders[:2]] == [False, True]
+    # The removed domain's renewal time has passed by more than a tick: still one order.
+    until(lambda: time.time() > at(removed_issued["renewalAt"]) + 3, 30, "the removed domain's renewal time")
+    assert len([o for o in e.logs("certificate order started") if o["hostname"] == removed]) == 1
     no_secret_in_logs(e)
+
+
+def test_the_cas_renewal_information_brings_the_renewal_forward_and_the_new_order_names_the_replaced_certificate(
+        edge_factory, pebbles, proxies):
+    # Pebble's certificates last 5 years; the CA's window (RFC 9773) for the first one is now.
+    first_id = []
+
+    def window(asked):
+        if not first_id:
+            first_id.append(asked)
+        now = time.time()
+        return (now - 60, now + 1) if asked == first_id[0] else (now + 30 * 86400, now + 31 * 86400)
+
+    http_port, https_port = free_port(), free_port()
+    ca = pebbles(http_port, https_port)
+    proxy = proxies(ca, window=window)
+    e = edge_on(edge_factory, http_port, https_port, proxy.edge_env())
+    host = "ari.example.test"
+    e.add_domain(host)
+    until(lambda: [x for x in e.logs("certificate issued") if x["hostname"] == host], 30, "the first certificate")
+    first = served_certificate(e.https_port, host, cafile=ca.root_file())
+    renewed = until(lambda: (s := served_certificate(e.https_port, host)).serial_number != first.serial_number and s,
+                    20, "the certificate renewed in the CA's window")
+    assert proxy.asked[0] == cert_id(first), (proxy.asked, cert_id(first))
+    told = e.logs("certificate renewal time from the CA")
+    assert told[0]["hostname"] == host
+    assert -1 <= at(told[0]["renewalAt"]) - at(told[0]["ts"]) <= 1.5, told[0]  # in the window: now
+    assert [o["renewal"] for o in e.logs("certificate order started")] == [False, True]
+    assert "replaces" not in proxy.orders[0]
+    assert proxy.orders[1].get("replaces") == cert_id(first), proxy.orders
+    served_certificate(e.https_port, host, cafile=ca.root_file())
+    # The new certificate's window is a month away: asked once, nothing more ordered.
+    until(lambda: cert_id(renewed) in proxy.asked, 10, "the renewal information of the new certificate")
+    time.sleep(2)
+    assert len(e.logs("certificate order started")) == 2
+    assert proxy.asked.count(cert_id(renewed)) == 1, proxy.asked
+    assert at(e.logs("certificate renewal time from the CA")[-1]["renewalAt"]) > time.time() + 29 * 86400
+
+
+def test_a_rate_limited_order_waits_as_long_as_the_cas_retry_after_says(edge_factory, pebbles, proxies):
+    http_port, https_port = free_port(), free_port()
+    ca = pebbles(http_port, https_port)
+    proxy = proxies(ca, rate_limited=1, retry_after=4)
+    # The edge's own first wait is 0.5 s here: only the CA's Retry-After makes it 4 s.
+    e = edge_on(edge_factory, http_port, https_port, proxy.edge_env(), {"BIQLI_EDGE_TEST_ACME_BACKOFF_MS": "500"})
+    host = "limited.example.test"
+    e.add_domain(host)
+    [failure] = until(lambda: e.logs("certificate order failed"), 30, "the refusal")
+    assert failure["type"] == "urn:ietf:params:acme:error:rateLimited" and failure["status"] == 429, failure
+    wait = at(failure["nextAttemptAt"]) - at(failure["ts"])
+    assert 3.9 <= wait <= 4.6, wait
+    cert = e.certificate(host)
+    assert cert["status"] == "failed" and cert["lastError"]["type"].endswith(":rateLimited"), cert
+    text = e.metrics()
+    assert metric(text, "biqli_acme_orders_total", '{result="rate_limited"}') == 1
+    assert metric(text, "biqli_acme_orders_total", '{result="failed"}') == 0
+    until(lambda: e.certificate(host)["status"] == "valid", 30, "the certificate after the wait")
+    starts = [at(o["ts"]) for o in e.logs("certificate order started")]
+    assert len(starts) == 2 and starts[1] >= at(failure["nextAttemptAt"]) - 0.01, (starts, failure)
+    assert len(proxy.orders) == 2
+    assert e.certificate(host)["lastError"] is None
 
 
 # ---------------------------------------------------------------- the directory wins
@@ -392,7 +514,7 @@ def test_two_edges_on_one_database_order_each_domain_once_and_both_serve_it(edge
     ca = pebbles(http_a, https_a)
     nodes = []
     for name, (http, https) in (("node-a", (http_a, https_a)), ("node-b", (free_port(), free_port()))):
-        e = AcmeEdge.__new__(AcmeEdge)
+        e = AcmeEdge()
         e.data = tempfile.mkdtemp(prefix=f"edge-acme-{name}-")
         e.http_port, e.https_port = http, https
         e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https}",
