@@ -225,6 +225,12 @@ def test_a_domain_present_at_start_is_ordered_and_after_a_restart_its_stored_cer
     assert out.returncode == 0, out.stderr
     env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http_port}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https_port}",
            **ca.edge_env()}
+    # `check` before the first order: pending with ACME on, missing without.
+    for acme_env, expected in ((env, ("warning", "certificate_pending")), ({}, ("error", "certificate_missing"))):
+        out = cli(["check", "--json"], data, env=acme_env)
+        found = [(f["severity"], f["code"]) for f in json.loads(out.stdout)
+                 if f["subject"] == host and f["code"].startswith("certificate_")]
+        assert found == [expected], found
     first = edge_factory(env=env, data_dir=data)
     until(lambda: logged(first, "certificate issued", host), 30, "the certificate ordered at start")
     ordered = until(lambda: _verifies(https_port, host, root) and served_certificate(https_port, host, cafile=root),
