@@ -59,7 +59,7 @@ class AcmeEdge:
         return body.decode()
 
     def logs(self, msg=None):
-        return [e for e in self.edge.log_entries() if msg is None or e.get("msg") == msg]
+        return logged(self.edge, msg)
 
 
 def until(condition, timeout, what, step=0.1):
@@ -89,36 +89,33 @@ def no_secret_in_logs(*edges):
             assert "PRIVATE KEY" not in line, line
 
 
-@pytest.fixture
-def pebbles():
-    started = []
+def _started(kind):
+    """A fixture's factory of `kind` (Pebble, AcmeProxy): every one it made is stopped after the test."""
+    made = []
 
     def start(*args, **kwargs):
-        p = Pebble(*args, **kwargs)
-        started.append(p)
-        return p
+        made.append(kind(*args, **kwargs))
+        return made[-1]
 
     yield start
-    for p in started:
-        p.stop()
+    for server in reversed(made):
+        server.stop()
+
+
+@pytest.fixture
+def pebbles():
+    yield from _started(Pebble)
 
 
 @pytest.fixture
 def proxies():
-    started = []
-
-    def start(*args, **kwargs):
-        p = AcmeProxy(*args, **kwargs)
-        started.append(p)
-        return p
-
-    yield start
-    for p in started:
-        p.stop()
+    yield from _started(AcmeProxy)
 
 
-def logged(edge, msg, host=None):
-    return [x for x in edge.log_entries() if x.get("msg") == msg and (host is None or x.get("hostname") == host)]
+def logged(edge, msg=None, host=None):
+    """An edge's log entries, those with message `msg` (and hostname `host`) when given."""
+    return [x for x in edge.log_entries()
+            if (msg is None or x.get("msg") == msg) and (host is None or x.get("hostname") == host)]
 
 
 def edge_on(edge_factory, http_port, https_port, ca_env, env=None):
