@@ -14,6 +14,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The one C shim: what Swift cannot import (epoll, eventfd, accept4, OpenSSL macros, atomics).
         .target(name: "CSystem", dependencies: ["COpenSSL"], cSettings: [.define("_GNU_SOURCE")]),
 
@@ -34,6 +37,10 @@ let package = Package(
         // Short-link visits: visitor classification, the visit decision (a pure plan), handoff
         // snapshots, the Play referrer.
         .target(name: "Visit", dependencies: ["Core", "Model", "CSodium"]),
+        // Images made from values, no I/O: QR codes (libqrencode) as SVG and PNG (zlib).
+        .target(name: "Graphics", dependencies: ["CQRencode", "CZlib"]),
+        // Countries of client addresses from a MaxMind DB file (libmaxminddb), reloaded when it changes.
+        .target(name: "GeoIP", dependencies: ["Core", "CMaxMindDB"]),
         // HTML pages, escaping, CSP nonces.
         .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model", "CSodium"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
@@ -43,7 +50,9 @@ let package = Package(
         // Takes an HTTPRequest and answers an HTTPResponse; knows neither the server nor the CLI.
         .target(
             name: "Management",
-            dependencies: ["Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "CSodium"]),
+            dependencies: [
+                "Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "Graphics", "CSodium",
+            ]),
         // ACME (RFC 8555): the client, on OpenSSL, and the certificate lifecycle (orders,
         // renewals, challenges), over the store. Serves no HTTP itself (decision 0017).
         .target(name: "Certificates", dependencies: ["Core", "Store", "CSystem", "COpenSSL"]),
@@ -52,7 +61,7 @@ let package = Package(
             name: "Edge",
             dependencies: [
                 "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
-                "Certificates", "Core",
+                "Certificates", "GeoIP", "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -68,6 +77,8 @@ let package = Package(
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core", "Model"]),
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "CZlib"]),
+        .testTarget(name: "GeoIPTests", dependencies: ["GeoIP"]),
         .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
         .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "Store", "Core", "CSystem", "COpenSSL"]),

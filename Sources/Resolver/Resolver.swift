@@ -25,6 +25,8 @@ public final class Resolver: Sendable {
     let hasher: SourceAddressHasher
     let configuration: Configuration
     let limiters: ResolverLimiters
+    /// Shares the buckets with the other nodes on the database; nil alone (SQLite).
+    let fleetSync: FleetSync?
     let keyCache: KeyCache
     /// Each loop's own open-id sequence (no lock shared between loops).
     let openIds: PerLoop<ULIDGenerator>
@@ -35,10 +37,13 @@ public final class Resolver: Sendable {
     ///   - httpsActive: whether a valid certificate for a host is loaded now
     ///     (probabilistic matching needs an HTTPS-active domain). Must be thread-safe.
     ///   - resumeOnLoop: where write completions continue; nil continues on the writer thread.
+    ///   - fleet: where the rate limits are shared with the other nodes on the same
+    ///     database (PostgreSQL); when it is shared, a sync thread starts here and runs
+    ///     until `stopFleetSync()`.
     public init(
         store: any Store, keyring: ReceiptKeyring, sourceAddressHasher: SourceAddressHasher,
         configuration: Configuration, httpsActive: @escaping @Sendable (String) -> Bool,
-        resumeOnLoop: LoopHop? = nil
+        resumeOnLoop: LoopHop? = nil, fleet: any FleetCounters = SoloCounters()
     ) {
         _ = Sodium.ready
         self.store = store
@@ -46,11 +51,30 @@ public final class Resolver: Sendable {
         self.signer = ReceiptSigner(issuer: configuration.publicURL, keyring: keyring)
         self.hasher = sourceAddressHasher
         self.configuration = configuration
-        self.limiters = ResolverLimiters(configuration.limits)
+        let limiters = ResolverLimiters(
+            configuration.limits, keys: RateLimitKeys(seed: fleet.keySeed), fleet: fleet.isShared,
+            syncIntervalMicros: configuration.fleetSyncMilliseconds * 1000)
+        self.limiters = limiters
+        if fleet.isShared {
+            let report = configuration.onInternalError
+            let sync = FleetSync(
+                limiters: limiters, counters: fleet, intervalMilliseconds: configuration.fleetSyncMilliseconds,
+                onError: { message in report?(message) })
+            sync.start()
+            fleetSync = sync
+        } else {
+            fleetSync = nil
+        }
         self.keyCache = KeyCache(loops: store.readerCount, ttlMilliseconds: configuration.keyCacheMilliseconds)
         self.openIds = PerLoop(count: store.readerCount) { ULIDGenerator() }
         self.httpsActive = httpsActive
         self.resumeOnLoop = resumeOnLoop
+    }
+
+    /// Stops sharing the rate limits with the fleet (at shutdown); the buckets then act
+    /// as a lone node's.
+    public func stopFleetSync() {
+        fleetSync?.stop()
     }
 
     /// Resolves one request; `completion` is called exactly once.
@@ -106,7 +130,7 @@ public final class Resolver: Sendable {
         case .rejected(let error, let abuse):
             // An unavailable handoff takes from the address's failure bucket; once that
             // is spent, such refusals become 429 (and only they: valid tokens still match).
-            if abuse, let wait = limiters.failures.acquire(address, nowMillis: c.now) {
+            if abuse, let wait = limiters.failures.acquire(limiters.keys.key(address), nowMillis: c.now) {
                 return ResponseFactory.error(
                     .rateLimited(retryAfterSeconds: ResolverLimiters.retryAfterSeconds(wait)), requestId: requestId)
             }

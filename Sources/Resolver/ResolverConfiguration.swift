@@ -12,6 +12,9 @@ extension Resolver {
         public var keyCacheMilliseconds: Int64
         /// Told about unexpected failures (a safe text: no keys, no tokens), for the log.
         public var onInternalError: (@Sendable (String) -> Void)?
+        /// How often the rate limits are synced with the other nodes of a fleet
+        /// (PostgreSQL). Default 100 ms: decision 0016 states the bound for it.
+        public var fleetSyncMilliseconds: Int64 = 100
 
         public init(
             publicURL: String, limits: RateLimits = RateLimits(), maxWriteAttempts: Int = 2,

@@ -16,7 +16,7 @@ extension Resolver {
     {
         guard input.request.method == .post else { throw .methodNotAllowed }
         let now = input.now
-        let addressKey = RateLimiter.key(address)
+        let addressKey = limiters.keys.key(address)
         try limit(limiters.address.acquire(addressKey, nowMillis: now))
 
         let headers = try RequestHeaders.validate(h)
@@ -34,7 +34,7 @@ extension Resolver {
             if error == .invalidMobileKey { try limit(limiters.failures.acquire(addressKey, nowMillis: now)) }
             throw error
         }
-        try limit(limiters.app.acquire(RateLimiter.key(key.appId), nowMillis: now))
+        try limit(limiters.app.acquire(limiters.keys.key(key.appId), nowMillis: now))
 
         guard ContentType.isJSON(h.contentType) else {
             throw .invalidRequest("Content-Type must be application/json.")
@@ -67,12 +67,12 @@ extension Resolver {
             throw .headerMismatch("X-Biq-SDK-Version must equal the body's sdkVersion.")
         }
 
-        try limit(limiters.instance.acquire(RateLimiter.key(app.id, request.appInstanceId), nowMillis: now))
+        try limit(limiters.instance.acquire(limiters.keys.key(app.id, request.appInstanceId), nowMillis: now))
         // Any token text, well-formed or not, has a bucket of its own and takes
         // part in the canonical request; only a well-formed one is looked up.
         let anyTokenHash = request.handoffToken.map(HandoffToken.hash)
         if let hash = anyTokenHash {
-            try limit(limiters.token.acquire(RateLimiter.key(bytes: hash), nowMillis: now))
+            try limit(limiters.token.acquire(limiters.keys.key(bytes: hash), nowMillis: now))
         }
         let handoff: HandoffInput =
             anyTokenHash.map { hash in HandoffToken.isWellFormed(request.handoffToken!) ? .token(hash) : .malformed }

@@ -57,8 +57,9 @@ public protocol Store: AnyObject, Sendable {
         refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
     ) throws(WriteError<Refusal>) -> T
 
-    /// Deletes clicks, click counts and open events older than `olderThan` and
-    /// handoffs past expiry, in small batches; returns how many rows went.
+    /// Deletes clicks, click counts (the links' daily ones of days wholly before
+    /// `olderThan` too) and open events older than `olderThan` and handoffs past
+    /// expiry, in small batches; returns how many rows went.
     /// Retention is approximate at its edges: a backend may keep a row it could
     /// delete a little longer (the SQLite store deletes clicks by the time in
     /// their id, whole hours of counts, and handoffs by the time in their key),
@@ -156,6 +157,11 @@ public protocol StoreReader: AnyObject, CertificateReading {
     /// holds `since` counts in full. Opens are counted from `since` exactly;
     /// `recent` newest opens at or after `since`.
     func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics
+
+    /// Link `link`'s clicks and opens counted on the UTC days `fromDay...throughDay` (days
+    /// since the epoch, `LinkAnalytics.day(of:)`), from the per-link daily counts: the cost
+    /// depends on the days and the distinct values, not on the number of clicks.
+    func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.

@@ -45,8 +45,9 @@ final class MigrationTests: XCTestCase {
             tables,
             [
                 "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances", "certificate_orders",
-                "certificates", "click_counts", "clicks", "domains", "handoffs", "idempotency_records", "links",
-                "mobile_apps", "open_events", "publishable_keys", "secret_keys", "signing_keys",
+                "certificates", "click_counts", "clicks", "domains", "handoffs", "idempotency_records",
+                "link_click_counts", "link_country_counts", "link_open_counts", "links", "mobile_apps", "open_events",
+                "publishable_keys", "secret_keys", "signing_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
     }
@@ -86,6 +87,17 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(
                 try reader.analytics(app: SchemaFixtures.appId, since: 0, recent: 0).clicks,
                 [.init(platform: .ios, kind: .deepView, count: 1)], context)
+            // Version 5 counts the clicks already stored per link and day (without a country,
+            // which older clicks never had); the version 5 fixture has its own counts.
+            XCTAssertEqual(click?.country, fixture.version >= 5 ? "DE" : nil, context)
+            XCTAssertEqual(
+                try reader.linkAnalytics(link: SchemaFixtures.linkId, fromDay: 0, throughDay: 0),
+                LinkAnalytics(
+                    clicks: [.init(day: 0, platform: .ios, kind: .deepView, count: 1)],
+                    countries: [.init(day: 0, country: fixture.version >= 5 ? "DE" : nil, count: 1)],
+                    opens: fixture.version >= 5
+                        ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : []
+                ), context)
             // ACME's rows (version 6) are kept; older files start without any.
             XCTAssertEqual(
                 try reader.storedCertificates().map(\.issuer), fixture.version >= 6 ? ["CN=Fixture CA"] : [], context)

@@ -20,8 +20,9 @@ final class PGTestDatabase {
     let url: String
     private let admin: PGConnection
 
-    /// Throws `XCTSkip` when the variable is not set.
-    init(now: Int64) throws {
+    /// Throws `XCTSkip` when the variable is not set. `migrations`: the schema steps to
+    /// apply (all of them by default).
+    init(now: Int64, migrations: [Migration] = PGMigrations.all) throws {
         let adminURL = getenv(Self.variable).map { String(cString: $0) } ?? ""
         if adminURL.isEmpty { throw XCTSkip("\(Self.variable) not set") }
         admin = try PGConnection.connect(PGConnectionSettings(adminURL))
@@ -39,7 +40,7 @@ final class PGTestDatabase {
             try admin.execute("CREATE DATABASE \(name)")
         }
         let connection = try connect()
-        try PGMigrations.apply(on: connection)
+        try PGMigrations.apply(on: connection, migrations: migrations)
         try PGPartitions.ensure(
             on: connection, from: now - 100 * PGPartitions.dayMilliseconds,
             through: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)

@@ -83,7 +83,7 @@ final class StoreCopyTests: PGTestCase {
             try tx.insertClick(Fixture.click(id: "biq_clk_1", at: now - 1_000))
             var desktop = Click(
                 id: "biq_clk_2", linkId: "l", appId: nil, domain: "d", at: now - 2_000, kind: .desktop,
-                platform: .desktop)
+                platform: .desktop, country: "NZ")
             desktop.dynamic = []
             try tx.insertClick(desktop)
             try tx.insertClick(Fixture.click(id: "biq_clk_old", at: oldAt, platform: .android, sourceHash: nil))
@@ -189,6 +189,12 @@ final class StoreCopyTests: PGTestCase {
         }
         try same("analytics") { try $0.analytics(app: Fixture.appId, since: 0, recent: 20) }
         try same("analytics of an hour") { try $0.analytics(app: Fixture.appId, since: now - 3_600_000, recent: 3) }
+        for link in [Fixture.linkId, "l"] {
+            try same("link analytics of \(link)") {
+                try $0.linkAnalytics(
+                    link: link, fromDay: LinkAnalytics.day(of: Self.oldAt), throughDay: LinkAnalytics.day(of: now))
+            }
+        }
 
         // Row for row what PostgreSQL's own transaction wrote for the same writes (the
         // reference database), open_event_keys and the consumed click included.

@@ -337,7 +337,8 @@ def test_a_change_whose_notification_was_lost_arrives_by_polling(edge_factory):
     with psycopg.connect(a.database_url, autocommit=True) as conn:
         # The edge's listening connection goes away, and the change is made before it is back:
         # nobody hears its notification.
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN biqli_changes'")
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     "WHERE datname = current_database() AND query = 'LISTEN biqli_changes'")
         conn.execute("UPDATE links SET url = 'https://www.example.com/docs-lost' WHERE key = 'docs'")
     took = until(lambda: visit(a, "/docs", ua=UA_DESKTOP)[1].get("location") == "https://www.example.com/docs-lost",
                  3, "the change without its notification")

@@ -83,9 +83,18 @@ class Checker:
         documented = op["responses"].get(str(r.status))
         assert documented, f"{op['operationId']} answered {r.status}, which it does not document: {r}"
         documented = resolve_ref(self.doc, documented)
-        for header in documented.get("headers", {}):
+        for header, spec in documented.get("headers", {}).items():
             if header != "Idempotent-Replayed":
                 assert header.lower() in r.headers, (op["operationId"], header)
+                schema = resolve_ref(self.doc, spec).get("schema")
+                if schema:
+                    jsonschema.Draft202012Validator(schema).validate(r.headers[header.lower()])
+        if "application/json" not in documented["content"] and "text/plain" not in documented["content"]:
+            # An image (the QR codes): the documented media type, not JSON.
+            assert r.headers["content-type"] in documented["content"], (op["operationId"], r.headers)
+            assert r.raw, op["operationId"]
+            self.seen.add((op["operationId"], r.status))
+            return r
         if "text/plain" in documented["content"]:
             # The transport's refusals (413, 414): plain text, before the API sees the request.
             assert r.headers["content-type"].startswith("text/plain"), (op["operationId"], r)
@@ -226,6 +235,18 @@ def test_every_operation_answers_as_documented(world):
     c.call(LI, "patch", f"{L}/{absent_link}", {}, expect=404)
     c.call(LI, "patch", f"{L}/{link['id']}", raw=b"x", expect=400)
     c.call(LI, "patch", f"{L}/{link['id']}", {}, key=nokey, expect=401)
+    LA = "/api/v1/links/{id}/analytics"
+    c.call(LA, "get", f"{L}/{link['id']}/analytics", expect=200, query="?days=7")
+    c.call(LA, "get", f"{L}/{link['id']}/analytics", expect=400, query="?days=366")
+    c.call(LA, "get", f"{L}/{absent_link}/analytics", expect=404)
+    c.call(LA, "get", f"{L}/{link['id']}/analytics", key=nokey, expect=401)
+    for suffix in ("svg", "png"):
+        Q = "/api/v1/links/{id}/qr." + suffix
+        c.call(Q, "get", f"{L}/{link['id']}/qr.{suffix}", expect=200)
+        c.call(Q, "get", f"{L}/{link['id']}/qr.{suffix}", expect=200, query="?size=2048&margin=0&level=H")
+        c.call(Q, "get", f"{L}/{link['id']}/qr.{suffix}", expect=400, query="?level=h")
+        c.call(Q, "get", f"{L}/{absent_link}/qr.{suffix}", expect=404)
+        c.call(Q, "get", f"{L}/{link['id']}/qr.{suffix}", key=nokey, expect=401)
     c.call(LI, "delete", f"{L}/{link['id']}", expect=200)
     c.call(LI, "delete", f"{L}/{link['id']}", expect=404)
     c.call(LI, "delete", f"{L}/{second['id']}", key=nokey, expect=401)

@@ -1,5 +1,6 @@
 import Association
 import Core
+import GeoIP
 import HTTP
 import Model
 import Store
@@ -31,6 +32,7 @@ enum EdgeChecker {
         findings += checkListeners(configuration)
         findings += checkDataDirectory(configuration.dataDirectory)
         findings += checkSecretFileModes(configuration)
+        findings += checkGeoIP(configuration)
         let certificates = CertificateSet.load(
             directory: fileExists(configuration.certificateDirectory) ? configuration.certificateDirectory : nil)
         findings += checkCertificateFiles(configuration, certificates)
@@ -92,6 +94,22 @@ enum EdgeChecker {
                 message:
                     "\(file.path) holds secrets (signing or private keys) and has mode \(SecretFileModes.octal(file.mode)): other local users can read it.",
                 fix: "chmod 600 \(file.path) (serve does it for the database and <data>/secrets itself).")
+        }
+    }
+
+    /// `BIQLI_EDGE_GEOIP_DB`, when set, must open: `serve` refuses to start otherwise.
+    static func checkGeoIP(_ c: EdgeConfiguration) -> [CheckFinding] {
+        guard let path = c.geoIPDatabase else { return [] }
+        do throws(GeoIPError) {
+            let db = try GeoIPDatabase(path: path)
+            let built = Timestamp.format(seconds: Int64(db.buildEpoch)).prefix(10)
+            return [.ok("geoip_valid", path, "a \(db.databaseType) database built on \(built)")]
+        } catch {
+            return [
+                CheckFinding(
+                    severity: .error, code: "geoip_unusable", subject: path, message: "\(error).",
+                    fix: "Point BIQLI_EDGE_GEOIP_DB at a MaxMind or DB-IP .mmdb file, or leave it empty.")
+            ]
         }
     }
 

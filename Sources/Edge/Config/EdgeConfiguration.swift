@@ -21,6 +21,8 @@ struct EdgeConfiguration: Sendable {
     var publicURL = "https://localhost:8443"
     var httpsRedirect = true
     var trustedProxies: [CIDR] = []
+    /// `BIQLI_EDGE_GEOIP_DB`: a MaxMind DB file giving clicks their country; nil: none.
+    var geoIPDatabase: String? = nil
     var proxyProtocol: ProxyProtocolMode = .off
     var loops = EdgeConfiguration.coreCount()
     var logLevel: LogLevel = .info
@@ -117,6 +119,12 @@ struct EdgeConfiguration: Sendable {
                 list.append(cidr)
             }
             c.trustedProxies = list
+        },
+        Setting(
+            variable: "BIQLI_EDGE_GEOIP_DB",
+            help: "MaxMind or DB-IP .mmdb file: clicks keep the country code, never the address; reloaded on change"
+        ) {
+            c, v throws(ConfigurationError) in c.geoIPDatabase = v.isEmpty ? nil : v
         },
         Setting(
             variable: "BIQLI_EDGE_PROXY_PROTOCOL",

@@ -1,5 +1,6 @@
 import Certificates
 import Core
+import GeoIP
 import HTTP
 import Management
 import Model
@@ -78,6 +79,27 @@ final class EdgeApplication: @unchecked Sendable {
             }
         }
 
+        var geoIP: GeoIPLookup?
+        if let path = configuration.geoIPDatabase {
+            do {
+                geoIP = try GeoIPLookup(
+                    path: path, loops: configuration.loops, checkIntervalMilliseconds: 2_000,
+                    onEvent: { event in
+                        switch event {
+                        case .loaded(let path, let type, let built):
+                            log.info(
+                                "GeoIP database loaded",
+                                [("path", .string(path)), ("type", .string(type)), ("built", .int(Int64(built)))])
+                        case .failed(let error):
+                            log.error(
+                                "GeoIP database unusable; the previous one stays", [("detail", .string("\(error)"))])
+                        }
+                    })
+            } catch {
+                throw .io("BIQLI_EDGE_GEOIP_DB: \(error)")
+            }
+        }
+
         var http = HTTPServerConfiguration()
         http.loops = configuration.loops
         http.httpAddress = configuration.httpAddress
@@ -118,11 +140,11 @@ final class EdgeApplication: @unchecked Sendable {
                     perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
                 onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
             httpsActive: { host in server.certificates.covers(host) },
-            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) })
+            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) }, fleet: try backend.fleetCounters())
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth, acme: acme)
+            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -183,6 +205,7 @@ final class EdgeApplication: @unchecked Sendable {
             return 1
         }
         pruner.start()
+        services.geoIP?.start()
         if let acme = services.acme {
             acme.start()
             log.info(
@@ -219,6 +242,8 @@ final class EdgeApplication: @unchecked Sendable {
         server.shutdown()
         services.acme?.stop()
         server.wait()
+        services.geoIP?.stop()
+        services.resolver.stopFleetSync()
         pruner.stop()
         heartbeat?.stop()
         services.store.close()

@@ -1,4 +1,5 @@
 import Core
+import GeoIP
 import HTTP
 import HTTPTypes
 import Management
@@ -19,6 +20,8 @@ final class EdgeServices: Sendable {
     let pages: Pages
     let sourceHasher: SourceAddressHasher
     let clients: ClientAddressResolver
+    /// Countries of clicks (`BIQLI_EDGE_GEOIP_DB`); nil without a database.
+    let geoIP: GeoIPLookup?
     let clicks: ClickRecorder
     let deepViews: DeepViewCache
     let certificateHealth: CertificateHealth
@@ -28,7 +31,7 @@ final class EdgeServices: Sendable {
     init(
         configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,
         resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
-        certificateHealth: CertificateHealth, acme: CertificateAutomation?
+        certificateHealth: CertificateHealth, acme: CertificateAutomation?, geoIP: GeoIPLookup? = nil
     ) {
         self.configuration = configuration
         self.log = log
@@ -40,6 +43,7 @@ final class EdgeServices: Sendable {
         self.pages = pages
         self.sourceHasher = sourceHasher
         self.clients = ClientAddressResolver(trusted: configuration.trustedProxies)
+        self.geoIP = geoIP
         self.clicks = clicks
         self.certificateHealth = certificateHealth
         self.acme = acme

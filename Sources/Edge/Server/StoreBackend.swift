@@ -36,6 +36,20 @@ enum StoreBackend: Sendable {
 
     func close() { store.close() }
 
+    /// Where the resolver shares its rate limits: the other nodes on the same PostgreSQL
+    /// database (decision 0016), or nobody (the SQLite file has one edge).
+    func fleetCounters() throws(EdgeStartError) -> any FleetCounters {
+        switch self {
+        case .sqlite: return SoloCounters()
+        case .postgresql(let s):
+            do {
+                return try s.fleetCounters()
+            } catch {
+                throw .store("cannot share the rate limits: \(error.safeMessage)")
+            }
+        }
+    }
+
     /// How long start-up keeps trying a PostgreSQL server that refuses or is not there
     /// yet (it may be starting beside the edge), before giving up with exit 1 so that a
     /// supervisor restarts the edge later.

@@ -139,14 +139,19 @@ struct VisitFlow: Sendable {
         _ request: HTTPRequest, _ context: RequestContext, now: Int64
     ) -> Click {
         var sourceHash: [UInt8]?
-        if planned.sourceHash {
+        var country: String?
+        // The client's address (through trusted proxies) only when something uses it; it
+        // leaves as a keyed hash and a country code, never as itself.
+        if planned.sourceHash || services.geoIP != nil {
             let address = services.clients.clientAddress(peer: context.peerAddress, headers: request.headers)
-            sourceHash = services.sourceHasher.hash(address)
+            if planned.sourceHash { sourceHash = services.sourceHasher.hash(address) }
+            country = services.geoIP?.country(of: address, loop: context.loopIndex)
         }
         return Click(
             id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
             appId: link.mobile?.appId, domain: link.domain, at: now, kind: planned.kind, platform: planned.platform,
-            inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion)
+            inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion,
+            country: country)
     }
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {

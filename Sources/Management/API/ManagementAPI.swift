@@ -112,6 +112,14 @@ public final class ManagementAPI: Sendable {
     // MARK: answers
 
     func response(_ answer: ManagementAnswer, requestId: String) -> HTTPResponse {
+        if let media = answer.media {
+            var headers = HTTPHeaders()
+            headers.add("Content-Type", media.contentType)
+            headers.add("Cache-Control", media.cacheControl)
+            headers.add("X-Biq-Request-Id", requestId)
+            if let name = media.filename { headers.add("Content-Disposition", "inline; filename=\"\(name)\"") }
+            return HTTPResponse(status: answer.status, headers: headers, body: media.bytes)
+        }
         var extra: [(String, String)] = []
         if answer.replayed { extra.append(("Idempotent-Replayed", "true")) }
         return Self.json(answer.status, answer.body, requestId: requestId, extra: extra)

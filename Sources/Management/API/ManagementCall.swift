@@ -23,10 +23,13 @@ struct ManagementCall: Sendable {
     var bodyObject: JSONValue { .object(body ?? []) }
 }
 
-/// What an operation answers: a status and a JSON body.
+/// What an operation answers: a status and a JSON body, or for the few reads that
+/// answer something else (a link's QR code), `media`.
 struct ManagementAnswer: Sendable {
     var status: Int
     var body: JSONValue
+    /// Sent instead of `body` (reads only: idempotent writes store JSON).
+    var media: Media?
     /// What an idempotent replay answers instead, when the body shows something only
     /// once (a new publishable key): never stored in clear.
     var replayBody: JSONValue?
@@ -37,5 +40,20 @@ struct ManagementAnswer: Sendable {
         self.status = status
         self.body = body
         self.replayBody = replayBody
+    }
+
+    init(_ status: Int, media: Media) {
+        self.init(status, .null)
+        self.media = media
+    }
+
+    /// A body that is not JSON, with the headers that describe it.
+    struct Media: Sendable {
+        var contentType: String
+        var bytes: [UInt8]
+        /// Instead of the API's `no-store`: what may keep it, and for how long.
+        var cacheControl: String
+        /// `Content-Disposition: inline; filename="..."` (the name a browser saves it under).
+        var filename: String?
     }
 }

@@ -104,5 +104,14 @@ enum ManagementRoutesTable {
         ManagementRoute(
             .patch, "/api/v1/links/{id}", "links.update", requiresBody: true, .write(LinkOperations.update)),
         ManagementRoute(.delete, "/api/v1/links/{id}", "links.delete", .write(LinkOperations.delete)),
+        ManagementRoute(
+            .get, "/api/v1/links/{id}/analytics", "links.analytics", query: ["days"],
+            .read(LinkAnalyticsOperations.analytics)),
+        ManagementRoute(
+            .get, "/api/v1/links/{id}/qr.svg", "links.qrCodeSVG", query: LinkQRCodeOperations.query,
+            .read(LinkQRCodeOperations.svg)),
+        ManagementRoute(
+            .get, "/api/v1/links/{id}/qr.png", "links.qrCodePNG", query: LinkQRCodeOperations.query,
+            .read(LinkQRCodeOperations.png)),
     ]
 }

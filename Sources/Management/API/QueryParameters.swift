@@ -21,6 +21,17 @@ struct QueryParameters: Sendable {
         return nil
     }
 
+    /// The whole number `name` holds, `fallback` when absent; 400 naming it when it is
+    /// not one or outside `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(ManagementError) -> Int {
+        guard let text = self[name] else { return fallback }
+        guard let n = Int(text), range.contains(n) else {
+            throw .malformed(
+                FieldProblem(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
+        }
+        return n
+    }
+
     /// 400 for a parameter the route does not take.
     func requireOnly(_ allowed: Set<String>) throws(ManagementError) {
         for (k, _) in pairs where !allowed.contains(k) {

@@ -8,7 +8,12 @@ import Core
 extension OpenAPIDocument {
     static let linkLinks: JSONValue = .object(
         pathLinks(
-            "id", to: "id", [("GetLink", "links.get"), ("UpdateLink", "links.update"), ("DeleteLink", "links.delete")]))
+            "id", to: "id",
+            [
+                ("GetLink", "links.get"), ("UpdateLink", "links.update"), ("DeleteLink", "links.delete"),
+                ("LinkAnalytics", "links.analytics"), ("LinkQRCodeSVG", "links.qrCodeSVG"),
+                ("LinkQRCodePNG", "links.qrCodePNG"),
+            ]))
 
     static let linkPaths: JSONValue = [
         "/api/v1/links": [

@@ -78,14 +78,7 @@ enum MobileAppOperations {
         -> ManagementAnswer
     {
         let app = try existing(call.parameter("id"), reader)
-        var days = 30
-        if let text = call.query["days"] {
-            guard let n = Int(text), (1...maxAnalyticsDays).contains(n) else {
-                throw ManagementError.malformed(
-                    FieldProblem("days", "must be a whole number from 1 to \(maxAnalyticsDays)"))
-            }
-            days = n
-        }
+        let days = try call.query.integer("days", in: 1...maxAnalyticsDays, default: 30)
         let since = call.now - Int64(days) * 86_400_000
         let analytics = try reader.analytics(app: app.id, since: since, recent: AnalyticsJSON.recentEvents)
         return ManagementAnswer(

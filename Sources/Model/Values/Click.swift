@@ -35,11 +35,15 @@ public struct Click: Sendable, Equatable {
     public var sourceHash: [UInt8]?
     /// iOS only: OS version parsed from the user agent (`17.4`).
     public var osVersion: String?
+    /// ISO 3166-1 alpha-2 code (`DE`) of the client address in the GeoIP database
+    /// (`BIQLI_EDGE_GEOIP_DB`), or nil: no database, or the address is not in it. The
+    /// address itself is never kept.
+    public var country: String?
 
     public init(
         id: String, linkId: String, appId: String?, domain: String, at: Int64, kind: ClickKind,
         platform: VisitorPlatform, inAppBrowser: String? = nil, dynamic: [(String, String)] = [],
-        sourceHash: [UInt8]? = nil, osVersion: String? = nil
+        sourceHash: [UInt8]? = nil, osVersion: String? = nil, country: String? = nil
     ) {
         self.id = id
         self.linkId = linkId
@@ -52,12 +56,13 @@ public struct Click: Sendable, Equatable {
         self.dynamic = dynamic
         self.sourceHash = sourceHash
         self.osVersion = osVersion
+        self.country = country
     }
 
     public static func == (a: Click, b: Click) -> Bool {
         a.id == b.id && a.linkId == b.linkId && a.appId == b.appId && a.domain == b.domain && a.at == b.at
             && a.kind == b.kind && a.platform == b.platform && a.inAppBrowser == b.inAppBrowser
             && a.dynamic.elementsEqual(b.dynamic, by: ==) && a.sourceHash == b.sourceHash
-            && a.osVersion == b.osVersion
+            && a.osVersion == b.osVersion && a.country == b.country
     }
 }

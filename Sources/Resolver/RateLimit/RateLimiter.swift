@@ -1,86 +1,93 @@
 import Synchronization
 
-/// "At most `limit` per minute" for many keys at once, shared by every event loop.
+/// "At most `limit` per minute" for many keys at once, shared by every event loop, and
+/// on PostgreSQL by every node of the fleet (decision 0016).
 ///
-/// Each key holds one number, its theoretical arrival time (GCRA, the
-/// token-bucket equivalent used by traffic shapers): a burst of `limit`
-/// requests passes, then one every `60 s / limit`. A key whose time is in the
-/// past is equivalent to an absent key, so it can be forgotten at any moment:
-/// that is what bounds memory. Keys are spread over shards, each behind its own
-/// lock held for a dictionary lookup, so loops rarely meet and never wait long.
+/// Each key holds its theoretical arrival time (GCRA, the token-bucket equivalent used
+/// by traffic shapers): a burst of `limit` requests passes, then one every
+/// `60 s / limit`. A key whose time is in the past is equivalent to an absent key, so
+/// it can be forgotten at any moment: that is what bounds memory. Keys are spread over
+/// shards, each behind its own lock held for a dictionary lookup, so loops rarely meet
+/// and never wait long. The per-key rules, and how the other nodes' admissions and the
+/// node's share of the bucket enter them, are `FleetBucket`'s.
 ///
-/// A key is a 64-bit keyed hash of its text (`key(_:)`, Swift's `Hasher`, seeded
-/// per process): one pass over the bytes per request instead of hashing a
-/// string twice (shard, then dictionary) and building strings for composite
-/// keys. Two texts with the same hash would share a bucket; with a per-process
-/// random seed an attacker cannot aim for that, and by chance it is about one
-/// in 2^64 per pair.
+/// In a fleet (`fleet: true`), a key the loops touch is listed for the next sync
+/// (`FleetSync`), which publishes this node's admissions and folds in the others'. The
+/// loops never wait for it: a decision is made with what the node knows now.
 final class RateLimiter: Sendable {
     static let windowMicros: Int64 = 60_000_000
     private static let shardCount = 32
 
     let limit: Int
-    private let interval: Int64
-    private let tolerance: Int64
+    let rules: FleetBucket.Rules
+    /// The hash that makes texts keys (the convenience methods taking texts use it).
+    let keys: RateLimitKeys
+    /// Whether keys are listed for syncs with other nodes.
+    let fleet: Bool
+    /// Live nodes as the last sync counted them (1 alone, or when syncs fail).
+    let nodes = Atomic<Int>(1)
+    /// Syncs applied so far (shares older than two syncs are stale).
+    let generation = Atomic<Int64>(0)
     private let maxKeysPerShard: Int
     private let shards: [Shard]
 
+    private struct ShardState {
+        var entries: [UInt64: FleetBucket] = [:]
+        /// Keys touched since the last sync collected them (fleet only).
+        var queue: [UInt64] = []
+    }
+
     private final class Shard: Sendable {
-        let entries = Mutex<[UInt64: Int64]>([:])
+        let state = Mutex(ShardState())
     }
 
     /// `limit` per minute; 0 disables the limiter.
-    init(limit: Int, maxKeys: Int) {
+    init(
+        limit: Int, maxKeys: Int, keys: RateLimitKeys = .random(), fleet: Bool = false,
+        syncIntervalMicros: Int64 = 100_000
+    ) {
         self.limit = max(0, limit)
-        self.interval = limit > 0 ? RateLimiter.windowMicros / Int64(limit) : 0
-        self.tolerance = RateLimiter.windowMicros - interval
+        self.rules = FleetBucket.Rules(
+            limit: max(1, limit), window: RateLimiter.windowMicros, syncInterval: syncIntervalMicros)
+        self.keys = keys
+        self.fleet = fleet
         self.maxKeysPerShard = max(16, maxKeys / RateLimiter.shardCount)
         self.shards = (0..<RateLimiter.shardCount).map { _ in Shard() }
     }
 
     var isEnabled: Bool { limit > 0 }
 
-    /// The bucket key of a text.
-    static func key(_ text: String) -> UInt64 {
-        var h = Hasher()
-        h.combine(text)
-        return UInt64(UInt(bitPattern: h.finalize()))
-    }
-
-    /// The bucket key of two texts together (each is length-delimited by `Hasher`).
-    static func key(_ a: String, _ b: String) -> UInt64 {
-        var h = Hasher()
-        h.combine(a)
-        h.combine(b)
-        return UInt64(UInt(bitPattern: h.finalize()))
-    }
-
-    /// The bucket key of bytes (a token's hash).
-    static func key(bytes: [UInt8]) -> UInt64 {
-        var h = Hasher()
-        bytes.withUnsafeBytes { h.combine(bytes: $0) }
-        return UInt64(UInt(bitPattern: h.finalize()))
-    }
-
-    func acquire(_ key: String, nowMillis: Int64) -> Int64? { acquire(Self.key(key), nowMillis: nowMillis) }
-    func check(_ key: String, nowMillis: Int64) -> Int64? { check(Self.key(key), nowMillis: nowMillis) }
+    func acquire(_ key: String, nowMillis: Int64) -> Int64? { acquire(keys.key(key), nowMillis: nowMillis) }
+    func check(_ key: String, nowMillis: Int64) -> Int64? { check(keys.key(key), nowMillis: nowMillis) }
 
     /// Takes one request for `key` at `nowMillis`: nil when allowed, else the
     /// microseconds until one would be.
     func acquire(_ key: UInt64, nowMillis: Int64) -> Int64? {
         guard isEnabled else { return nil }
         let now = nowMillis * 1000
-        return shard(key).entries.withLock { map -> Int64? in
+        let nodes = fleet ? self.nodes.load(ordering: .relaxed) : 1
+        let generation = self.generation.load(ordering: .relaxed)
+        return shard(key).state.withLock { state -> Int64? in
             // A known key is read and updated through one look-up (its index).
-            if let slot = map.index(forKey: key) {
-                let tat = max(map.values[slot], now)
-                if tat - now > tolerance { return tat - now - tolerance }
-                map.values[slot] = tat + interval
-                return nil
+            if let slot = state.entries.index(forKey: key) {
+                let wait = state.entries.values[slot].acquire(
+                    now: now, nodes: nodes, generation: generation, rules)
+                if fleet, !state.entries.values[slot].queued {
+                    state.entries.values[slot].queued = true
+                    state.queue.append(key)
+                }
+                return wait
             }
-            // An absent key is a full bucket (tolerance >= 0): the request passes.
-            store(&map, key, now + interval, now: now)
-            return nil
+            var entry = FleetBucket(now: now)
+            let wait = entry.acquire(now: now, nodes: nodes, generation: generation, rules)
+            if fleet {
+                entry.queued = true
+                state.queue.append(key)
+            } else if wait != nil {
+                return wait  // nothing taken, nothing to remember
+            }
+            store(&state, key, entry, now: now)
+            return wait
         }
     }
 
@@ -88,29 +95,87 @@ final class RateLimiter: Sendable {
     func check(_ key: UInt64, nowMillis: Int64) -> Int64? {
         guard isEnabled else { return nil }
         let now = nowMillis * 1000
-        return shard(key).entries.withLock { map -> Int64? in
-            guard let tat = map[key], tat - now > tolerance else { return nil }
-            return tat - now - tolerance
+        return shard(key).state.withLock { state -> Int64? in
+            state.entries[key]?.wait(now: now, rules)
         }
     }
 
     /// Keys currently remembered (tests).
-    var trackedKeys: Int { shards.reduce(0) { $0 + $1.entries.withLock { $0.count } } }
+    var trackedKeys: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.entries.count } } }
+
+    // MARK: syncs (the sync thread)
+
+    /// One key's part of an exchange.
+    struct Published: Sendable, Equatable {
+        var key: UInt64
+        var added: Int64
+        var ownTAT: Int64
+    }
+
+    /// Takes up to `limit` keys touched since the last collection, with what to publish
+    /// for each. Keys left over stay listed for the next one.
+    func collect(limit: Int) -> [Published] {
+        var out: [Published] = []
+        for shard in shards where out.count < limit {
+            shard.state.withLock { state in
+                let take = min(state.queue.count, limit - out.count)
+                for key in state.queue.prefix(take) {
+                    guard let slot = state.entries.index(forKey: key) else { continue }
+                    state.entries.values[slot].queued = false
+                    let entry = state.entries.values[slot]
+                    out.append(Published(key: key, added: entry.unpublished, ownTAT: entry.ownTAT))
+                }
+                state.queue.removeFirst(take)
+            }
+        }
+        return out
+    }
+
+    /// Folds in the answer to an exchange that published `published` (same order).
+    func apply(_ published: [Published], _ others: [FleetOthersView], nowMillis: Int64, nodes: Int) {
+        let now = nowMillis * 1000
+        let generation = self.generation.add(1, ordering: .relaxed).newValue
+        for (p, o) in zip(published, others) {
+            shard(p.key).state.withLock { state in
+                // A key forgotten meanwhile had nothing left to publish.
+                guard let slot = state.entries.index(forKey: p.key) else { return }
+                state.entries.values[slot].apply(
+                    o, published: p.added, now: now, nodes: nodes, generation: generation, rules)
+            }
+        }
+    }
+
+    /// Lists keys again after a failed exchange (their counts were not published).
+    func requeue(_ published: [Published]) {
+        for p in published {
+            shard(p.key).state.withLock { state in
+                guard let slot = state.entries.index(forKey: p.key), !state.entries.values[slot].queued else { return }
+                state.entries.values[slot].queued = true
+                state.queue.append(p.key)
+            }
+        }
+    }
+
+    /// The state of one key (tests).
+    func bucket(_ key: UInt64) -> FleetBucket? { shard(key).state.withLock { $0.entries[key] } }
 
     private func shard(_ key: UInt64) -> Shard {
         shards[Int(key % UInt64(RateLimiter.shardCount))]
     }
 
-    private func store(_ map: inout [UInt64: Int64], _ key: UInt64, _ tat: Int64, now: Int64) {
+    private func store(_ state: inout ShardState, _ key: UInt64, _ entry: FleetBucket, now: Int64) {
         // The count first: a full shard is rare, and the look-up is not free.
-        if map.count >= maxKeysPerShard, map[key] == nil {
-            map = map.filter { $0.value > now }  // forget keys that are back to full
-            if map.count >= maxKeysPerShard {
-                // Still full of live keys: forget those closest to full (fail open).
-                let keep = map.sorted { $0.value > $1.value }.prefix(maxKeysPerShard * 3 / 4)
-                map = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+        if state.entries.count >= maxKeysPerShard {
+            // Forget keys that are back to empty (and have nothing to publish).
+            state.entries = state.entries.filter { !$0.value.isIdle(now: now) }
+            if state.entries.count >= maxKeysPerShard {
+                // Still full of live keys: forget those closest to empty (fail open).
+                let keep = state.entries.sorted { $0.value.tat > $1.value.tat }.prefix(maxKeysPerShard * 3 / 4)
+                state.entries = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
             }
+            let kept = state.entries
+            state.queue.removeAll { kept[$0] == nil }
         }
-        map[key] = tat
+        state.entries[key] = entry
     }
 }

@@ -12,21 +12,37 @@
 ///    every app behind the same address. A malformed token is checked against it
 ///    on the loop, so a spent address does not reach the writer with one.
 ///
-/// Every 429 but the handoff's is answered synchronously on the event loop.
+/// Every 429 but the handoff's is answered synchronously on the event loop. In a fleet
+/// (PostgreSQL), all five hold for the fleet: `FleetSync` shares them (decision 0016).
 final class ResolverLimiters: Sendable {
     let app: RateLimiter
     let address: RateLimiter
     let instance: RateLimiter
     let token: RateLimiter
     let failures: RateLimiter
+    /// The hash of bucket keys (the fleet's seed when shared).
+    let keys: RateLimitKeys
 
-    init(_ limits: RateLimits) {
+    /// `fleet`: whether the buckets are shared with other nodes (keys are then listed
+    /// for `FleetSync`, which runs every `syncIntervalMicros`).
+    init(
+        _ limits: RateLimits, keys: RateLimitKeys = .random(), fleet: Bool = false, syncIntervalMicros: Int64 = 100_000
+    ) {
         let n = limits.maxTrackedKeysPerBucket
-        app = RateLimiter(limit: limits.perApp, maxKeys: n)
-        address = RateLimiter(limit: limits.perSourceAddress, maxKeys: n)
-        instance = RateLimiter(limit: limits.perAppInstance, maxKeys: n)
-        token = RateLimiter(limit: limits.perHandoffToken, maxKeys: n)
-        failures = RateLimiter(limit: limits.failuresPerSourceAddress, maxKeys: n)
+        func make(_ limit: Int) -> RateLimiter {
+            RateLimiter(limit: limit, maxKeys: n, keys: keys, fleet: fleet, syncIntervalMicros: syncIntervalMicros)
+        }
+        self.keys = keys
+        app = make(limits.perApp)
+        address = make(limits.perSourceAddress)
+        instance = make(limits.perAppInstance)
+        token = make(limits.perHandoffToken)
+        failures = make(limits.failuresPerSourceAddress)
+    }
+
+    /// Every enabled bucket with its number in the fleet's table (stable: stored).
+    var numbered: [(bucket: Int, limiter: RateLimiter)] {
+        [(1, app), (2, address), (3, instance), (4, token), (5, failures)].filter { $0.1.isEnabled }
     }
 
     /// Whole seconds for `Retry-After`, at least 1.

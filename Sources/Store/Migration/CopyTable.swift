@@ -140,6 +140,16 @@ struct CopyTable {
             "click_counts",
             [("app_id", .text), ("hour", .int), ("platform", .text), ("kind", .text), ("count", .int)]),
         CopyTable(
+            "link_click_counts",
+            [
+                ("link_id", .text), ("day", .int), ("platform", .text), ("kind", .text), ("in_app_browser", .text),
+                ("count", .int),
+            ]),
+        CopyTable("link_country_counts", [("link_id", .text), ("day", .int), ("country", .text), ("count", .int)]),
+        CopyTable(
+            "link_open_counts",
+            [("link_id", .text), ("day", .int), ("matched_by", .text), ("first_open", .flag), ("count", .int)]),
+        CopyTable(
             "handoffs",
             [
                 ("token_hash", .bytes), ("click_id", .text), ("app_id", .text), ("platform", .text),
@@ -152,7 +162,7 @@ struct CopyTable {
             [
                 ("id", .text), ("link_id", .text), ("app_id", .text), ("domain", .text), ("at", .int),
                 ("kind", .text), ("platform", .text), ("in_app_browser", .text), ("dynamic", .text),
-                ("source_hash", .bytes), ("os_version", .text), ("consumed_by_open", .text),
+                ("source_hash", .bytes), ("os_version", .text), ("consumed_by_open", .text), ("country", .text),
             ]),
         CopyTable(
             "open_events",

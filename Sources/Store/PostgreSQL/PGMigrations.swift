@@ -12,7 +12,8 @@ enum PGMigrations {
     static let all: [Migration] = [
         Migration(version: 1, sql: PGSchemaV1.sql),
         Migration(version: 2, sql: PGSchemaV2.sql),
-        // Steps 3 and 4: the fleet's rate limits and link analytics (merged beside this).
+        Migration(version: 3, sql: PGSchemaV3.sql),
+        Migration(version: 4, sql: PGSchemaV4.sql),
         Migration(version: 5, sql: PGSchemaV5.sql),
     ]
 

@@ -12,7 +12,7 @@ extension PGQueries {
     // MARK: clicks
 
     static let clickColumns =
-        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version"
+        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version, country"
     /// Every day's partition is probed (`clicks_id`): for tools and tests, never a request path.
     static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = $1 LIMIT 1"
 
@@ -26,7 +26,7 @@ extension PGQueries {
         return Click(
             id: r.text(i, 0), linkId: r.text(i, 1), appId: r.optionalText(i, 2), domain: r.text(i, 3), at: r.int(i, 4),
             kind: kind, platform: platform, inAppBrowser: r.optionalText(i, 7), dynamic: dynamic,
-            sourceHash: r.optionalBytes(i, 9), osVersion: r.optionalText(i, 10))
+            sourceHash: r.optionalBytes(i, 9), osVersion: r.optionalText(i, 10), country: r.optionalText(i, 11))
     }
 
     func click(id: String) throws(StoreError) -> Click? {
@@ -211,5 +211,55 @@ extension PGQueries {
             newest = try Self.all(db.run("pgq_recent_opens", Self.selectRecentOpens, p), Self.decodeOpen)
         }
         return AppAnalytics(clicks: clicks, opens: opens, recent: newest)
+    }
+
+    /// Ranges of the primary keys, whose text columns sort byte by byte (`PGSchemaV4`).
+    static let selectLinkClickCounts = """
+        SELECT day, platform, kind, in_app_browser, count FROM link_click_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, platform, kind, in_app_browser
+        """
+    static let selectLinkCountryCounts = """
+        SELECT day, country, count FROM link_country_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, country
+        """
+    static let selectLinkOpenCounts = """
+        SELECT day, matched_by, first_open, count FROM link_open_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, matched_by, first_open
+        """
+
+    func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
+        try willQuery()
+        try willReadCounts()
+        var p = PGParams()
+        p.text(link)
+        p.int(fromDay)
+        p.int(throughDay)
+        let clicks = try Self.all(db.run("pgq_link_click_counts", Self.selectLinkClickCounts, p)) {
+            r, i throws(StoreError) in
+            guard let platform = VisitorPlatform(rawValue: r.text(i, 1)), let kind = ClickKind(rawValue: r.text(i, 2))
+            else { throw ModelCodec.corrupt("link_click_counts.kind") }
+            let browser = r.text(i, 3)
+            return LinkAnalytics.ClickCount(
+                day: r.int(i, 0), platform: platform, kind: kind, inAppBrowser: browser.isEmpty ? nil : browser,
+                count: Int(r.int(i, 4)))
+        }
+        let countries = try Self.all(db.run("pgq_link_country_counts", Self.selectLinkCountryCounts, p)) {
+            r, i throws(StoreError) in
+            let country = r.text(i, 1)
+            return LinkAnalytics.CountryCount(
+                day: r.int(i, 0), country: country.isEmpty ? nil : country, count: Int(r.int(i, 2)))
+        }
+        let opens = try Self.all(db.run("pgq_link_open_counts", Self.selectLinkOpenCounts, p)) {
+            r, i throws(StoreError) in
+            guard let matchedBy = MatchType(rawValue: r.text(i, 1)) else {
+                throw ModelCodec.corrupt("link_open_counts.matched_by")
+            }
+            return LinkAnalytics.OpenCount(
+                day: r.int(i, 0), matchedBy: matchedBy, firstOpen: r.bool(i, 2), count: Int(r.int(i, 3)))
+        }
+        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens)
     }
 }

@@ -3,11 +3,10 @@
 /// only, so `compatible_from` stays and older nodes keep running beside it during a
 /// rolling upgrade (they order nothing and serve their certificate directory, as before).
 ///
-/// Steps 3 and 4 belong to the fleet's rate limits and to link analytics (parallel
-/// work); this step follows them, and a database at step 2 runs it directly.
+/// It follows steps 3 (the fleet's rate limits) and 4 (link analytics).
 ///
 /// No trigger notifies `biqli_changes` for these tables: a certificate must not drop
-/// every node's link caches. Nodes poll `acme_state.version` instead (every 2 s).
+/// every node's link caches. Nodes poll `acme_state.version` instead (every second).
 enum PGSchemaV5 {
     static let sql = """
         CREATE TABLE certificates (

@@ -89,7 +89,13 @@ extension PGTransaction {
         p.bytes(eventKey)
         p.bytes(keyRow)
         let rows = try db.run("pgt_insert_open", Self.insertOpenSQL, p)
-        if rows.int(0, 2) == 1 { return }
+        if rows.int(0, 2) == 1 {
+            if let linkId = event.linkId {
+                counts.links.addOpen(
+                    linkId: linkId, at: event.at, matchedBy: event.matchedBy, firstOpen: event.firstOpen)
+            }
+            return
+        }
         let eventKeyWritten = rows.int(0, 0) == 1
         let hashKeyWritten = rows.int(0, 1) == 1
         if eventKeyWritten || hashKeyWritten {

@@ -1,14 +1,15 @@
 import Model
 
 /// Deferred inserts: the held clicks and handoffs go in one statement per table, the
-/// batch's click counts in one more, each a single `INSERT ... SELECT FROM unnest(...)`
-/// over binary array parameters (one element per row and column).
+/// batch's counts (the apps' hours, the links' days) in one more, each a single
+/// `INSERT ... SELECT FROM unnest(...)` over binary array parameters (one element per
+/// row and column).
 extension PGTransaction {
     static let insertClicksSQL = """
         INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
-                            os_version)
+                            os_version, country)
         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::text[], $7::text[],
-                             $8::text[], $9::text[], $10::bytea[], $11::text[])
+                             $8::text[], $9::text[], $10::bytea[], $11::text[], $12::text[])
         """
     static let insertHandoffsSQL = """
         INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,
@@ -16,12 +17,30 @@ extension PGTransaction {
         SELECT * FROM unnest($1::bytea[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                              $8::text[], $9::text[], $10::text[], $11::int8[], $12::int8[], $13::text[], $14::text[])
         """
-    /// Rows in key order: two edges adding to the same hours lock them in the same
-    /// order, so they wait for each other instead of deadlocking.
+    /// The four counts in one round trip. Rows in key order within each table, and the
+    /// tables in the statement's one order: two edges adding to the same hours and days
+    /// lock them in the same order, so they wait for each other instead of deadlocking.
+    /// (An empty array inserts nothing.)
     static let upsertCountsSQL = """
-        INSERT INTO click_counts (app_id, hour, platform, kind, count)
-        SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[])
-        ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = click_counts.count + excluded.count
+        WITH app_hours AS (
+            INSERT INTO click_counts (app_id, hour, platform, kind, count)
+            SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[])
+            ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = click_counts.count + excluded.count
+        ), link_clicks AS (
+            INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, count)
+            SELECT * FROM unnest($6::text[], $7::int8[], $8::text[], $9::text[], $10::text[], $11::int8[])
+            ON CONFLICT (link_id, day, platform, kind, in_app_browser)
+                DO UPDATE SET count = link_click_counts.count + excluded.count
+        ), link_countries AS (
+            INSERT INTO link_country_counts (link_id, day, country, count)
+            SELECT * FROM unnest($12::text[], $13::int8[], $14::text[], $15::int8[])
+            ON CONFLICT (link_id, day, country) DO UPDATE SET count = link_country_counts.count + excluded.count
+        ), link_opens AS (
+            INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count)
+            SELECT * FROM unnest($16::text[], $17::int8[], $18::text[], $19::bool[], $20::int8[])
+            ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = link_open_counts.count + excluded.count
+        )
+        SELECT 1
         """
 
     /// Writes the held clicks, then the held handoffs, and forgets them.
@@ -36,9 +55,10 @@ extension PGTransaction {
         }
     }
 
-    /// Adds the pending counts to `click_counts` and forgets them. Called before COMMIT
-    /// (`flushPending`) and before a read of the counts through this transaction. On
-    /// failure the counts stay pending and the caller rolls back.
+    /// Adds the pending counts to `click_counts` and the links' daily counts and forgets
+    /// them. Called before COMMIT (`flushPending`) and
+    /// before a read of the counts through this transaction. On failure the counts stay
+    /// pending and the caller rolls back.
     func flushCounts() throws(StoreError) {
         if counts.isEmpty { return }
         let entries = counts.entries.sorted { a, b in
@@ -48,20 +68,41 @@ extension PGTransaction {
             if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
             return x.kind.rawValue < y.kind.rawValue
         }
-        var p = PGParams(capacity: 5)
+        var p = PGParams(capacity: 20)
         let n = entries.count
         p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.appId) } }
         p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(e.key.hour) } }
         p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.platform.rawValue) } }
         p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.kind.rawValue) } }
         p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(Int64(e.count)) } }
+        let clicks = counts.links.sortedClicks
+        let c = clicks.count
+        p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.linkId) } }
+        p.array(PGParams.int8OID, count: c) { w in for e in clicks { w.int(e.key.day) } }
+        p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.platform.rawValue) } }
+        p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.kind.rawValue) } }
+        p.array(PGParams.textOID, count: c) { w in for e in clicks { w.text(e.key.inAppBrowser) } }
+        p.array(PGParams.int8OID, count: c) { w in for e in clicks { w.int(Int64(e.count)) } }
+        let countries = counts.links.sortedCountries
+        let k = countries.count
+        p.array(PGParams.textOID, count: k) { w in for e in countries { w.text(e.key.linkId) } }
+        p.array(PGParams.int8OID, count: k) { w in for e in countries { w.int(e.key.day) } }
+        p.array(PGParams.textOID, count: k) { w in for e in countries { w.text(e.key.country) } }
+        p.array(PGParams.int8OID, count: k) { w in for e in countries { w.int(Int64(e.count)) } }
+        let opens = counts.links.sortedOpens
+        let o = opens.count
+        p.array(PGParams.textOID, count: o) { w in for e in opens { w.text(e.key.linkId) } }
+        p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(e.key.day) } }
+        p.array(PGParams.textOID, count: o) { w in for e in opens { w.text(e.key.matchedBy.rawValue) } }
+        p.array(PGParams.boolOID, count: o) { w in for e in opens { w.bool(e.key.firstOpen) } }
+        p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(Int64(e.count)) } }
         try db.run("pgt_upsert_counts", Self.upsertCountsSQL, p)
         counts.removeAll()
     }
 
     static func clickArrays(_ clicks: [Click]) -> PGParams {
         let n = clicks.count
-        var p = PGParams(capacity: 11)
+        var p = PGParams(capacity: 12)
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.id) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.linkId) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.appId) } }
@@ -73,6 +114,7 @@ extension PGTransaction {
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(bytes: encodedDynamic(c.dynamic)) } }
         p.array(PGParams.byteaOID, count: n) { w in for c in clicks { w.bytes(c.sourceHash) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.osVersion) } }
+        p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.country) } }
         return p
     }
 

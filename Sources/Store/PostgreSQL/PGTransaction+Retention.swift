@@ -27,6 +27,7 @@ extension PGTransaction {
         let firstKeptDay = PGPartitions.day(of: cutoff) * PGPartitions.dayMilliseconds
         var deleted = try deleteOpenEventKeys(before: firstKeptDay, limit: limit)
         deleted += try deleteClickCounts(before: cutoff, limit: limit)
+        deleted += try deleteLinkCounts(before: cutoff, limit: limit)
         deleted += try deleteExpiredHandoffs(now: now, limit: limit)
         deleted += try deleteIdempotencyRecords(before: cutoff, limit: limit)
         return deleted
@@ -67,6 +68,37 @@ extension PGTransaction {
             p.int(Int64(limit - deleted))
             deleted += try db.run("pgt_prune_counts", Self.deleteOldCountsSQL, p).affectedRows
             previous = app
+        }
+        return deleted
+    }
+
+    /// The links' daily counts of days wholly before `cutoff` (through the `day` indexes).
+    static let deleteOldLinkClickCountsSQL = """
+        DELETE FROM link_click_counts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM link_click_counts WHERE day < $1 LIMIT $2))
+        """
+    static let deleteOldLinkCountryCountsSQL = """
+        DELETE FROM link_country_counts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM link_country_counts WHERE day < $1 LIMIT $2))
+        """
+    static let deleteOldLinkOpenCountsSQL = """
+        DELETE FROM link_open_counts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM link_open_counts WHERE day < $1 LIMIT $2))
+        """
+
+    func deleteLinkCounts(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
+        var p = PGParams()
+        p.int(LinkCounter.day(cutoff))
+        p.int(Int64(limit))
+        var deleted = try db.run("pgt_prune_link_clicks", Self.deleteOldLinkClickCountsSQL, p).affectedRows
+        for (name, sql) in [
+            ("pgt_prune_link_countries", Self.deleteOldLinkCountryCountsSQL),
+            ("pgt_prune_link_opens", Self.deleteOldLinkOpenCountsSQL),
+        ] where deleted < limit {
+            var q = PGParams()
+            q.int(LinkCounter.day(cutoff))
+            q.int(Int64(limit - deleted))
+            deleted += try db.run(name, sql, q).affectedRows
         }
         return deleted
     }

@@ -5,8 +5,8 @@ import Model
 extension PGTransaction {
     static let insertClickSQL = """
         INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
-                            os_version)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                            os_version, country)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
         """
     static let insertHandoffSQL = """
         INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,
@@ -15,13 +15,13 @@ extension PGTransaction {
         """
 
     /// Held for `flushPending` when `deferInserts`, else written now. Counted in
-    /// `counts` (written once per batch) when the click has an app.
+    /// `counts` (written once per batch): its link's day always, its app's hour when it has one.
     func insertClick(_ click: Click) throws(StoreError) {
         if deferInserts {
             pendingClicks.append(click)
         } else {
             try willQuery()
-            var p = PGParams(capacity: 11)
+            var p = PGParams(capacity: 12)
             p.text(click.id)
             p.text(click.linkId)
             p.text(click.appId)
@@ -33,16 +33,14 @@ extension PGTransaction {
             p.text(bytes: Self.encodedDynamic(click.dynamic))
             p.bytes(click.sourceHash)
             p.text(click.osVersion)
+            p.text(click.country)
             try db.run("pgt_insert_click", Self.insertClickSQL, p)
         }
-        if let appId = click.appId {
-            counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
-        }
+        counts.add(click)
     }
 
     func countPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) throws(StoreError) {
-        guard let appId else { return }
-        counts.add(appId: appId, at: at, platform: platform, kind: .previewBot)
+        counts.addPreview(appId: appId, linkId: linkId, platform: platform, at: at)
     }
 
     /// Held for `flushPending` when `deferInserts`, else written now.

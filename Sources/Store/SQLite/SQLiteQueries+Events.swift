@@ -5,7 +5,7 @@ extension SQLiteQueries {
     // MARK: clicks
 
     static let clickColumns =
-        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version"
+        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version, country"
     static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = ?1"
 
     static func decodeClick(_ s: SQLiteStatement) throws(StoreError) -> Click {
@@ -18,7 +18,7 @@ extension SQLiteQueries {
         return Click(
             id: s.text(0), linkId: s.text(1), appId: s.optionalText(2), domain: s.text(3), at: s.int64(4), kind: kind,
             platform: platform, inAppBrowser: s.optionalText(7), dynamic: dynamic, sourceHash: s.optionalBlob(9),
-            osVersion: s.optionalText(10))
+            osVersion: s.optionalText(10), country: s.optionalText(11))
     }
 
     /// A scan of the clicks (they have no index on their id, decision 0010): for tools
@@ -181,5 +181,52 @@ extension SQLiteQueries {
                 }, row: Self.decodeOpen)
             : []
         return AppAnalytics(clicks: clicks, opens: opens, recent: newest)
+    }
+
+    /// Ranges of the primary keys (link, day, ...): the rows come in key order.
+    static let selectLinkClickCounts = """
+        SELECT day, platform, kind, in_app_browser, count FROM link_click_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, platform, kind, in_app_browser
+        """
+    static let selectLinkCountryCounts = """
+        SELECT day, country, count FROM link_country_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, country
+        """
+    static let selectLinkOpenCounts = """
+        SELECT day, matched_by, first_open, count FROM link_open_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, matched_by, first_open
+        """
+
+    func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
+        let bind: (SQLiteStatement) -> Void = { s in
+            s.bind(1, link)
+            s.bind(2, fromDay)
+            s.bind(3, throughDay)
+        }
+        try willReadCounts()
+        let clicks = try db.queryAll(Self.selectLinkClickCounts, bind) { s throws(StoreError) in
+            guard let platform = VisitorPlatform(rawValue: s.text(1)), let kind = ClickKind(rawValue: s.text(2)) else {
+                throw ModelCodec.corrupt("link_click_counts.kind")
+            }
+            let browser = s.text(3)
+            return LinkAnalytics.ClickCount(
+                day: s.int64(0), platform: platform, kind: kind, inAppBrowser: browser.isEmpty ? nil : browser,
+                count: s.int(4))
+        }
+        let countries = try db.queryAll(Self.selectLinkCountryCounts, bind) { s in
+            let country = s.text(1)
+            return LinkAnalytics.CountryCount(
+                day: s.int64(0), country: country.isEmpty ? nil : country, count: s.int(2))
+        }
+        let opens = try db.queryAll(Self.selectLinkOpenCounts, bind) { s throws(StoreError) in
+            guard let matchedBy = MatchType(rawValue: s.text(1)) else {
+                throw ModelCodec.corrupt("link_open_counts.matched_by")
+            }
+            return LinkAnalytics.OpenCount(day: s.int64(0), matchedBy: matchedBy, firstOpen: s.bool(2), count: s.int(3))
+        }
+        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens)
     }
 }

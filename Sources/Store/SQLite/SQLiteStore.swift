@@ -176,7 +176,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         code: -1, message: "writeAndWait called on the store's writer thread")
 
     /// Deletes, through the writer and at most `options.pruneBatchSize` rows per
-    /// transaction: clicks (by their time, oldest written first), hourly click counts, open
+    /// transaction: clicks (by their time, oldest written first), hourly click counts, the
+    /// links' daily counts of days wholly before `olderThan`, open
     /// events and management idempotency records older than `olderThan`, and
     /// handoffs expired at `now` (see `deleteExpiredHandoffs`). Blocks the caller
     /// (a background thread) until done; the hot path only ever waits for one
@@ -191,6 +192,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     switch step {
                     case .clicks: return try tx.deleteClicks(before: cutoff, limit: limit)
                     case .clickCounts: return try tx.deleteClickCounts(before: cutoff, limit: limit)
+                    case .linkCounts: return try tx.deleteLinkCounts(before: cutoff, limit: limit)
                     case .openEvents: return try tx.deleteOpenEvents(before: cutoff, limit: limit)
                     case .handoffs: return try tx.deleteExpiredHandoffs(now: now, limit: limit)
                     case .idempotencyRecords: return try tx.deleteIdempotencyRecords(before: cutoff, limit: limit)
@@ -224,7 +226,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     private enum PruneStep: CaseIterable, Sendable {
-        case clicks, clickCounts, openEvents, handoffs, idempotencyRecords
+        case clicks, clickCounts, linkCounts, openEvents, handoffs, idempotencyRecords
     }
 
     // MARK: beyond the protocol

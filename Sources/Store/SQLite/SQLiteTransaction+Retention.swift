@@ -51,6 +51,45 @@ extension SQLiteTransaction {
         return deleted
     }
 
+    /// The links' daily counts of days wholly before `cutoff` (the day that holds it
+    /// stays, as its clicks partly do), through the `day` indexes.
+    static let selectOldLinkClickCounts =
+        "SELECT link_id, day, platform, kind, in_app_browser FROM link_click_counts WHERE day < ?1 LIMIT ?2"
+    static let selectOldLinkCountryCounts =
+        "SELECT link_id, day, country FROM link_country_counts WHERE day < ?1 LIMIT ?2"
+    static let selectOldLinkOpenCounts =
+        "SELECT link_id, day, matched_by, first_open FROM link_open_counts WHERE day < ?1 LIMIT ?2"
+
+    func deleteLinkCounts(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
+        let day = LinkCounter.day(cutoff)
+        var deleted = try db.execute(
+            """
+            DELETE FROM link_click_counts WHERE (link_id, day, platform, kind, in_app_browser) IN
+                (\(Self.selectOldLinkClickCounts))
+            """
+        ) { s in
+            s.bind(1, day)
+            s.bind(2, limit)
+        }
+        if deleted < limit {
+            deleted += try db.execute(
+                "DELETE FROM link_country_counts WHERE (link_id, day, country) IN (\(Self.selectOldLinkCountryCounts))"
+            ) { s in
+                s.bind(1, day)
+                s.bind(2, limit - deleted)
+            }
+        }
+        if deleted < limit {
+            deleted += try db.execute(
+                "DELETE FROM link_open_counts WHERE (link_id, day, matched_by, first_open) IN (\(Self.selectOldLinkOpenCounts))"
+            ) { s in
+                s.bind(1, day)
+                s.bind(2, limit - deleted)
+            }
+        }
+        return deleted
+    }
+
     /// Open events before `cutoff`, app by app through `open_events_app_at` (the
     /// same `min()` seek per app as the counts): exact, and bounded by what goes.
     static let selectNextOpenApp = "SELECT min(app_id) FROM open_events WHERE app_id > ?1"

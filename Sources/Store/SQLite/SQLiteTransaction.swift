@@ -53,8 +53,8 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     static let insertClickSQL = """
         INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
-                            os_version)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                            os_version, country)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
         """
 
     /// Values of the visit path's inserts (bound without copies by SQLite).
@@ -121,20 +121,18 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             }
             b.blob(10, click.sourceHash)
             b.text(11, click.osVersion)
+            b.text(12, click.country)
         }
-        if let appId = click.appId {
-            counts.add(appId: appId, at: click.at, platform: click.platform, kind: click.kind)
-            if click.platform == .ios, let hash = click.sourceHash {
-                candidates.insert(
-                    app: appId, domain: click.domain, sourceHash: hash, click: sqlite3_last_insert_rowid(db.handle),
-                    at: click.at)
-            }
+        counts.add(click)
+        if let appId = click.appId, click.platform == .ios, let hash = click.sourceHash {
+            candidates.insert(
+                app: appId, domain: click.domain, sourceHash: hash, click: sqlite3_last_insert_rowid(db.handle),
+                at: click.at)
         }
     }
 
     func countPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) throws(StoreError) {
-        guard let appId else { return }
-        counts.add(appId: appId, at: at, platform: platform, kind: .previewBot)
+        counts.addPreview(appId: appId, linkId: linkId, platform: platform, at: at)
     }
 
     static let upsertCountSQL = """
@@ -142,9 +140,24 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         ON CONFLICT (app_id, hour, platform, kind) DO UPDATE SET count = count + excluded.count
         """
 
-    /// Adds the pending counts to `click_counts` (one UPSERT per key) and forgets
-    /// them. Called before COMMIT and before a read of the counts through this
-    /// transaction. On failure the counts stay pending and the caller rolls back.
+    static let upsertLinkClickCountSQL = """
+        INSERT INTO link_click_counts (link_id, day, platform, kind, in_app_browser, count)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT (link_id, day, platform, kind, in_app_browser) DO UPDATE SET count = count + excluded.count
+        """
+    static let upsertLinkCountryCountSQL = """
+        INSERT INTO link_country_counts (link_id, day, country, count) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (link_id, day, country) DO UPDATE SET count = count + excluded.count
+        """
+    static let upsertLinkOpenCountSQL = """
+        INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = count + excluded.count
+        """
+
+    /// Adds the pending counts to `click_counts` and the links' daily counts (one
+    /// UPSERT per key) and forgets them. Called before COMMIT
+    /// and before a read of the counts through this transaction. On failure the counts
+    /// stay pending and the caller rolls back.
     func flushCounts() throws(StoreError) {
         if counts.isEmpty { return }
         for (key, count) in counts.entries {
@@ -153,6 +166,33 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
                 s.bind(2, key.hour)
                 s.bind(3, key.platform.rawValue)
                 s.bind(4, key.kind.rawValue)
+                s.bind(5, count)
+            }
+        }
+        for (key, count) in counts.links.clicks {
+            try db.execute(Self.upsertLinkClickCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.platform.rawValue)
+                s.bind(4, key.kind.rawValue)
+                s.bind(5, key.inAppBrowser)
+                s.bind(6, count)
+            }
+        }
+        for (key, count) in counts.links.countries {
+            try db.execute(Self.upsertLinkCountryCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.country)
+                s.bind(4, count)
+            }
+        }
+        for (key, count) in counts.links.opens {
+            try db.execute(Self.upsertLinkOpenCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.matchedBy.rawValue)
+                s.bind(4, key.firstOpen)
                 s.bind(5, count)
             }
         }
@@ -341,6 +381,9 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             b.blob(14, event.storedResponse)
             b.blob(15, event.receipt)
             b.int(16, event.receiptExpiresAt)
+        }
+        if let linkId = event.linkId {
+            counts.links.addOpen(linkId: linkId, at: event.at, matchedBy: event.matchedBy, firstOpen: event.firstOpen)
         }
     }
 

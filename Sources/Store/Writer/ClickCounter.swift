@@ -9,7 +9,8 @@ import Model
 /// keys. Not thread-safe: the writer's transaction owns it.
 ///
 /// Pending counts are part of the batch: the writer drops them with a rolled-back
-/// pass and restores the copy taken before a job whose savepoint rolled back.
+/// pass and restores the copy taken before a job whose savepoint rolled back. The
+/// per-link daily counts (`links`) live inside, so that they go and come back with them.
 struct ClickCounter: Equatable {
     static let hourMilliseconds: Int64 = 3_600_000
 
@@ -21,8 +22,11 @@ struct ClickCounter: Equatable {
     }
 
     private(set) var entries: [(key: Key, count: Int)] = []
+    /// The batch's per-link daily counts of clicks and opens.
+    var links = LinkCounter()
 
-    var isEmpty: Bool { entries.isEmpty }
+    /// No app count and no link count pending.
+    var isEmpty: Bool { entries.isEmpty && links.isEmpty }
 
     /// The hour (since the epoch, UTC) that holds `milliseconds`; floors negative times too.
     static func hour(_ milliseconds: Int64) -> Int64 {
@@ -44,9 +48,26 @@ struct ClickCounter: Equatable {
         entries.append((Key(appId: appId, hour: hour, platform: platform, kind: kind), 1))
     }
 
-    mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
+    /// A click: its link's daily count always, its app's hourly count when it has an app.
+    mutating func add(_ click: Click) {
+        links.addClick(
+            linkId: click.linkId, at: click.at, platform: click.platform, kind: click.kind,
+            inAppBrowser: click.inAppBrowser, country: click.country)
+        if let appId = click.appId { add(appId: appId, at: click.at, platform: click.platform, kind: click.kind) }
+    }
+
+    /// A preview bot's visit (no click row): its link's daily count, and its app's when it has one.
+    mutating func addPreview(appId: String?, linkId: String, platform: VisitorPlatform, at: Int64) {
+        links.addClick(linkId: linkId, at: at, platform: platform, kind: .previewBot, inAppBrowser: nil, country: nil)
+        if let appId { add(appId: appId, at: at, platform: platform, kind: .previewBot) }
+    }
+
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        links.removeAll()
+    }
 
     static func == (a: ClickCounter, b: ClickCounter) -> Bool {
-        a.entries.elementsEqual(b.entries) { $0.key == $1.key && $0.count == $1.count }
+        a.entries.elementsEqual(b.entries) { $0.key == $1.key && $0.count == $1.count } && a.links == b.links
     }
 }

@@ -99,6 +99,22 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         }
         return AppAnalytics(clicks: [], opens: opens, recent: Array(events.prefix(recent)))
     }
+    /// The opens only, counted from the events (the resolver's tests keep no click counts).
+    func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
+        var opens: [LinkAnalytics.OpenCount] = []
+        for e in s.openEvents.values where e.linkId == link {
+            let day = LinkAnalytics.day(of: e.at)
+            guard (fromDay...throughDay).contains(day) else { continue }
+            if let i = opens.firstIndex(where: {
+                $0.day == day && $0.matchedBy == e.matchedBy && $0.firstOpen == e.firstOpen
+            }) {
+                opens[i].count += 1
+            } else {
+                opens.append(.init(day: day, matchedBy: e.matchedBy, firstOpen: e.firstOpen, count: 1))
+            }
+        }
+        return LinkAnalytics(clicks: [], opens: opens)
+    }
 
     // MARK: writes
 

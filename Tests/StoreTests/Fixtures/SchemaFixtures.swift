@@ -261,8 +261,67 @@ enum SchemaFixtures {
         .replacingOccurrences(of: "2000, X'7B7D');", with: "2000, X'7B7D', X'6A7773', 602000);")
         .replacingOccurrences(of: "PRAGMA user_version = 3;", with: "PRAGMA user_version = 4;")
 
-    /// Version 5: this branch's placeholder (`SchemaV5`), a step that changes nothing.
-    static let v5 = v4.replacingOccurrences(of: "PRAGMA user_version = 4;", with: "PRAGMA user_version = 5;")
+    /// Version 5: `clicks.country` (spelled as `ALTER TABLE ... ADD COLUMN` writes it), the
+    /// links' daily counts, and rows in them: the fixture's click counted with its country
+    /// and three exact-handoff first opens of its link.
+    static let v5 =
+        v4
+        .replacingOccurrences(
+            of: """
+                    consumed_by_open TEXT
+                );
+                """,
+            with: """
+                    consumed_by_open TEXT
+                , country TEXT);
+                """
+        )
+        .replacingOccurrences(
+            of: """
+                '[["ref","A"]]', X'0102', '17.4', NULL);
+                """,
+            with: """
+                '[["ref","A"]]', X'0102', '17.4', NULL, 'DE');
+                """
+        )
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 4;",
+            with: """
+                CREATE TABLE link_click_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    platform TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    in_app_browser TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, platform, kind, in_app_browser)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_click_counts_day ON link_click_counts(day);
+
+                CREATE TABLE link_country_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    country TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, country)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_country_counts_day ON link_country_counts(day);
+
+                CREATE TABLE link_open_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    matched_by TEXT NOT NULL,
+                    first_open INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, matched_by, first_open)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_open_counts_day ON link_open_counts(day);
+
+                INSERT INTO link_click_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'ios', 'deep_view', '', 1);
+                INSERT INTO link_country_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'DE', 1);
+                INSERT INTO link_open_counts VALUES ('biq_lnk_01HFIXTURE0000000000000000', 0, 'exact_handoff', 1, 3);
+                PRAGMA user_version = 5;
+                """)
 
     /// Version 6: ACME's tables (`SchemaV6`), with a certificate, an account, a challenge
     /// and an attempt.

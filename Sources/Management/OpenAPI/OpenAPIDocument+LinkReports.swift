@@ -1,0 +1,148 @@
+import Core
+
+/// What is read about one link besides the link itself: its analytics and its QR code.
+///
+/// Part of the OpenAPI 3.1 document that `OpenAPIDocument` assembles;
+/// `ManagementOpenAPITests` and the black-box test `test_management_openapi.py` keep it
+/// true to the routes and the answers.
+extension OpenAPIDocument {
+    static let linkReportPaths: JSONValue = [
+        "/api/v1/links/{id}/analytics": [
+            "get": operation(
+                "links.analytics", tag: "Links", summary: "Link analytics",
+                description:
+                    "Clicks by UTC day and platform, by kind, in-app browser and country, and opens by UTC day and match type, for the last `days` UTC days (today included), counted from per-link daily aggregates: the cost does not grow with the number of clicks. Every day and every fixed bucket is present, zero when nothing happened. Countries come from BIQLI_EDGE_GEOIP_DB (unknown without it).",
+                parameters: [
+                    parameterRef("LinkId"),
+                    [
+                        "name": "days", "in": "query",
+                        "schema": ["type": "integer", "minimum": 1, "maximum": 365, "default": 30],
+                    ],
+                ],
+                answer: 200, "The numbers.", schema: schemaRef("LinkAnalytics"), errors: .reading)
+        ],
+        "/api/v1/links/{id}/qr.svg": [
+            "get": imageOperation(
+                "links.qrCodeSVG", mediaType: "image/svg+xml", summary: "The link's QR code as SVG",
+                description:
+                    "The short URL as a QR code: one path of the dark modules on a white square, in module units (viewBox), size pixels wide, with shape-rendering crispEdges."
+            )
+        ],
+        "/api/v1/links/{id}/qr.png": [
+            "get": imageOperation(
+                "links.qrCodePNG", mediaType: "image/png", summary: "The link's QR code as PNG",
+                description:
+                    "The short URL as a QR code: a 1-bit grayscale PNG of size x size pixels, every module the same whole number of pixels, the leftover pixels added to the margin; a code with more modules (margin included) than size gets one pixel per module instead."
+            )
+        ],
+    ]
+
+    static let qrParameters: [JSONValue] = [
+        [
+            "name": "size", "in": "query", "description": "The image's width and height in pixels.",
+            "schema": ["type": "integer", "minimum": 64, "maximum": 2048, "default": 512],
+        ],
+        [
+            "name": "margin", "in": "query", "description": "The white quiet zone around the code, in modules.",
+            "schema": ["type": "integer", "minimum": 0, "maximum": 16, "default": 4],
+        ],
+        [
+            "name": "level", "in": "query",
+            "description": "Error correction: L 7 %, M 15 %, Q 25 %, H 30 % of the code may be damaged.",
+            "schema": ["type": "string", "enum": ["L", "M", "Q", "H"], "default": "M"],
+        ],
+    ]
+
+    /// A read that answers an image (not JSON) on success, the API's JSON envelope on errors.
+    static func imageOperation(_ id: String, mediaType: String, summary: String, description: String) -> JSONValue {
+        let headers: [(String, JSONValue)] = [
+            ("X-Biq-Request-Id", ref("headers", "RequestId")),
+            (
+                "Cache-Control",
+                [
+                    "description": "The image may be kept for five minutes, by the caller only.",
+                    "schema": ["type": "string", "const": "private, max-age=300"],
+                ]
+            ),
+            (
+                "Content-Disposition",
+                [
+                    "description": "inline, with the file name qr-<key>.svg or .png.",
+                    "schema": [
+                        "type": "string", "pattern": #"^inline; filename="qr-[A-Za-z0-9_-]{1,64}\.(svg|png)"$"#,
+                    ],
+                ]
+            ),
+        ]
+        let success: JSONValue = [
+            "description": "The image.",
+            "headers": .object(headers),
+            "content": .object([(mediaType, .object([("schema", imageSchema(mediaType))]))]),
+        ]
+        let errors: [OpenAPIErrorResponse] = .reading
+        return .object([
+            ("operationId", .string(id)), ("tags", ["Links"]), ("summary", .string(summary)),
+            ("description", .string(description)),
+            ("parameters", .array([parameterRef("LinkId")] + qrParameters + [parameterRef("RequestId")])),
+            ("responses", .object([("200", success)] + errors.map { ($0.status, $0.reference) })),
+        ])
+    }
+
+    static func imageSchema(_ mediaType: String) -> JSONValue {
+        .object([("type", .string("string")), ("contentMediaType", .string(mediaType))])
+    }
+
+    static let linkAnalyticsSchema = record(
+        [
+            "linkId": ["type": "string", "pattern": idPattern("biq_lnk_")],
+            "shortUrl": ["type": "string"],
+            "days": ["type": "integer", "minimum": 1, "maximum": 365],
+            "since": [
+                "type": "string", "format": "date-time", "description": "The start (00:00 UTC) of the first day.",
+            ],
+            "until": timestamp,
+            "clicks": record([
+                "total": counter,
+                "byPlatform": counters(clickPlatforms),
+                "byKind": counters(clickKinds),
+                "byInAppBrowser": openCounters(
+                    "none", pattern: "^[a-z0-9_-]{1,32}$",
+                    "By in-app browser tag (instagram, facebook, tiktok, webview...); none for regular browsers."),
+                "byCountry": openCounters(
+                    "unknown", pattern: "^([A-Z]{2}|unknown)$",
+                    "By ISO 3166-1 alpha-2 country code; unknown without a GeoIP database or a match."),
+                "daily": [
+                    "type": "array", "description": "One entry per UTC day, oldest first.",
+                    "items": record([
+                        "day": ["type": "string", "format": "date"], "total": counter,
+                        "byPlatform": counters(clickPlatforms),
+                    ]),
+                ],
+            ]),
+            "opens": record([
+                "total": counter,
+                "firstOpens": counter,
+                "byMatchType": counters(matchTypes),
+                "daily": [
+                    "type": "array", "description": "One entry per UTC day, oldest first.",
+                    "items": record([
+                        "day": ["type": "string", "format": "date"], "total": counter,
+                        "byMatchType": counters(matchTypes),
+                    ]),
+                ],
+            ]),
+        ],
+        description:
+            "A link's clicks (preview bots' visits included, as kind preview_bot and platform bot) and the open events that named it, over the last `days` UTC days."
+    )
+
+    /// Counters by open-ended names: `always` is always there, the others when not zero.
+    static func openCounters(_ always: String, pattern: String, _ description: String) -> JSONValue {
+        [
+            "type": "object", "description": .string(description), "required": [.string(always)],
+            "propertyNames": ["pattern": .string(pattern)], "additionalProperties": counter,
+        ]
+    }
+
+    static let linkReportSchemas: JSONValue = ["LinkAnalytics": linkAnalyticsSchema]
+}

@@ -1,0 +1,158 @@
+import Model
+
+/// The per-link daily counts of the writer's current batch, before they reach
+/// `link_click_counts`, `link_country_counts` and `link_open_counts`: what a link's
+/// analytics read (`StoreReader.linkAnalytics`), a few rows per day whatever the number
+/// of clicks.
+///
+/// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
+/// click, with an app or not), each preview bot's visit and each open event of a link
+/// here, and writes the sums once per batch, one UPSERT per distinct key. Countries are
+/// counted apart from the platform, kind and in-app browser: crossed with them, a link
+/// seen from 150 countries would keep thousands of rows a day. A batch's clicks mostly
+/// share a key: the last one is compared first, then the few others one by one; only a
+/// batch of more than `indexedFrom` keys (spread over many links) hashes them. Not
+/// thread-safe: the writer's transaction owns it, inside its `ClickCounter`, so that
+/// what restores the one restores the other.
+struct LinkCounter: Equatable {
+    static let dayMilliseconds: Int64 = 86_400_000
+    /// Keys compared one by one below this many; by hash from here on.
+    static let indexedFrom = 8
+
+    /// One row of `link_click_counts`. An absent browser is the empty string: it is part
+    /// of the primary key, which takes no NULL.
+    struct ClickKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var platform: VisitorPlatform
+        var kind: ClickKind
+        /// The in-app browser's tag; "" for a regular browser.
+        var inAppBrowser: String
+    }
+
+    /// One row of `link_country_counts`.
+    struct CountryKey: Hashable {
+        var linkId: String
+        var day: Int64
+        /// The ISO country code; "" when unknown.
+        var country: String
+    }
+
+    /// One row of `link_open_counts`.
+    struct OpenKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var matchedBy: MatchType
+        var firstOpen: Bool
+    }
+
+    private(set) var clicks: [(key: ClickKey, count: Int)] = []
+    private(set) var countries: [(key: CountryKey, count: Int)] = []
+    private(set) var opens: [(key: OpenKey, count: Int)] = []
+    private var clickIndex: [ClickKey: Int] = [:]
+    private var countryIndex: [CountryKey: Int] = [:]
+    private var openIndex: [OpenKey: Int] = [:]
+
+    /// Countries are counted with every click, so no click rows means no country rows.
+    var isEmpty: Bool { clicks.isEmpty && opens.isEmpty }
+
+    /// The UTC day (days since the epoch) that holds `milliseconds`; floors negative times too.
+    static func day(_ milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / dayMilliseconds : (milliseconds + 1) / dayMilliseconds - 1
+    }
+
+    mutating func addClick(
+        linkId: String, at: Int64, platform: VisitorPlatform, kind: ClickKind, inAppBrowser: String?,
+        country: String?
+    ) {
+        let day = Self.day(at)
+        Self.add(
+            ClickKey(linkId: linkId, day: day, platform: platform, kind: kind, inAppBrowser: inAppBrowser ?? ""),
+            to: &clicks, index: &clickIndex)
+        Self.add(CountryKey(linkId: linkId, day: day, country: country ?? ""), to: &countries, index: &countryIndex)
+    }
+
+    mutating func addOpen(linkId: String, at: Int64, matchedBy: MatchType, firstOpen: Bool) {
+        let key = OpenKey(linkId: linkId, day: Self.day(at), matchedBy: matchedBy, firstOpen: firstOpen)
+        Self.add(key, to: &opens, index: &openIndex)
+    }
+
+    /// One more of `key`: the last row, else a scan of the few rows, else the hash index
+    /// (made when the rows first reach `indexedFrom`).
+    private static func add<Key: Hashable>(
+        _ key: Key, to rows: inout [(key: Key, count: Int)], index: inout [Key: Int]
+    ) {
+        if rows.count < indexedFrom {
+            var i = rows.count - 1
+            while i >= 0 {
+                if rows[i].key == key {
+                    rows[i].count += 1
+                    return
+                }
+                i -= 1
+            }
+            rows.append((key, 1))
+            if rows.count == indexedFrom {
+                for (j, row) in rows.enumerated() { index[row.key] = j }
+            }
+            return
+        }
+        if let last = rows.indices.last, rows[last].key == key {
+            rows[last].count += 1
+        } else if let i = index[key] {
+            rows[i].count += 1
+        } else {
+            index[key] = rows.count
+            rows.append((key, 1))
+        }
+    }
+
+    mutating func removeAll() {
+        if !clicks.isEmpty { clicks.removeAll(keepingCapacity: true) }
+        if !clickIndex.isEmpty { clickIndex.removeAll(keepingCapacity: true) }
+        if !countries.isEmpty { countries.removeAll(keepingCapacity: true) }
+        if !countryIndex.isEmpty { countryIndex.removeAll(keepingCapacity: true) }
+        if !opens.isEmpty { opens.removeAll(keepingCapacity: true) }
+        if !openIndex.isEmpty { openIndex.removeAll(keepingCapacity: true) }
+    }
+
+    /// The click rows in key order (link, day, platform, kind, browser): two PostgreSQL
+    /// writers adding to the same rows lock them in the same order.
+    var sortedClicks: [(key: ClickKey, count: Int)] {
+        clicks.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId < y.linkId }
+            if x.day != y.day { return x.day < y.day }
+            if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
+            if x.kind != y.kind { return x.kind.rawValue < y.kind.rawValue }
+            return x.inAppBrowser < y.inAppBrowser
+        }
+    }
+
+    /// The country rows in key order (link, day, country).
+    var sortedCountries: [(key: CountryKey, count: Int)] {
+        countries.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId < y.linkId }
+            if x.day != y.day { return x.day < y.day }
+            return x.country < y.country
+        }
+    }
+
+    /// The open rows in key order (link, day, match type, first-open flag).
+    var sortedOpens: [(key: OpenKey, count: Int)] {
+        opens.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId < y.linkId }
+            if x.day != y.day { return x.day < y.day }
+            if x.matchedBy != y.matchedBy { return x.matchedBy.rawValue < y.matchedBy.rawValue }
+            return !x.firstOpen && y.firstOpen
+        }
+    }
+
+    static func == (a: LinkCounter, b: LinkCounter) -> Bool {
+        a.clicks.elementsEqual(b.clicks) { $0.key == $1.key && $0.count == $1.count }
+            && a.countries.elementsEqual(b.countries) { $0.key == $1.key && $0.count == $1.count }
+            && a.opens.elementsEqual(b.opens) { $0.key == $1.key && $0.count == $1.count }
+    }
+}

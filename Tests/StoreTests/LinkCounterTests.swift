@@ -1,0 +1,84 @@
+import Model
+import XCTest
+
+@testable import Store
+
+/// The writer's in-memory sums before they reach the link tables.
+final class LinkCounterTests: XCTestCase {
+    func testTheSameKeyAddsUpAndAbsentValuesAreEmpty() {
+        var c = LinkCounter()
+        for _ in 0..<3 {
+            c.addClick(
+                linkId: "l", at: 5, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+        }
+        c.addClick(linkId: "l", at: 5, platform: .ios, kind: .deepView, inAppBrowser: "line", country: "TH")
+        c.addClick(linkId: "l", at: 6, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+        XCTAssertEqual(c.clicks.map(\.count), [4, 1])
+        XCTAssertEqual(c.clicks.map(\.key.inAppBrowser), ["", "line"])
+        XCTAssertEqual(c.countries.map(\.key.country), ["", "TH"])
+        XCTAssertEqual(c.countries.map(\.count), [4, 1], "countries apart from the browsers")
+    }
+
+    func testKeysAreFoundWhenTheyAreNotTheLastOne() {
+        var c = LinkCounter()
+        for n in 0..<100 {
+            c.addClick(
+                linkId: "l\(n % 10)", at: 0, platform: .android, kind: .androidRedirect, inAppBrowser: nil,
+                country: nil)
+            c.addOpen(linkId: "l\(n % 5)", at: 0, matchedBy: .exactHandoff, firstOpen: n % 2 == 0)
+        }
+        XCTAssertEqual(c.clicks.count, 10)
+        XCTAssertTrue(c.clicks.allSatisfy { $0.count == 10 })
+        XCTAssertEqual(c.opens.count, 10, "each of 5 links with first opens and others")
+        XCTAssertTrue(c.opens.allSatisfy { $0.count == 10 })
+    }
+
+    func testSortedRowsFollowTheKeyOrderAndRemoveAllEmpties() {
+        var c = LinkCounter()
+        c.addClick(linkId: "b", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+        c.addClick(
+            linkId: "a", at: LinkCounter.dayMilliseconds, platform: .ios, kind: .deepView, inAppBrowser: nil,
+            country: nil)
+        c.addClick(linkId: "a", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: "DE")
+        c.addClick(linkId: "a", at: 0, platform: .android, kind: .androidRedirect, inAppBrowser: nil, country: nil)
+        c.addOpen(linkId: "a", at: 0, matchedBy: .probabilistic, firstOpen: true)
+        c.addOpen(linkId: "a", at: 0, matchedBy: .exactHandoff, firstOpen: true)
+        c.addOpen(linkId: "a", at: 0, matchedBy: .exactHandoff, firstOpen: false)
+        XCTAssertEqual(
+            c.sortedClicks.map { "\($0.key.linkId)\($0.key.day)\($0.key.platform)" },
+            ["a0android", "a0ios", "a1ios", "b0ios"])
+        XCTAssertEqual(
+            c.sortedCountries.map { "\($0.key.linkId)\($0.key.day)\($0.key.country)\($0.count)" },
+            ["a01", "a0DE1", "a11", "b01"])
+        XCTAssertEqual(
+            c.sortedOpens.map { "\($0.key.matchedBy.rawValue)\($0.key.firstOpen)" },
+            ["exact_handofffalse", "exact_handofftrue", "probabilistictrue"])
+        var copy = c
+        XCTAssertEqual(copy, c)
+        copy.removeAll()
+        XCTAssertTrue(copy.isEmpty)
+        XCTAssertNotEqual(copy, c)
+        copy.addClick(linkId: "x", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+        XCTAssertEqual(copy.clicks.count, 1, "the index was emptied with the rows")
+    }
+
+    func testKeysStayFoundWhenTheRowsGrowPastTheScanIntoTheIndex() {
+        var c = LinkCounter()
+        for round in 0..<3 {
+            for n in 0..<(LinkCounter.indexedFrom + 3) {
+                c.addClick(
+                    linkId: "l\(n)", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+                c.addOpen(linkId: "l\(n)", at: 0, matchedBy: .none, firstOpen: false)
+            }
+            XCTAssertEqual(c.clicks.count, LinkCounter.indexedFrom + 3, "round \(round)")
+            XCTAssertEqual(c.opens.count, LinkCounter.indexedFrom + 3, "round \(round)")
+        }
+        XCTAssertTrue(c.clicks.allSatisfy { $0.count == 3 })
+        XCTAssertTrue(c.opens.allSatisfy { $0.count == 3 })
+        c.removeAll()
+        for _ in 0..<2 {
+            c.addClick(linkId: "l0", at: 0, platform: .ios, kind: .deepView, inAppBrowser: nil, country: nil)
+        }
+        XCTAssertEqual(c.clicks.map(\.count), [2], "after removeAll, scanned again")
+    }
+}
