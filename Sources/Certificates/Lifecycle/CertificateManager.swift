@@ -42,16 +42,16 @@ public final class CertificateManager: @unchecked Sendable {
     var lastVersion: Int64?
     var nextStorePoll: Int64 = 0
     var served: [String: String] = [:]
-    var account: (key: ECKey, url: String)?
     var ownChallenges: [String: ACMEChallengeRecord] = [:]
     var remoteChallenges: [String: ACMEChallengeRecord] = [:]
     /// hostname -> the token whose TLS-ALPN-01 certificate is presented.
     var alpnPresented: [String: String] = [:]
     /// The challenge type each hostname's order published last.
     var lastPublished: [String: ACMEChallengeRecord.Kind] = [:]
+    // The ordering thread's own.
+    var account: (key: ECKey, url: String)?
     /// The challenge type of each hostname's last failed order: the next one tries another.
     var lastKind: [String: ACMEChallengeRecord.Kind] = [:]
-    // The ordering thread's own.
     /// The CA could not be reached: no order before this (every hostname would fail alike).
     var unreachableUntil: Int64 = 0
     var unreachableFailures = 0
