@@ -59,12 +59,15 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: ["Core", "HTTPTypes", "Model", "Store", "Management", "Templates"]),
+        // ACME (RFC 8555): the client, on OpenSSL, and the certificate lifecycle (orders,
+        // renewals, challenges), over the store. Serves no HTTP itself (decision 0017).
+        .target(name: "Certificates", dependencies: ["Core", "Store", "CSystem", "COpenSSL"]),
         // The executable: configuration, CLI, route table, wiring, visit flow.
         .executableTarget(
             name: "Edge",
             dependencies: [
                 "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
-                "Console", "GeoIP", "Core",
+                "Console", "Certificates", "GeoIP", "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -87,6 +90,7 @@ let package = Package(
         .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Management", "Templates", "HTTPTypes", "Store", "Core", "Model"]),
+        .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "Store", "Core", "CSystem", "COpenSSL"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
     ]
 )

@@ -3,12 +3,14 @@
 #include <openssl/pem.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <openssl/err.h>
 #include <string.h>
 #include <stdio.h>
 #include <time.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <pthread.h>
 
 long csys_ssl_ctx_set_servername_callback(SSL_CTX *ctx, csys_servername_cb cb) {
     return SSL_CTX_set_tlsext_servername_callback(ctx, cb);
@@ -183,4 +185,123 @@ done:
     X509_free(x);
     EVP_PKEY_free(key);
     return ok;
+}
+
+// MARK: TLS-ALPN-01 (RFC 8737): a per-name certificate for clients that offer acme-tls/1
+//
+// The one ALPN protocol whose offer makes the server present another certificate. The
+// client-hello callback notes whether the client offered it (in the connection's
+// ex_data: no allocation); the SNI callback (CertificateSet) then switches to the
+// context made for that name, whose ALPN selector accepts acme-tls/1 only. Installed
+// only when such certificates can exist (BIQLI_EDGE_ACME): otherwise no handshake pays
+// for it.
+
+static const unsigned char acme_tls[] = "\x0a" "acme-tls/1";
+static int offered_index = -1;
+static pthread_once_t offered_once = PTHREAD_ONCE_INIT;
+static void make_offered_index(void) { offered_index = SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+
+static int offers_acme_tls(const unsigned char *p, size_t len) {
+    if (len < 2) return 0;
+    size_t list = ((size_t)p[0] << 8) | p[1];
+    if (list + 2 > len) return 0;
+    p += 2;
+    size_t at = 0;
+    while (at < list) {
+        size_t n = p[at];
+        if (at + 1 + n > list) return 0;
+        if (n == sizeof acme_tls - 2 && memcmp(p + at + 1, acme_tls + 1, n) == 0) return 1;
+        at += 1 + n;
+    }
+    return 0;
+}
+
+static int note_alpn_offer(SSL *ssl, int *alert, void *arg) {
+    (void)alert; (void)arg;
+    const unsigned char *p = NULL;
+    size_t len = 0;
+    int offered = SSL_client_hello_get0_ext(ssl, TLSEXT_TYPE_application_layer_protocol_negotiation, &p, &len) &&
+                  offers_acme_tls(p, len);
+    SSL_set_ex_data(ssl, offered_index, offered ? (void *)1 : NULL);
+    return SSL_CLIENT_HELLO_SUCCESS;
+}
+
+void csys_ssl_ctx_watch_acme_alpn(SSL_CTX *ctx) {
+    pthread_once(&offered_once, make_offered_index);
+    SSL_CTX_set_client_hello_cb(ctx, note_alpn_offer, NULL);
+}
+
+int csys_ssl_offered_acme_alpn(SSL *ssl) {
+    return offered_index >= 0 && SSL_get_ex_data(ssl, offered_index) != NULL;
+}
+
+static int alpn_select_acme(SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in,
+                            unsigned int inlen, void *arg) {
+    (void)ssl; (void)arg;
+    unsigned char *selected = NULL;
+    if (SSL_select_next_proto(&selected, outlen, acme_tls, sizeof acme_tls - 1, in, inlen) == OPENSSL_NPN_NEGOTIATED) {
+        *out = selected;
+        return SSL_TLSEXT_ERR_OK;
+    }
+    // The challenge certificate is for acme-tls/1 only (RFC 8737, section 4).
+    return SSL_TLSEXT_ERR_ALERT_FATAL;
+}
+
+void csys_ssl_ctx_set_alpn_acme_only(SSL_CTX *ctx) { SSL_CTX_set_alpn_select_cb(ctx, alpn_select_acme, NULL); }
+
+// MARK: certificates from memory
+
+int csys_ssl_ctx_use_pem(SSL_CTX *ctx, const char *pem, int len) {
+    BIO *bio = BIO_new_mem_buf(pem, len);
+    if (!bio) return -1;
+    int rc = 0;
+    X509 *leaf = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+    if (!leaf || SSL_CTX_use_certificate(ctx, leaf) != 1) {
+        rc = 1;  // no usable certificate
+        goto done;
+    }
+    for (;;) {
+        X509 *ca = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+        if (!ca) break;
+        if (!SSL_CTX_add0_chain_cert(ctx, ca)) {
+            X509_free(ca);
+            rc = 1;
+            goto done;
+        }
+    }
+    ERR_clear_error();  // the loop ends on "no start line"
+    BIO_free(bio);
+    bio = BIO_new_mem_buf(pem, len);
+    EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    if (!key || SSL_CTX_use_PrivateKey(ctx, key) != 1) {
+        EVP_PKEY_free(key);
+        rc = 2;  // no usable private key
+        goto done;
+    }
+    EVP_PKEY_free(key);
+    if (SSL_CTX_check_private_key(ctx) != 1) rc = 3;  // the key does not match
+done:
+    X509_free(leaf);
+    BIO_free(bio);
+    return rc;
+}
+
+int csys_ssl_ctx_cert_self_issued(SSL_CTX *ctx) {
+    X509 *cert = SSL_CTX_get0_certificate(ctx);
+    return cert && X509_check_issued(cert, cert) == X509_V_OK;
+}
+
+int csys_ssl_ctx_cert_issuer(SSL_CTX *ctx, char *buf, int len) {
+    X509 *cert = SSL_CTX_get0_certificate(ctx);
+    if (!cert || len <= 0) return -1;
+    BIO *bio = BIO_new(BIO_s_mem());
+    if (!bio) return -1;
+    X509_NAME_print_ex(bio, X509_get_issuer_name(cert), 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
+    char *data = NULL;
+    long n = BIO_get_mem_data(bio, &data);
+    if (n >= len) n = len - 1;
+    if (n > 0) memcpy(buf, data, (size_t)n);
+    buf[n > 0 ? n : 0] = 0;
+    BIO_free(bio);
+    return (int)(n > 0 ? n : 0);
 }

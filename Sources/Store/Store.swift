@@ -104,7 +104,7 @@ extension Store {
     }
 }
 
-public protocol StoreReader: AnyObject {
+public protocol StoreReader: AnyObject, CertificateReading {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]
     func app(_ id: String) throws(StoreError) -> MobileApp?
@@ -187,7 +187,7 @@ public protocol StoreReader: AnyObject {
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.
-public protocol StoreTransaction: StoreReader {
+public protocol StoreTransaction: StoreReader, CertificateWriting {
     var now: Int64 { get }
 
     func insertClick(_ click: Click) throws(StoreError)

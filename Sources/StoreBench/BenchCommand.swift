@@ -117,7 +117,7 @@ enum VisitRows {
     /// Share of visits that are iOS (click with a source hash for probabilistic matching).
     nonisolated(unsafe) static var iosPercent: UInt64 = 50
     /// Links the clicks are spread over at random (`--links`): one link appends to one
-    /// place of the clicks' link index (schema 6), many insert all over it.
+    /// place of the clicks' link index (schema 7), many insert all over it.
     nonisolated(unsafe) static var linkCount: UInt64 = 1
 
     /// The link's payload, as the edge's link cache holds it (metadata encoded once).

@@ -44,9 +44,10 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "app_domains", "app_instances", "click_counts", "clicks", "console_sessions", "domains", "handoffs",
-                "idempotency_records", "link_click_counts", "link_country_counts", "link_open_counts", "links",
-                "mobile_apps", "open_events",
+                "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances",
+                "certificate_orders", "certificates", "click_counts", "clicks", "console_sessions", "domains",
+                "handoffs", "idempotency_records", "link_click_counts", "link_country_counts", "link_open_counts",
+                "links", "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
@@ -98,6 +99,10 @@ final class MigrationTests: XCTestCase {
                     opens: fixture.version >= 5
                         ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : []
                 ), context)
+            // ACME's rows (version 6) are kept; older files start without any.
+            XCTAssertEqual(
+                try reader.storedCertificates().map(\.issuer), fixture.version >= 6 ? ["CN=Fixture CA"] : [], context)
+            XCTAssertEqual(try reader.certificatesVersion(), fixture.version >= 6 ? 4 : 0, context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(
                 try store.writeAndWait { tx in

@@ -64,6 +64,21 @@ final class StoreCopyTests: PGTestCase {
             try tx.putIdempotencyRecord(
                 IdempotencyRecord(
                     scope: "links", keyHash: [5], requestHash: [6], status: 201, body: Array("{}".utf8), createdAt: 3))
+            // An ordered certificate, a failing order and the account (decision 0017).
+            try tx.putStoredCertificate(
+                StoredCertificate(
+                    hostname: Fixture.host, status: .valid, chainPEM: "CHAIN\n", keyPEM: "KEY\n", notBefore: 1,
+                    notAfter: now + 86_400_000, issuer: "CN=Test CA", renewalAt: now + 3_600_000,
+                    renewalInfoCheckAt: now + 60_000, updatedAt: 4))
+            try tx.putStoredCertificate(
+                StoredCertificate(
+                    hostname: otherHost, status: .failed, lastErrorType: "urn:ietf:params:acme:error:dns",
+                    lastErrorDetail: "NXDOMAIN", failures: 3, nextAttemptAt: now + 600_000, leaseNode: "node-a",
+                    leaseUntil: now + 1, updatedAt: 5))
+            _ = try tx.insertACMEAccountIfAbsent(
+                ACMEAccountRecord(
+                    directoryURL: "https://ca.example/dir", keyPEM: "ACCOUNT KEY\n",
+                    accountURL: "https://ca.example/acct/1", createdAt: 6))
 
             try tx.insertClick(Fixture.click(id: "biq_clk_1", at: now - 1_000))
             var desktop = Click(
@@ -148,6 +163,10 @@ final class StoreCopyTests: PGTestCase {
         try same("publishable key") { try $0.publishableKey(hash: [7, 7]) }
         try same("signing keys") { try $0.signingKeys() }
         try same("record") { try $0.idempotencyRecord(scope: "links", keyHash: [5]) }
+        try same("certificates") { try $0.storedCertificates() }
+        try same("account") { try $0.acmeAccount(directoryURL: "https://ca.example/dir") }
+        XCTAssertEqual(copied["certificates"], 2)
+        XCTAssertEqual(copied["acme_accounts"], 1)
         for id in ["biq_clk_1", "biq_clk_2", "biq_clk_old", "biq_clk_n8"] { try same(id) { try $0.click(id: id) } }
         for token: UInt8 in [7, 8] {
             try same("handoff \(token)") { try $0.handoff(tokenHash: [UInt8](repeating: token, count: 32)) }

@@ -82,4 +82,67 @@ int csys_ssl_ctx_cert_names(SSL_CTX *ctx, char *buf, int len);
 /// and writes certificate then private key, PEM, to `path`. Returns 1 on success.
 int csys_write_self_signed_pem(const char *path, const char *names, int days);
 
+// MARK: TLS-ALPN-01 and certificates from memory (the HTTP module's side)
+
+/// Notes, on every handshake of `ctx`, whether the client offers the ALPN protocol
+/// "acme-tls/1" (a client-hello callback; read with csys_ssl_offered_acme_alpn).
+void csys_ssl_ctx_watch_acme_alpn(SSL_CTX *ctx);
+/// 1 when the client of `ssl` offered "acme-tls/1" (needs csys_ssl_ctx_watch_acme_alpn).
+int csys_ssl_offered_acme_alpn(SSL *ssl);
+/// An ALPN selector that accepts "acme-tls/1" only and fails the handshake otherwise.
+void csys_ssl_ctx_set_alpn_acme_only(SSL_CTX *ctx);
+/// Loads a PEM (certificate chain, then the private key) from memory into `ctx`:
+/// 0 done, 1 no usable certificate, 2 no usable key, 3 the key does not match.
+int csys_ssl_ctx_use_pem(SSL_CTX *ctx, const char *pem, int len);
+/// 1 when the certificate in `ctx` is issued by itself (self-signed).
+int csys_ssl_ctx_cert_self_issued(SSL_CTX *ctx);
+/// The issuer of the certificate in `ctx` (RFC 2253 text) into buf; its length or -1.
+int csys_ssl_ctx_cert_issuer(SSL_CTX *ctx, char *buf, int len);
+
+// MARK: keys, signatures and X.509 for the ACME client (x509.c)
+
+EVP_PKEY *csys_ec_p256_generate(void);
+void csys_pkey_free(EVP_PKEY *key);
+/// The private key as PEM (PKCS#8) into buf: its length, or -1.
+int csys_pkey_private_pem(EVP_PKEY *key, char *buf, int cap);
+/// A private key from PEM, or NULL.
+EVP_PKEY *csys_pkey_from_pem(const char *pem, int len);
+/// The P-256 public point's coordinates, 32 bytes each. 1 on success.
+int csys_ec_public_xy(EVP_PKEY *key, uint8_t x[32], uint8_t y[32]);
+/// ECDSA P-256 with SHA-256, the signature as JWS wants it: r || s, 32 bytes each. 1 on success.
+int csys_es256_sign(EVP_PKEY *key, const uint8_t *data, size_t len, uint8_t sig[64]);
+/// 1 when `sig` (r || s) is a valid ES256 signature of `data` by `key`.
+int csys_es256_verify(EVP_PKEY *key, const uint8_t *data, size_t len, const uint8_t sig[64]);
+int csys_hmac_sha256(const uint8_t *key, size_t keylen, const uint8_t *data, size_t len, uint8_t out[32]);
+/// A certificate signing request (DER) for the '\n'-separated DNS names, signed by `key`:
+/// its length, or -1.
+int csys_csr_der(EVP_PKEY *key, const char *names, uint8_t *out, int cap);
+/// What a CSR says: its DNS SANs ('\n'-separated, into names; the return value is their
+/// length, -1 when unreadable) and whether it is signed by its own ECDSA P-256 key.
+int csys_csr_info(const uint8_t *der, int len, char *names, int cap, int *key_ok);
+/// A TLS-ALPN-01 challenge certificate (RFC 8737) for `name` with the critical
+/// acmeIdentifier extension holding `digest`, and its fresh key, as PEM into out.
+int csys_alpn_challenge_pem(const char *name, const uint8_t digest[32], char *out, int cap);
+/// The acmeIdentifier digest of a PEM certificate (critical, 32 bytes). 1 when found.
+int csys_acme_identifier_digest(const char *pem, int len, uint8_t out[32]);
+
+struct csys_cert_info {
+    long long not_before;
+    long long not_after;
+    int self_issued;
+    char issuer[512];
+    char names[4096];
+    uint8_t serial[64];
+    int serial_len;
+    uint8_t aki[64];
+    int aki_len;
+};
+/// Reads the first certificate of a PEM. 1 on success.
+int csys_cert_info(const char *pem, int len, struct csys_cert_info *info);
+/// 1 when the first certificate of `pem` belongs to `key`.
+int csys_cert_matches_key(const char *pem, int len, EVP_PKEY *key);
+long csys_ssl_set_host_name(SSL *ssl, const char *name);
+/// Makes the handshake check the peer's certificate for `host` (a DNS name, or an IP address when `is_ip`).
+int csys_ssl_verify_peer_name(SSL *ssl, const char *host, int is_ip);
+
 #endif

@@ -1,7 +1,7 @@
 import Templates
 
 /// Every URL the console links to or redirects to (the layout is fixed: the browser
-/// tests and the benchmark use the same ones; `CONSOLE-CONTRACT.md`).
+/// tests and the benchmark use the same ones; `docs/console-contract.md`).
 enum ConsolePaths {
     static let overview = LocalURL("/console/")!
     static let signIn = LocalURL("/console/sign-in")!

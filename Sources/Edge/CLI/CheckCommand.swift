@@ -9,7 +9,8 @@ enum CheckCommand {
           - the configuration (--config FILE and BIQLI_EDGE_* variables, as `serve` reads them);
           - that the data directory is writable (or can be created);
           - the certificates: every file loads, and every domain has a valid certificate
-            that does not expire within 14 days;
+            (from the directory, or ordered through ACME) that does not expire within 14
+            days, and whose last ACME order did not fail;
           - the workspace keys: at least one is usable;
           - the association documents of every domain (team and bundle IDs, packages,
             fingerprints, duplicates, sizes, verified domains, apps attached).

@@ -63,9 +63,20 @@ enum EdgeChecker {
             let domains = try reader.domains()
             var links: [String: [LinkClaim]] = [:]
             for domain in domains { links[domain.hostname] = try reader.linkClaims(domain: domain.hostname) }
+            // Certificates ordered through ACME serve beside the directory's, as in `serve`.
+            let ordered = try reader.storedCertificates()
+            let served = CertificateSet.load(
+                directory: certificates.directory,
+                supplied: ordered.compactMap { row in
+                    guard let chain = row.chainPEM, let key = row.keyPEM else { return nil }
+                    return SuppliedCertificate(
+                        hostname: row.hostname, pem: Array((chain + "\n" + key).utf8), version: "check")
+                })
             findings += checkStore(
                 domains: domains, apps: try reader.apps(), links: links, keys: try reader.secretKeys(),
-                certificates: certificates, now: now)
+                certificates: served, now: now,
+                acme: Dictionary(ordered.map { ($0.hostname, $0) }, uniquingKeysWith: { a, _ in a }),
+                acmeEnabled: configuration.acme.enabled)
         } catch {
             findings.append(
                 CheckFinding(
@@ -188,9 +199,26 @@ enum EdgeChecker {
         return out
     }
 
+    /// The last ACME order of `host` failed: an error while nothing valid covers the
+    /// host, a warning while its certificate still serves.
+    static func acmeFinding(_ host: String, _ row: StoredCertificate?, covered: Bool, now: Int64) -> CheckFinding? {
+        guard let row, let type = row.lastErrorType else { return nil }
+        let next = row.nextAttemptAt.map { " The next attempt is at \(Timestamp.format(milliseconds: $0))." } ?? ""
+        let detail = row.lastErrorDetail.map { $0.isEmpty ? "" : ": " + $0 } ?? ""
+        return CheckFinding(
+            severity: covered ? .warning : .error, code: "certificate_order_failed", subject: host,
+            message: (covered
+                ? "The certificate of \(host) still serves, but its last ACME order failed"
+                : "No valid certificate covers \(host): its last ACME order failed")
+                + " (\(row.failures) failure(s) in a row): \(type)\(detail).\(next)",
+            fix:
+                "Point \(host)'s DNS at this edge and let the CA reach port 80 (HTTP-01) or 443 (TLS-ALPN-01); the edge retries by itself with growing waits."
+        )
+    }
+
     static func checkStore(
         domains: [Domain], apps: [MobileApp], links: [String: [LinkClaim]], keys: [SecretKeyRecord],
-        certificates: CertificateSet, now: Int64
+        certificates: CertificateSet, now: Int64, acme: [String: StoredCertificate] = [:], acmeEnabled: Bool = false
     ) -> [CheckFinding] {
         var out: [CheckFinding] = []
         if !keys.contains(where: { $0.revokedAt == nil }) {
@@ -203,7 +231,22 @@ enum EdgeChecker {
         var active: Set<String> = []
         for domain in domains {
             let host = domain.hostname
+            let ordered = acme[host]
             guard certificates.covers(host) else {
+                if let finding = acmeFinding(host, ordered, covered: false, now: now) {
+                    out.append(finding)
+                    continue
+                }
+                if acmeEnabled {
+                    out.append(
+                        CheckFinding(
+                            severity: .warning, code: "certificate_pending", subject: host,
+                            message: "No valid certificate covers \(host) yet; the edge orders one through ACME.",
+                            fix:
+                                "Make sure \(host) resolves to this edge and ports 80 (HTTP-01) or 443 (TLS-ALPN-01) reach it; `serve` logs each order."
+                        ))
+                    continue
+                }
                 out.append(
                     CheckFinding(
                         severity: .error, code: "certificate_missing", subject: host,
@@ -226,6 +269,10 @@ enum EdgeChecker {
                             fix: "Renew it and replace \(host).pem; the edge reloads it on change or SIGHUP."))
                     continue
                 }
+            }
+            if let finding = acmeFinding(host, ordered, covered: true, now: now) {
+                out.append(finding)
+                continue
             }
             out.append(.ok("certificate_valid", host, "certificate valid"))
         }

@@ -1,3 +1,4 @@
+import Certificates
 import Core
 import HTTP
 import HTTPTypes
@@ -47,6 +48,8 @@ struct EdgeConfiguration: Sendable {
     var signingKeyRotationSeconds: Int64 = 30 * 86_400
     /// `BIQLI_EDGE_NODE`: this process's name in logs, metrics and `nodes`.
     var node = NodeName.hostDefault()
+    /// `BIQLI_EDGE_ACME`: order and renew certificates for the configured domains.
+    var acme = ACMEConfiguration()
     /// `BIQLI_EDGE_TEST_EXTRA_MIGRATION`, the black-box tests' rolling-upgrade hook
     /// (`PGTestMigration`): environment only, in no help text or file.
     var testMigration: PGTestMigration? = nil
@@ -236,6 +239,58 @@ struct EdgeConfiguration: Sendable {
                 try parseInt(v, "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS", 5...366 * 86_400))
         },
         Setting(
+            variable: "BIQLI_EDGE_ACME",
+            help: "on: order and renew certificates for the configured domains through ACME (off)"
+        ) {
+            c, v throws(ConfigurationError) in c.acme.enabled = try parseSwitch(v, "BIQLI_EDGE_ACME")
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_DIRECTORY",
+            help: "the CA's ACME directory URL; default Let's Encrypt production"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard v.lowercased().hasPrefix("https://"), v.count > 8, !v.contains(" ") else {
+                throw .invalid("BIQLI_EDGE_ACME_DIRECTORY", v, "must be an https URL")
+            }
+            c.acme.directory = v
+        },
+        Setting(variable: "BIQLI_EDGE_ACME_EMAIL", help: "the ACME account's contact address (the CA's warnings)") {
+            c, v throws(ConfigurationError) in
+            if v.isEmpty {
+                c.acme.email = nil
+                return
+            }
+            guard v.contains("@"), !v.contains(" "), !v.contains(","), !v.lowercased().hasPrefix("mailto:") else {
+                throw .invalid("BIQLI_EDGE_ACME_EMAIL", v, "must be an e-mail address")
+            }
+            c.acme.email = v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_EAB_KID", help: "external account binding: the CA's key id (ZeroSSL, Google)"
+        ) {
+            c, v throws(ConfigurationError) in c.acme.eabKeyID = v.isEmpty ? nil : v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_EAB_HMAC_KEY", help: "external account binding: the CA's MAC key, base64url"
+        ) {
+            c, v throws(ConfigurationError) in
+            if v.isEmpty {
+                c.acme.eabMACKey = nil
+                return
+            }
+            // Never the value: it is a secret.
+            guard let key = Base64URL.decode(v), !key.isEmpty else {
+                throw .secret("BIQLI_EDGE_ACME_EAB_HMAC_KEY", "must be base64url (as the CA gives it)")
+            }
+            c.acme.eabMACKey = key
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_CA_ROOTS",
+            help: "PEM file of the roots the CA's HTTPS is checked with (a private CA); default: the system's"
+        ) {
+            c, v throws(ConfigurationError) in c.acme.caRoots = v.isEmpty ? nil : v
+        },
+        Setting(
             variable: "BIQLI_EDGE_DATABASE_URL",
             help: "PostgreSQL (libpq connection string or postgresql:// URL) instead of SQLite; empty: SQLite"
         ) {
@@ -254,6 +309,9 @@ struct EdgeConfiguration: Sendable {
     ]
 
     static let testMigrationVariable = "BIQLI_EDGE_TEST_EXTRA_MIGRATION"
+    /// The black-box tests' first wait after a failed order, in milliseconds (environment
+    /// only, in no help text or file): 5 minutes would make a test wait too long.
+    static let testACMEBackoffVariable = "BIQLI_EDGE_TEST_ACME_BACKOFF_MS"
 
     /// Applies the file (if any), then the environment.
     static func load(file: String?, environment: [String: String]) throws(ConfigurationError) -> EdgeConfiguration {
@@ -287,6 +345,14 @@ struct EdgeConfiguration: Sendable {
                 throw .invalid(testMigrationVariable, hook, "must be additive (or 1) or breaking (tests only)")
             }
             config.testMigration = migration
+        }
+        if let wait = environment[testACMEBackoffVariable], !wait.isEmpty {
+            config.acme.testBackoffMilliseconds = Int64(try parseInt(wait, testACMEBackoffVariable, 1...3_600_000))
+        }
+        if (config.acme.eabKeyID == nil) != (config.acme.eabMACKey == nil) {
+            throw .invalid(
+                "BIQLI_EDGE_ACME_EAB_KID", config.acme.eabKeyID ?? "",
+                "and BIQLI_EDGE_ACME_EAB_HMAC_KEY go together: set both or neither")
         }
         if config.proxyProtocol != .off && config.trustedProxies.isEmpty {
             // Nobody could send a header: the operator forgot to name the balancers.
@@ -325,6 +391,19 @@ struct EdgeConfiguration: Sendable {
         }
         return n
     }
+}
+
+/// The `BIQLI_EDGE_ACME*` settings.
+struct ACMEConfiguration: Sendable {
+    var enabled = false
+    var directory = ACMESettings.letsEncrypt
+    var email: String? = nil
+    var eabKeyID: String? = nil
+    /// Decoded. A secret: never logged.
+    var eabMACKey: [UInt8]? = nil
+    var caRoots: String? = nil
+    /// `BIQLI_EDGE_TEST_ACME_BACKOFF_MS` (tests only).
+    var testBackoffMilliseconds: Int64? = nil
 }
 
 /// A bad setting: one line naming it; the CLI exits with status 2.

@@ -5,9 +5,17 @@ import HTTP
 /// are `LinkKey.reserved` (Model): they can never be link keys.
 enum EdgeRoutes {
     static func install(on router: RouterBuilder, services: EdgeServices) {
+        // First: a CA's HTTP-01 request must never become a redirect or a visit.
+        if let acme = services.acme { ACMEChallengeRoutes.install(on: router, board: acme.manager.board) }
         OperationsRoutes.install(
             on: router, server: services.server, backend: services.backend, clicks: services.clicks,
-            certificates: services.certificateHealth, configuration: services.configuration)
+            certificates: services.certificateHealth, configuration: services.configuration,
+            domainCertificates: { context in
+                CertificateMetrics.text(
+                    domains: ((try? services.reader(context).domains()) ?? []).map(\.hostname),
+                    certificates: services.server.certificates, acme: services.acme,
+                    now: services.nowMilliseconds)
+            })
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)
         ResolverRoutes.install(on: router, services: services)

@@ -17,7 +17,8 @@ enum ManagementRoutes {
             environment: ManagementEnvironment(
                 httpsActive: { host in services.httpsActive(host) }, now: { services.nowMilliseconds },
                 publicURL: services.configuration.publicURL, retentionDays: services.configuration.retentionDays,
-                logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) }))
+                logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) },
+                certificate: { host in services.certificate(host) }))
         router.add(nil, "/api/v1/*path", name: "management") { request, context, _ in
             var name = context.routeName
             let prepared = api.prepare(request, reader: services.reader(context), routeName: &name)

@@ -11,7 +11,8 @@ import Store
 enum OperationsRoutes {
     static func install(
         on router: RouterBuilder, server: HTTPServer, backend: StoreBackend, clicks: ClickRecorder,
-        certificates: CertificateHealth, configuration: EdgeConfiguration
+        certificates: CertificateHealth, configuration: EdgeConfiguration,
+        domainCertificates: @escaping @Sendable (RequestContext) -> String = { _ in "" }
     ) {
         let healthy: HTTPResponse = {
             var r = HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#)
@@ -37,12 +38,14 @@ enum OperationsRoutes {
                 dedicated
                 ? context.listener == .metrics : (isLoopback(context.peerAddress) && context.listener != .metrics)
             guard allowed else { return .response(.text(404, "not found\n")) }
+            // Read on this loop (its store reader), before the answer moves to another one.
+            let perDomain = domainCertificates(context)
             let responder = context.deferResponse()
             server.metrics { snapshot in
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                     body: node + snapshot.prometheusText() + backendText(backend) + clicksText(clicks)
-                        + certificates.metricsText)
+                        + certificates.metricsText + perDomain)
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }

@@ -1,3 +1,4 @@
+import Certificates
 import Console
 import Core
 import GeoIP
@@ -121,12 +122,21 @@ final class EdgeApplication: @unchecked Sendable {
         http.proxyProtocol = configuration.proxyProtocol
         http.trustedProxies = configuration.trustedProxies
         http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
+        let alpn = configuration.acme.enabled ? ALPNCertificates() : nil
+        http.alpnCertificates = alpn
         let certificateHealth = CertificateHealth(log: log)
         http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
         let clicks = ClickRecorder(store: store, loops: configuration.loops, log: log)
         http.afterEachPass = { loop in clicks.flush(loop: loop) }
         let server = HTTPServer(configuration: http)
         self.server = server
+        var acme: CertificateAutomation?
+        if let alpn {
+            var isFleet = false
+            if case .postgresql = backend { isFleet = true }
+            acme = try CertificateAutomation(
+                configuration: configuration, store: store, fleet: isFleet, server: server, alpn: alpn, log: log)
+        }
 
         let limits = configuration.rateLimits
         let resolverFailures = LogThrottle("resolver failure", log: log)
@@ -143,7 +153,7 @@ final class EdgeApplication: @unchecked Sendable {
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth, geoIP: geoIP)
+            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -216,6 +226,15 @@ final class EdgeApplication: @unchecked Sendable {
         }
         pruner.start()
         services.geoIP?.start()
+        if let acme = services.acme {
+            acme.start()
+            log.info(
+                "ACME on: ordering certificates for the configured domains",
+                [
+                    ("directory", .string(configuration.acme.directory)),
+                    ("challenges", .array(acme.manager.settings.challenges.map { .string($0.rawValue) })),
+                ])
+        }
         console?.start()
         heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
@@ -250,6 +269,7 @@ final class EdgeApplication: @unchecked Sendable {
             break
         }
         server.shutdown()
+        services.acme?.stop()
         server.wait()
         console?.stop()
         services.geoIP?.stop()

@@ -2,6 +2,7 @@ import Core
 import GeoIP
 import HTTP
 import HTTPTypes
+import Management
 import Model
 import Resolver
 import Store
@@ -24,11 +25,13 @@ final class EdgeServices: Sendable {
     let clicks: ClickRecorder
     let deepViews: DeepViewCache
     let certificateHealth: CertificateHealth
+    /// `BIQLI_EDGE_ACME=on`: the certificate manager and its wiring.
+    let acme: CertificateAutomation?
 
     init(
         configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,
         resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
-        certificateHealth: CertificateHealth, geoIP: GeoIPLookup? = nil
+        certificateHealth: CertificateHealth, acme: CertificateAutomation?, geoIP: GeoIPLookup? = nil
     ) {
         self.configuration = configuration
         self.log = log
@@ -43,6 +46,7 @@ final class EdgeServices: Sendable {
         self.geoIP = geoIP
         self.clicks = clicks
         self.certificateHealth = certificateHealth
+        self.acme = acme
         self.deepViews = DeepViewCache(pages: pages, loops: configuration.loops)
     }
 
@@ -53,6 +57,37 @@ final class EdgeServices: Sendable {
     func httpsActive(_ hostname: String) -> Bool { server.certificates.covers(hostname) }
 
     var nowMilliseconds: Int64 { Int64(Clock.nowMilliseconds()) }
+
+    /// The API's `certificate` of a domain: what serves it now (by name), and the state of
+    /// its ACME orders when there are any.
+    func certificate(_ hostname: String) -> DomainCertificate {
+        let set = server.certificates
+        let managed = acme?.manager.state(of: hostname)
+        var view = DomainCertificate()
+        switch set.origin(of: hostname) {
+        case .directory: view.source = .directory
+        case .selfSigned: view.source = .selfSigned
+        case .supplied: view.source = .acme
+        case nil: view.source = managed == nil ? .none : .acme
+        }
+        if view.source != .none, set.origin(of: hostname) != nil {
+            view.notAfter = set.namedExpiry(of: hostname).map { $0 * 1_000 }
+            view.issuer = set.issuer(of: hostname)
+            view.status = set.covers(hostname) ? .valid : .expired
+        } else if let managed {
+            view.status = managed.lastErrorType == nil ? .pending : .failed
+        }
+        if let managed {
+            if let type = managed.lastErrorType {
+                view.lastError = DomainCertificate.Problem(type: type, detail: managed.lastErrorDetail ?? "")
+            }
+            // After a failure: the retry; with a certificate of its own: the renewal.
+            view.nextAttemptAt =
+                managed.lastErrorType != nil
+                ? managed.nextAttemptAt : (set.origin(of: hostname) == .supplied ? managed.renewalAt : nil)
+        }
+        return view
+    }
 }
 
 extension HTTPResponse {

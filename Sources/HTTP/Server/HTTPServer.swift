@@ -20,6 +20,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let certificateState: Mutex<CertificateSet>
     private var watcher: CertificateWatcher?
     private let reloadLock = Mutex(())
+    /// The certificates held in memory that every load adds to the directory's.
+    private let suppliedState = Mutex<[SuppliedCertificate]>([])
     /// The addresses actually bound (port 0 resolved), by listener kind.
     public private(set) var boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)] = []
 
@@ -35,7 +37,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// which answer every request with `handler`.
     public func start(handler: any HTTPHandler) throws(HTTPServerError) {
         signal(SIGPIPE, SIG_IGN)
-        let certs = CertificateSet.load(directory: configuration.certificateDirectory)
+        let certs = CertificateSet.load(
+            directory: configuration.certificateDirectory, supplied: suppliedState.withLock { $0 },
+            alpn: configuration.alpnCertificates)
         certificateState.withLock { $0 = certs }
         configuration.onCertificatesLoaded?(certs, false)
 
@@ -96,13 +100,24 @@ public final class HTTPServer: @unchecked Sendable {
     public func reloadCertificates() -> CertificateSet {
         // One reload at a time (the watcher and SIGHUP may race): each builds on the last.
         let certs = reloadLock.withLock { _ in
-            let certs = CertificateSet.load(directory: configuration.certificateDirectory, previous: certificates)
+            let certs = CertificateSet.load(
+                directory: configuration.certificateDirectory, previous: certificates,
+                supplied: suppliedState.withLock { $0 }, alpn: configuration.alpnCertificates)
             certificateState.withLock { $0 = certs }
             return certs
         }
         for loop in loops { loop.post { loop.certificates = certs } }
         configuration.onCertificatesLoaded?(certs, true)
         return certs
+    }
+
+    /// Serves `certificates` beside the directory's from now on (each for its hostname,
+    /// unless a directory certificate covers the name), in place of those supplied before:
+    /// a reload, so that open connections keep what they started with.
+    @discardableResult
+    public func supply(_ certificates: [SuppliedCertificate]) -> CertificateSet {
+        suppliedState.withLock { $0 = certificates }
+        return reloadCertificates()
     }
 
     /// Graceful shutdown: stop accepting, finish in-flight requests, close idle

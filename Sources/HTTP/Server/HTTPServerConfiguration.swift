@@ -66,6 +66,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Called after every load of the certificate directory (at start, then on each
     /// reload, with `true`), on the thread that loaded it: to log and count problems.
     public var onCertificatesLoaded: (@Sendable (CertificateSet, _ reload: Bool) -> Void)? = nil
+    /// Certificates presented only to clients that offer ALPN `acme-tls/1` (TLS-ALPN-01
+    /// validations); nil: none ever are, and handshakes do not look for that offer.
+    public var alpnCertificates: ALPNCertificates? = nil
     /// The PROXY protocol on the HTTP and HTTPS listeners (decision 0015; not on the
     /// metrics and console listeners, which no load balancer fronts).
     public var proxyProtocol: ProxyProtocolMode = .off

@@ -12,6 +12,11 @@ final class TLSContext: @unchecked Sendable {
     let names: [String]
     /// Unix seconds.
     let notAfter: Int64
+    /// Issued by itself (self-signed, like the generated `default.pem`).
+    let selfIssued: Bool
+    /// The issuer's name, RFC 2253 text (`CN=R11,O=Let's Encrypt,C=US`).
+    let issuer: String
+    /// The file, or the label of a certificate given in memory.
     let path: String
 
     static let cipherList =
@@ -19,35 +24,83 @@ final class TLSContext: @unchecked Sendable {
         + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
     /// Loads `path` (PEM: certificate chain, then the private key). Throws a message naming the problem.
-    init(pemPath path: String) throws(TLSError) {
-        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw TLSError.openssl("SSL_CTX_new failed") }
-        func fail(_ what: String) -> TLSError {
-            let detail = TLSError.lastOpenSSLError()
-            SSL_CTX_free(ctx)
-            return TLSError.certificate(path: path, reason: what + (detail.isEmpty ? "" : ": " + detail))
+    convenience init(pemPath path: String) throws(TLSError) {
+        let ctx = try Self.makeContext(path: path, alpn: .http11)
+        guard SSL_CTX_use_certificate_chain_file(ctx, path) == 1 else {
+            throw Self.fail(ctx, path, "no usable certificate chain")
         }
+        guard SSL_CTX_use_PrivateKey_file(ctx, path, SSL_FILETYPE_PEM) == 1 else {
+            throw Self.fail(ctx, path, "no usable private key")
+        }
+        guard SSL_CTX_check_private_key(ctx) == 1 else {
+            throw Self.fail(ctx, path, "private key does not match the certificate")
+        }
+        self.init(ctx, path: path)
+    }
+
+    /// Which ALPN protocols a context accepts.
+    enum ALPN {
+        /// `http/1.1` (or none): every serving context.
+        case http11
+        /// `acme-tls/1` only: a TLS-ALPN-01 challenge certificate (`ALPNCertificates`).
+        case acmeOnly
+    }
+
+    /// Loads a PEM held in memory (certificate chain, then the private key); `label` names
+    /// it in errors (the PEM holds a private key: never in a message).
+    convenience init(pem: [UInt8], label: String, alpn: ALPN = .http11) throws(TLSError) {
+        let ctx = try Self.makeContext(path: label, alpn: alpn)
+        let rc = pem.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { csys_ssl_ctx_use_pem(ctx, $0.baseAddress, Int32(b.count)) }
+        }
+        switch rc {
+        case 0: break
+        case 1: throw Self.fail(ctx, label, "no usable certificate chain")
+        case 2: throw Self.fail(ctx, label, "no usable private key")
+        default: throw Self.fail(ctx, label, "private key does not match the certificate")
+        }
+        self.init(ctx, path: label)
+    }
+
+    private init(_ ctx: OpaquePointer, path: String) {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        let n = csys_ssl_ctx_cert_names(ctx, &buffer, Int32(buffer.count))
+        let text = n > 0 ? String(decoding: buffer.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        self.names = Array(Set(text.split(separator: "\n").map { $0.lowercased() })).sorted()
+        self.notAfter = csys_ssl_ctx_cert_not_after(ctx)
+        self.selfIssued = csys_ssl_ctx_cert_self_issued(ctx) == 1
+        var issuerBuffer = [CChar](repeating: 0, count: 512)
+        let m = csys_ssl_ctx_cert_issuer(ctx, &issuerBuffer, Int32(issuerBuffer.count))
+        self.issuer =
+            m > 0 ? String(decoding: issuerBuffer.prefix(Int(m)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        self.pointer = ctx
+        self.path = path
+    }
+
+    /// A new server context with the edge's policy, before its certificate.
+    private static func makeContext(path: String, alpn: ALPN) throws(TLSError) -> OpaquePointer {
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw TLSError.openssl("SSL_CTX_new failed") }
         _ = csys_ssl_ctx_set_min_proto_tls12(ctx)
         _ = csys_ssl_ctx_set_options_defaults(ctx)
         _ = csys_ssl_ctx_set_mode_defaults(ctx)
         _ = csys_ssl_ctx_set_session_cache_server(ctx)
         _ = csys_ssl_ctx_set_session_id_context(ctx)
         _ = csys_ssl_ctx_set_groups(ctx, "X25519:P-256:P-384")
-        guard SSL_CTX_set_cipher_list(ctx, TLSContext.cipherList) == 1 else { throw fail("cipher list refused") }
-        csys_ssl_ctx_set_alpn_http11(ctx)
-        guard SSL_CTX_use_certificate_chain_file(ctx, path) == 1 else {
-            throw fail("no usable certificate chain")
+        guard SSL_CTX_set_cipher_list(ctx, TLSContext.cipherList) == 1 else {
+            throw fail(ctx, path, "cipher list refused")
         }
-        guard SSL_CTX_use_PrivateKey_file(ctx, path, SSL_FILETYPE_PEM) == 1 else {
-            throw fail("no usable private key")
+        switch alpn {
+        case .http11: csys_ssl_ctx_set_alpn_http11(ctx)
+        case .acmeOnly: csys_ssl_ctx_set_alpn_acme_only(ctx)
         }
-        guard SSL_CTX_check_private_key(ctx) == 1 else { throw fail("private key does not match the certificate") }
-        var buffer = [CChar](repeating: 0, count: 8192)
-        let n = csys_ssl_ctx_cert_names(ctx, &buffer, Int32(buffer.count))
-        let text = n > 0 ? String(decoding: buffer.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        self.names = Array(Set(text.split(separator: "\n").map { $0.lowercased() })).sorted()
-        self.notAfter = csys_ssl_ctx_cert_not_after(ctx)
-        self.pointer = ctx
-        self.path = path
+        return ctx
+    }
+
+    /// Frees `ctx` and names the problem (with OpenSSL's reason).
+    private static func fail(_ ctx: OpaquePointer, _ path: String, _ what: String) -> TLSError {
+        let detail = TLSError.lastOpenSSLError()
+        SSL_CTX_free(ctx)
+        return TLSError.certificate(path: path, reason: what + (detail.isEmpty ? "" : ": " + detail))
     }
 
     deinit { SSL_CTX_free(pointer) }

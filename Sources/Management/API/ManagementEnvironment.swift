@@ -3,6 +3,8 @@
 public struct ManagementEnvironment: Sendable {
     /// True when a valid certificate covers the host (`httpsActive`).
     var httpsActive: @Sendable (String) -> Bool
+    /// The domain's certificate: its source and state, ACME's included.
+    var certificate: @Sendable (String) -> DomainCertificate
     var now: @Sendable () -> Int64
     /// `BIQLI_EDGE_PUBLIC_URL`, the OpenAPI document's server.
     var publicURL: String
@@ -13,9 +15,11 @@ public struct ManagementEnvironment: Sendable {
 
     public init(
         httpsActive: @escaping @Sendable (String) -> Bool, now: @escaping @Sendable () -> Int64, publicURL: String,
-        retentionDays: Int, logFailure: @escaping @Sendable (String, String) -> Void
+        retentionDays: Int, logFailure: @escaping @Sendable (String, String) -> Void,
+        certificate: @escaping @Sendable (String) -> DomainCertificate = { _ in DomainCertificate() }
     ) {
         self.httpsActive = httpsActive
+        self.certificate = certificate
         self.now = now
         self.publicURL = publicURL
         self.retentionDays = retentionDays

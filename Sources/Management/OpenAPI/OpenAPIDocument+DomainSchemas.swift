@@ -25,6 +25,11 @@ extension OpenAPIDocument {
                     "description": "A valid, unexpired certificate for this host is loaded.",
                 ]),
             OpenAPIField(
+                "certificate",
+                schemaRef("DomainCertificate").adding("readOnly", true).adding(
+                    "description",
+                    "What serves this host over HTTPS now, and the state of its ACME orders (BIQLI_EDGE_ACME).")),
+            OpenAPIField(
                 "deepViewEnabled", boolean("The domain's Deep View switch (the link has the other). Default true.")),
             OpenAPIField("rootUrl", url("Where / goes; null: the built-in page.")),
             OpenAPIField(
@@ -40,6 +45,40 @@ extension OpenAPIDocument {
                 "JSON merge of the given fields over the stored domain. hostname may be sent only unchanged (another one is 422: it is the domain's key)."
         ),
         "DomainList": list(of: "Domain", cursorIs: "the last hostname"),
+        "DomainCertificate": record(
+            [
+                "source": enumeration(DomainCertificate.Source.allCases.map(\.rawValue)).adding(
+                    "description",
+                    "directory: an operator's file in the certificate directory; acme: ordered by the edge; self-signed: a self-signed file (the generated default.pem); none."
+                ),
+                "status": enumeration(DomainCertificate.Status.allCases.map(\.rawValue)).adding(
+                    "description",
+                    "valid or expired: the certificate serving the host; pending: no certificate yet, an ACME order is due or under way; failed: no certificate yet and the last order failed (lastError); none."
+                ),
+                "notAfter": [
+                    "type": ["string", "null"], "format": "date-time",
+                    "description": "When the certificate serving the host expires.",
+                ],
+                "issuer": ["type": ["string", "null"], "description": "Its issuer (RFC 2253)."],
+                "lastError": [
+                    "oneOf": [schemaRef("CertificateProblem"), ["type": "null"]],
+                    "description": "Why the last ACME order failed; null after a success.",
+                ],
+                "nextAttemptAt": [
+                    "type": ["string", "null"], "format": "date-time",
+                    "description":
+                        "The next ACME order: the retry after a failure (with growing backoff), or the renewal of an ordered certificate.",
+                ],
+            ], description: "Read-only."),
+        "CertificateProblem": record(
+            [
+                "type": [
+                    "type": "string",
+                    "description":
+                        "The CA's problem type (urn:ietf:params:acme:error:*), or the edge's own (urn:biqli-edge:acme:*).",
+                ],
+                "detail": ["type": "string"],
+            ], description: "The CA's problem document (RFC 8555, section 6.7), or the edge's reason."),
         "DeletedDomain": deleted(key: "hostname"),
         "DeletedResource": deleted(key: "id"),
     ]

@@ -53,6 +53,6 @@ enum DomainOperations {
     }
 
     static func json(_ d: Domain, _ env: ManagementEnvironment) -> JSONValue {
-        ResourceJSON.domain(d, httpsActive: env.httpsActive(d.hostname))
+        ResourceJSON.domain(d, httpsActive: env.httpsActive(d.hostname), certificate: env.certificate(d.hostname))
     }
 }

@@ -8,9 +8,12 @@ enum ResourceJSON {
     static func time(_ ms: Int64) -> JSONValue { .string(Timestamp.format(milliseconds: ms)) }
     static func time(orNull ms: Int64?) -> JSONValue { ms.map(time) ?? .null }
 
-    static func domain(_ d: Domain, httpsActive: Bool) -> JSONValue {
+    static func domain(_ d: Domain, httpsActive: Bool, certificate: DomainCertificate = DomainCertificate())
+        -> JSONValue
+    {
         var members = DomainInput.writable(d).objectValue ?? []
         members.insert(("httpsActive", .bool(httpsActive)), at: 2)
+        members.insert(("certificate", certificate.json), at: 3)
         members.append(("createdAt", time(d.createdAt)))
         members.append(("updatedAt", time(d.updatedAt)))
         return .object(members)

@@ -115,6 +115,21 @@ struct CopyTable {
                 ("scope", .text), ("key_hash", .bytes), ("request_hash", .bytes), ("status", .int), ("body", .bytes),
                 ("created_at", .int),
             ]),
+        // Certificates ordered through ACME and the account that ordered them (decision
+        // 0017): moving keeps them, rather than ordering everything again. Challenges and
+        // past attempts are transient and stay behind.
+        CopyTable(
+            "certificates",
+            [
+                ("hostname", .text), ("status", .text), ("chain_pem", .text), ("key_pem", .text),
+                ("not_before", .int), ("not_after", .int), ("issuer", .text), ("renewal_at", .int),
+                ("renewal_info_check_at", .int), ("last_error_type", .text), ("last_error_detail", .text),
+                ("failures", .int), ("next_attempt_at", .int), ("lease_node", .text), ("lease_until", .int),
+                ("updated_at", .int),
+            ]),
+        CopyTable(
+            "acme_accounts",
+            [("directory_url", .text), ("key_pem", .text), ("account_url", .text), ("created_at", .int)]),
         CopyTable(
             "app_instances",
             [

@@ -15,6 +15,7 @@ enum PGMigrations {
         Migration(version: 3, sql: PGSchemaV3.sql),
         Migration(version: 4, sql: PGSchemaV4.sql),
         Migration(version: 5, sql: PGSchemaV5.sql),
+        Migration(version: 6, sql: PGSchemaV6.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

@@ -1,6 +1,6 @@
 import Model
 
-/// The operator console's reads, as SQLite's (`SQLiteQueries+Console`), on schema 5.
+/// The operator console's reads, as SQLite's (`SQLiteQueries+Console`), on schema 6.
 extension PGQueries {
     /// `links_key` (key, id): the range in the index's order, no sort.
     static let selectLinksByKeyPrefix = """

@@ -1,7 +1,7 @@
 import Model
 
 /// The operator console's reads: link search, a link's newest clicks and open events,
-/// the workspace's activity, sessions (schema 6).
+/// the workspace's activity, sessions (schema 7).
 extension SQLiteQueries {
     /// `links_key` (key, id): the range in the index's order, no sort.
     static let selectLinksByKeyPrefix = """

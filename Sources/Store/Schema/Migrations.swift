@@ -25,6 +25,7 @@ enum Migrations {
         Migration(version: 4, sql: SchemaV4.sql),
         Migration(version: 5, sql: SchemaV5.sql),
         Migration(version: 6, sql: SchemaV6.sql),
+        Migration(version: 7, sql: SchemaV7.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -15,6 +15,7 @@ enum SchemaFixtures {
         (4, v4),
         (5, v5),
         (6, v6),
+        (7, v7),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -323,13 +324,78 @@ enum SchemaFixtures {
                 PRAGMA user_version = 5;
                 """)
 
-    /// Version 6: the console's sessions (one signed-in operator of a key the fixture
+    /// Version 6: ACME's tables (`SchemaV6`), with a certificate, an account, a challenge
+    /// and an attempt.
+    static let v6 = v5.replacingOccurrences(
+        of: "PRAGMA user_version = 5;",
+        with: """
+            CREATE TABLE certificates (
+                hostname TEXT PRIMARY KEY NOT NULL,
+                status TEXT NOT NULL,
+                chain_pem TEXT,
+                key_pem TEXT,
+                not_before INTEGER,
+                not_after INTEGER,
+                issuer TEXT,
+                renewal_at INTEGER,
+                renewal_info_check_at INTEGER,
+                last_error_type TEXT,
+                last_error_detail TEXT,
+                failures INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at INTEGER,
+                lease_node TEXT,
+                lease_until INTEGER,
+                updated_at INTEGER NOT NULL
+            );
+
+            CREATE TABLE acme_accounts (
+                directory_url TEXT PRIMARY KEY NOT NULL,
+                key_pem TEXT NOT NULL,
+                account_url TEXT,
+                created_at INTEGER NOT NULL
+            );
+
+            CREATE TABLE acme_challenges (
+                token TEXT PRIMARY KEY NOT NULL,
+                hostname TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                key_authorization TEXT NOT NULL,
+                expires_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+
+            CREATE TABLE certificate_orders (
+                id INTEGER PRIMARY KEY,
+                hostname TEXT NOT NULL,
+                node TEXT NOT NULL,
+                started_at INTEGER NOT NULL,
+                finished_at INTEGER NOT NULL,
+                result TEXT NOT NULL,
+                problem_type TEXT,
+                detail TEXT
+            );
+            CREATE INDEX certificate_orders_by_hostname ON certificate_orders (hostname, id);
+
+            CREATE TABLE acme_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                version INTEGER NOT NULL
+            );
+            INSERT INTO acme_state (id, version) VALUES (1, 0);
+            INSERT INTO certificates VALUES ('fixture.example.com', 'valid', 'chain', 'key', 1, 3, 'CN=Fixture CA', 2,
+                NULL, NULL, NULL, 0, NULL, NULL, NULL, 1);
+            INSERT INTO acme_accounts VALUES ('https://ca.test/dir', 'account key', 'https://ca.test/acct/1', 1);
+            INSERT INTO acme_challenges VALUES ('tok', 'fixture.example.com', 'http-01', 'tok.thumb', 9);
+            INSERT INTO certificate_orders VALUES (1, 'fixture.example.com', 'node', 1, 1, 'issued', NULL, NULL);
+            UPDATE acme_state SET version = 4;
+            PRAGMA user_version = 6;
+            """)
+
+    /// Version 7: the console's sessions (one signed-in operator of a key the fixture
     /// does not hold: the session reads as nothing, the row stays), and the indexes of its
     /// reads.
-    static let v6 =
-        v5
+    static let v7 =
+        v6
         .replacingOccurrences(
-            of: "PRAGMA user_version = 5;",
+            of: "PRAGMA user_version = 6;",
             with: """
                 CREATE TABLE console_sessions (
                     token_hash BLOB PRIMARY KEY NOT NULL,
@@ -346,6 +412,6 @@ enum SchemaFixtures {
                 CREATE INDEX links_domain_id ON links(domain, id);
 
                 INSERT INTO console_sessions VALUES (X'0A0B', 'session', 'sk_fixture', 1000, 2000);
-                PRAGMA user_version = 6;
+                PRAGMA user_version = 7;
                 """)
 }
