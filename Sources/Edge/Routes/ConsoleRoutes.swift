@@ -2,6 +2,7 @@ import Console
 import Core
 import HTTP
 import HTTPTypes
+import Management
 import Model
 import Store
 
@@ -21,7 +22,7 @@ enum ConsoleRoutes {
         let environment = ConsoleEnvironment(
             now: { services.nowMilliseconds },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
-            certificate: { host in certificateStatus(host, server.certificates) },
+            certificate: { host in certificateStatus(services.certificate(host)) },
             domainFindings: { reader in try domainFindings(reader, server.certificates, now: services.nowMilliseconds)
             },
             dns: { dnsTarget(configuration, server) },
@@ -58,12 +59,19 @@ enum ConsoleRoutes {
         return routes.build()
     }
 
-    /// What the certificate set knows of `host`: the certificate that covers it by name
-    /// and is valid now, when there is one.
-    static func certificateStatus(_ host: String, _ certificates: CertificateSet) -> CertificateStatus {
-        guard certificates.covers(host) else { return CertificateStatus(status: "none", source: "none") }
+    /// The domain's certificate as the workspace API shows it (`EdgeServices.certificate`:
+    /// the certificate set's, with ACME's state when ACME is on), for the domains page.
+    static func certificateStatus(_ c: DomainCertificate) -> CertificateStatus {
+        var problem: String?
+        if let e = c.lastError {
+            problem = e.detail
+            if let next = c.nextAttemptAt {
+                problem! += " (next attempt \(Timestamp.format(milliseconds: next)))"
+            }
+        }
         return CertificateStatus(
-            status: "valid", source: "directory", notAfter: certificates.expiry(of: host).map { $0 * 1_000 })
+            status: c.status.rawValue, source: c.source.rawValue, notAfter: c.notAfter, issuer: c.issuer,
+            problem: problem)
     }
 
     /// `biqli-edge check`'s findings about the store (keys, certificates of the domains,
