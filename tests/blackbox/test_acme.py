@@ -14,7 +14,7 @@ Pebble, which validates by connecting to the edge's own listeners (acme_ca.py).
   certificate it replaces;
 - an operator's certificate in the directory wins; external account binding;
 - with two edges on one PostgreSQL database: one order per domain, both serve it."""
-import json, os, re, socket, ssl, tempfile, threading, time
+import html, json, os, re, socket, ssl, tempfile, threading, time
 
 import pytest
 
@@ -303,6 +303,18 @@ def test_a_failed_validation_is_retried_with_growing_waits_and_reported(edge_fac
     findings = {f["code"]: f for f in json.loads(out.stdout) if f["subject"] == host}
     assert findings["certificate_order_failed"]["severity"] == "error", findings
     assert "urn:ietf:params:acme:error:" in findings["certificate_order_failed"]["message"]
+
+    # The console's domains page says it too: ACME, failed, the CA's problem and the next attempt.
+    from test_console import Browser
+    browser = Browser(e.edge)
+    browser.sign_in(e.key)
+    status, _, page = browser.get("/console/domains")
+    assert status == 200
+    section = re.search(rf'<section[^>]* id="domain-{re.escape(host)}".*?</section>', page, re.S).group(0)
+    status_text = re.search(r'class="certificate-status">(.*?)</dd>', section, re.S).group(1)
+    assert status_text.strip() == "failed (acme)", section
+    assert html.escape(e.certificate(host)["lastError"]["detail"][:40]) in section, section
+    assert "next attempt" in section, section
 
     # The DNS now points at the edge: the next attempt succeeds and clears the error.
     ca.forget(host)
