@@ -1,6 +1,7 @@
 import CSystem
 import Foundation
 import HTTPTypes
+import Synchronization
 import XCTest
 
 @testable import HTTP
@@ -119,5 +120,45 @@ final class SuppliedCertificateTests: XCTestCase {
         alpn.remove(hostname: "go.example.test")
         let after = try handshake("go.example.test", alpn: "acme-tls/1")
         XCTAssertFalse(after.contains("CN = challenge"), after)
+    }
+
+    /// Reloads racing from several threads (the watcher, SIGHUP, ACME's supply): every
+    /// loop ends with the set the server says it serves, never an older one.
+    func testRacingReloadsLeaveEveryLoopWithTheLastSet() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.loops = 2
+        configuration.httpAddress = .init(host: "127.0.0.1", port: 0)
+        configuration.httpsAddress = nil
+        configuration.certificateDirectory = dir
+        configuration.accessLog = false
+        let server = HTTPServer(configuration: configuration)
+        final class OK: HTTPHandler {
+            func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
+                .response(.text(200, "ok\n"))
+            }
+        }
+        try server.start(handler: OK())
+        defer {
+            server.shutdown()
+            server.wait()
+        }
+        let sets = try (0..<4).map { i in [try supplied("race\(i).example.test", version: "\(i)")] }
+        for round in 0..<20 {
+            DispatchQueue.concurrentPerform(iterations: 8) { i in
+                server.supply(sets[(i + round) % sets.count])
+            }
+            let expected = server.certificates.hostnames
+            for loop in 0..<server.loopCount {
+                let seen = Mutex<[String]?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                let eventLoop = server.loops[loop]
+                eventLoop.post {
+                    seen.withLock { $0 = eventLoop.certificates.hostnames }
+                    done.signal()
+                }
+                done.wait()
+                XCTAssertEqual(seen.withLock { $0 }, expected, "round \(round), loop \(loop)")
+            }
+        }
     }
 }

@@ -14,7 +14,8 @@ import Glibc
 /// handed over, finished, when serving begins.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
-    private var loops: [EventLoop] = []
+    /// Internal for the tests, which read a loop's state on its thread.
+    private(set) var loops: [EventLoop] = []
     private let shutdownRequested = ShutdownFlag()
     private var threads: [OSThread] = []
     private let certificateState: Mutex<CertificateSet>
@@ -104,9 +105,13 @@ public final class HTTPServer: @unchecked Sendable {
                 directory: configuration.certificateDirectory, previous: certificates,
                 supplied: suppliedState.withLock { $0 }, alpn: configuration.alpnCertificates)
             certificateState.withLock { $0 = certs }
+            // Handed to the loops under the lock: each loop's mailbox runs in order, so the
+            // set a loop ends with is the last one loaded. Posted after the lock, two
+            // racing reloads (the directory's watcher and an ACME certificate) could hand
+            // the older set over last and leave it serving until the next reload.
+            for loop in loops { loop.post { loop.certificates = certs } }
             return certs
         }
-        for loop in loops { loop.post { loop.certificates = certs } }
         configuration.onCertificatesLoaded?(certs, true)
         return certs
     }
