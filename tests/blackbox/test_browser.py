@@ -16,7 +16,10 @@ from fixtures_data import start_demo, update_link
 REASON = unavailable_reason()
 # Skipping is for a developer machine without the browser; CI (and scripts/test, which installs
 # it) must run these, so there a missing browser fails instead of vanishing as a skip.
-pytestmark = pytest.mark.skipif(REASON is not None and not os.environ.get("CI"), reason=str(REASON))
+# The pages in a browser; the store under them is the same on both backends (test_visits and
+# test_console run on both): the SQLite pass runs these, the PostgreSQL pass skips them.
+pytestmark = [pytest.mark.skipif(REASON is not None and not os.environ.get("CI"), reason=str(REASON)),
+              pytest.mark.store_independent]
 
 STORE_URL = "https://apps.apple.com/app/id1234567890"
 HANDOFF_RE = re.compile(r"^https://go\.example\.test/m/handoff\?biqli_token=bqmh_[A-Za-z0-9_-]{43}$")

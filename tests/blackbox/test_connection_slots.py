@@ -6,7 +6,11 @@ has the head deadline from accept, and at the connection limit the oldest waitin
 connections (silent since accept, or idle between requests) make room, as in nginx.
 """
 import re, resource, socket, time
+import pytest
 from edge import Conn, request
+
+# About the transport, not the store: the SQLite pass runs it, the PostgreSQL pass skips it.
+pytestmark = pytest.mark.store_independent
 
 SILENT = 10_000
 

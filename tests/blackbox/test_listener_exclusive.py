@@ -5,7 +5,11 @@ user join: a second `serve` with another data directory used to take half of the
 connections (half of the API calls answered 401 by the wrong edge).
 """
 import json, socket, subprocess, tempfile
+import pytest
 from edge import BINARY, Edge, request
+
+# About the transport, not the store: the SQLite pass runs it, the PostgreSQL pass skips it.
+pytestmark = pytest.mark.store_independent
 
 
 def start_second(env_overrides):

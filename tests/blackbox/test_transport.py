@@ -3,6 +3,9 @@ import json, re, select, warnings, signal, socket, ssl, subprocess, time
 import pytest
 from edge import BINARY, ROOT, Conn, Edge, connect, make_cert, peer_cert_names, request
 
+# About the transport, not the store: the SQLite pass runs it, the PostgreSQL pass skips it.
+pytestmark = pytest.mark.store_independent
+
 
 def test_health_over_http_and_https(edge):
     status, headers, body = request(edge.http_port, "/healthz")
