@@ -74,20 +74,7 @@ final class SuppliedCertificateTests: XCTestCase {
     /// A real handshake through the server, with the `openssl` command line as the client.
     func testTheACMETLSCertificateIsPresentedOnlyToClientsThatOfferACMETLS1() throws {
         let alpn = ALPNCertificates()
-        var configuration = HTTPServerConfiguration()
-        configuration.loops = 1
-        configuration.httpAddress = nil
-        configuration.httpsAddress = .init(host: "127.0.0.1", port: 0)
-        configuration.certificateDirectory = dir
-        configuration.accessLog = false
-        configuration.alpnCertificates = alpn
-        let server = HTTPServer(configuration: configuration)
-        final class OK: HTTPHandler {
-            func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
-                .response(.text(200, "ok\n"))
-            }
-        }
-        try server.start(handler: OK())
+        let server = try startedServer(loops: 1, https: true) { $0.alpnCertificates = alpn }
         defer {
             server.shutdown()
             server.wait()
@@ -125,19 +112,7 @@ final class SuppliedCertificateTests: XCTestCase {
     /// Reloads racing from several threads (the watcher, SIGHUP, ACME's supply): every
     /// loop ends with the set the server says it serves, never an older one.
     func testRacingReloadsLeaveEveryLoopWithTheLastSet() throws {
-        var configuration = HTTPServerConfiguration()
-        configuration.loops = 2
-        configuration.httpAddress = .init(host: "127.0.0.1", port: 0)
-        configuration.httpsAddress = nil
-        configuration.certificateDirectory = dir
-        configuration.accessLog = false
-        let server = HTTPServer(configuration: configuration)
-        final class OK: HTTPHandler {
-            func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
-                .response(.text(200, "ok\n"))
-            }
-        }
-        try server.start(handler: OK())
+        let server = try startedServer(loops: 2, https: false)
         defer {
             server.shutdown()
             server.wait()
@@ -160,5 +135,28 @@ final class SuppliedCertificateTests: XCTestCase {
                 XCTAssertEqual(seen.withLock { $0 }, expected, "round \(round), loop \(loop)")
             }
         }
+    }
+
+    /// A server on the test's certificate directory answering 200 to everything, on
+    /// loopback: HTTPS only or plain HTTP only.
+    private func startedServer(
+        loops: Int, https: Bool, configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws -> HTTPServer {
+        var configuration = HTTPServerConfiguration()
+        configuration.loops = loops
+        configuration.httpAddress = https ? nil : .init(host: "127.0.0.1", port: 0)
+        configuration.httpsAddress = https ? .init(host: "127.0.0.1", port: 0) : nil
+        configuration.certificateDirectory = dir
+        configuration.accessLog = false
+        configure(&configuration)
+        let server = HTTPServer(configuration: configuration)
+        try server.start(handler: OK())
+        return server
+    }
+}
+
+private final class OK: HTTPHandler {
+    func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
+        .response(.text(200, "ok\n"))
     }
 }
