@@ -14,7 +14,8 @@ honoured as on a phone); `--window-size` only sizes the window around it.
 """
 import http.server, os, shutil, socket, ssl, struct, tempfile, threading, zlib
 
-from edge import make_cert
+from edge import Edge, make_cert
+from fixtures_data import start_demo
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -232,3 +233,28 @@ def is_csp_message(entry):
 def errors_in(log, allowed=()):
     """Console entries at error level (SEVERE) whose message contains none of `allowed`."""
     return [e for e in log if e.get("level") == "SEVERE" and not any(a in e.get("message", "") for a in allowed)]
+
+
+class Site:
+    """A demo edge (`serve --demo`, with `env`), the closed store port and the preview-image
+    server, shared by a test module; `close` stops them all."""
+
+    def __init__(self, env=None):
+        self.edges = []
+        self.edge = start_demo(self._start, env=env)
+        self.closed = ClosedPort()
+        self.images = ImageServer()
+
+    def _start(self, **kwargs):
+        e = Edge(**kwargs)
+        self.edges.append(e)
+        return e
+
+    def browser(self, ua, **kwargs):
+        return Browser(self.edge.https_port, self.closed.port, self.images.port, ua, **kwargs)
+
+    def close(self):
+        for e in self.edges:
+            e.kill()
+        self.closed.close()
+        self.images.close()

@@ -8,10 +8,8 @@ import os, re, time
 
 import pytest
 
-from browser import (UA_FACEBOOK_BOT, UA_IPHONE, Browser, ClosedPort, ImageServer, errors_in,
-                     is_csp_message, unavailable_reason)
-from edge import Edge
-from fixtures_data import start_demo, update_link
+from browser import UA_FACEBOOK_BOT, UA_IPHONE, Site, errors_in, is_csp_message, unavailable_reason
+from fixtures_data import update_link
 
 REASON = unavailable_reason()
 # Skipping is for a developer machine without the browser; CI (and scripts/test, which installs
@@ -39,30 +37,6 @@ LANGUAGES = [
 
 
 # ---------------------------------------------------------------- fixtures
-
-
-class Site:
-    """The edge, the closed store port and the preview-image server, shared by the module."""
-
-    def __init__(self):
-        self.edges = []
-        self.edge = start_demo(self._start)
-        self.closed = ClosedPort()
-        self.images = ImageServer()
-
-    def _start(self, **kwargs):
-        e = Edge(**kwargs)
-        self.edges.append(e)
-        return e
-
-    def browser(self, ua, **kwargs):
-        return Browser(self.edge.https_port, self.closed.port, self.images.port, ua, **kwargs)
-
-    def close(self):
-        for e in self.edges:
-            e.kill()
-        self.closed.close()
-        self.images.close()
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,8 @@ import base64, os, re, time, urllib.parse, uuid
 
 import pytest
 
-from browser import Browser, ClosedPort, ImageServer, errors_in, is_csp_message, unavailable_reason
-from edge import Edge
-from fixtures_data import DEMO_APP_ID, DEMO_HOST, UA_ANDROID, api, barrier, start_demo, visit
+from browser import Site, errors_in, is_csp_message, unavailable_reason
+from fixtures_data import DEMO_APP_ID, DEMO_HOST, UA_ANDROID, api, barrier, visit
 
 REASON = unavailable_reason()
 # The pages in a browser; the store under them is the same on both backends (test_visits and
@@ -35,27 +34,13 @@ ONCE_RE = re.compile(r"(http://[^\s\"']+/console/sign-in/once\?token=[A-Za-z0-9_
 # ---------------------------------------------------------------- fixtures
 
 
-class Console:
-    """The demo edge with its console, a closed port and the image server (browser.py's set-up)."""
+class Console(Site):
+    """The demo site (browser.py) with the console on its own loopback listener."""
 
     def __init__(self):
-        self.edges = []
-        self.edge = start_demo(self._start, env={"BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0"})
+        super().__init__(env={"BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0"})
         self.port = console_port(self.edge)
         self.origin = f"http://127.0.0.1:{self.port}"
-        self.closed = ClosedPort()
-        self.images = ImageServer()
-
-    def _start(self, **kwargs):
-        e = Edge(**kwargs)
-        self.edges.append(e)
-        return e
-
-    def close(self):
-        for e in self.edges:
-            e.kill()
-        self.closed.close()
-        self.images.close()
 
 
 def console_port(edge):
@@ -77,8 +62,7 @@ def site():
 
 @pytest.fixture(scope="module")
 def browser_driver(site):
-    b = Browser(site.edge.https_port, site.closed.port, site.images.port, UA_DESKTOP_CHROME,
-                width=1280, height=900)
+    b = site.browser(UA_DESKTOP_CHROME, width=1280, height=900)
     yield b
     b.quit()
 
