@@ -43,7 +43,7 @@ enum ConsoleRoutes {
         let routes = RouterBuilder()
         routes.add(nil, "/*path", name: "console") { request, context, _ in
             let client = ConsoleClient(
-                address: services.clients.clientAddress(peer: context.peerAddress, headers: request.headers),
+                address: services.clients.clientAddress(context, request.headers),
                 secure: services.clients.isHTTPS(
                     peer: context.peerAddress, listener: context.listener, headers: request.headers),
                 loop: context.loopIndex)

@@ -10,6 +10,7 @@ enum EdgeRoutes {
         OperationsRoutes.install(
             on: router, server: services.server, backend: services.backend, clicks: services.clicks,
             certificates: services.certificateHealth, configuration: services.configuration,
+            clients: services.clients,
             domainCertificates: { context in
                 CertificateMetrics.text(
                     domains: ((try? services.reader(context).domains()) ?? []).map(\.hostname),

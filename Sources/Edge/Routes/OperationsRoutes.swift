@@ -6,12 +6,13 @@ import Store
 /// `/healthz` and `/metrics`.
 ///
 /// `/metrics` is served on the operator's metrics listener when one is configured;
-/// without one, only to loopback peers on the main listeners, so that counters do
-/// not leak to the internet by default.
+/// without one, only to loopback clients on the main listeners (the client as resolved
+/// through trusted proxies: a request through a proxy that names no client is refused),
+/// so that counters do not leak to the internet by default.
 enum OperationsRoutes {
     static func install(
         on router: RouterBuilder, server: HTTPServer, backend: StoreBackend, clicks: ClickRecorder,
-        certificates: CertificateHealth, configuration: EdgeConfiguration,
+        certificates: CertificateHealth, configuration: EdgeConfiguration, clients: ClientAddressResolver,
         domainCertificates: @escaping @Sendable (RequestContext) -> String = { _ in "" }
     ) {
         let healthy: HTTPResponse = {
@@ -33,10 +34,13 @@ enum OperationsRoutes {
         }
         let dedicated = configuration.metricsAddress != nil
         let node = nodeText(node: configuration.node, backend: backend.name)
-        router.add([.get], "/metrics", name: "metrics") { _, context, _ in
+        router.add([.get], "/metrics", name: "metrics") { request, context, _ in
+            // Without a listener of its own, only to this machine: the client as resolved
+            // through trusted proxies, never the proxy's own loopback address.
             let allowed =
                 dedicated
-                ? context.listener == .metrics : (isLoopback(context.peerAddress) && context.listener != .metrics)
+                ? context.listener == .metrics
+                : (context.listener != .metrics && clients.client(context, request.headers).isLoopback)
             guard allowed else { return .response(.text(404, "not found\n")) }
             // Read on this loop (its store reader), before the answer moves to another one.
             let perDomain = domainCertificates(context)
@@ -180,9 +184,5 @@ enum OperationsRoutes {
             out += "# HELP \(row.name) \(row.help)\n# TYPE \(row.name) \(row.type)\n\(row.name) \(row.value)\n"
         }
         return out
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1"
     }
 }

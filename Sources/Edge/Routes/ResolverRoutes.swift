@@ -12,7 +12,7 @@ enum ResolverRoutes {
         router.add(nil, "/api/v1/track/open", name: "track_open") { request, context, _ in
             let input = ResolveInput(
                 request: request,
-                sourceAddress: services.clients.clientAddress(peer: context.peerAddress, headers: request.headers),
+                sourceAddress: services.clients.clientAddress(context, request.headers),
                 now: services.nowMilliseconds, readerLoop: context.loopIndex)
             let responder = context.deferResponse()
             services.resolver.resolve(input) { response in responder.respond(response) }

@@ -142,10 +142,14 @@ struct VisitFlow: Sendable {
         var country: String?
         // The client's address (through trusted proxies) only when something uses it; it
         // leaves as a keyed hash and a country code, never as itself.
+        // Behind a proxy that named no client, the address is the proxy's: hashing it would
+        // make every such click a candidate for every open, so nothing is kept.
         if planned.sourceHash || services.geoIP != nil {
-            let address = services.clients.clientAddress(peer: context.peerAddress, headers: request.headers)
-            if planned.sourceHash { sourceHash = services.sourceHasher.hash(address) }
-            country = services.geoIP?.country(of: address, loop: context.loopIndex)
+            let client = services.clients.client(context, request.headers)
+            if client.known {
+                if planned.sourceHash { sourceHash = services.sourceHasher.hash(client.address) }
+                country = services.geoIP?.country(of: client.address, loop: context.loopIndex)
+            }
         }
         return Click(
             id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,

@@ -12,6 +12,9 @@ final class Connection {
     let listener: ListenerKind
     /// The client's address: the peer's, or the one a trusted proxy's PROXY header names.
     var peerAddress: String
+    /// A trusted balancer's PROXY header came without a client address (`UNKNOWN`, v2
+    /// `LOCAL`, `AF_UNSPEC`, `AF_UNIX`): `peerAddress` is then the balancer's own.
+    var proxyClientUnknown = false
     /// The PROXY protocol step still to run before any byte reaches TLS or HTTP; nil
     /// once it has run, and always with the protocol off (`EventLoop+Proxy.swift`).
     var proxyExpectation: ProxyExpectation?

@@ -58,8 +58,9 @@ extension EventLoop {
         let start = Clock.monotonicNanoseconds()
         let keepAlive = request.keepAlive && !isShuttingDown
         var context = RequestContext(
-            loop: self, loopIndex: index, peerAddress: conn.peerAddress, listener: conn.listener,
-            serverName: conn.serverName, fd: conn.fd, generation: conn.generation)
+            loop: self, loopIndex: index, peerAddress: conn.peerAddress,
+            proxyClientUnknown: conn.proxyClientUnknown, listener: conn.listener, serverName: conn.serverName,
+            fd: conn.fd, generation: conn.generation)
         // A new request restarts the clocks: the idle deadline counts from its answer.
         conn.receivedRequest = true
         conn.deadline.enter(.processing, now: now)

@@ -38,7 +38,11 @@ extension EventLoop {
         case .accept(let header):
             guard take(conn, header.length - consumed) else { return false }
             input.consume(header.length)
-            if let source = header.source { conn.peerAddress = source.description }
+            if let source = header.source {
+                conn.peerAddress = source.description
+            } else {
+                conn.proxyClientUnknown = true
+            }
             if header.version == .v1 {
                 metrics.proxyHeadersV1 += 1
             } else {

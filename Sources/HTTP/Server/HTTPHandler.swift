@@ -34,6 +34,10 @@ public struct RequestContext {
     /// Peer address as text (`203.0.113.9`, `2001:db8::1`); IPv4-mapped IPv6 is shown as IPv4.
     /// Behind a trusted proxy that sends a PROXY header, the client's address it names.
     public let peerAddress: String
+    /// A trusted balancer's PROXY header named no client (`UNKNOWN`, v2 `LOCAL`,
+    /// `AF_UNSPEC`, `AF_UNIX`), so `peerAddress` is the balancer's: nothing that depends on
+    /// who the client is may be decided from it.
+    public let proxyClientUnknown: Bool
     public let listener: ListenerKind
     /// The TLS server name the client asked for, if any.
     public let serverName: String?
@@ -46,12 +50,13 @@ public struct RequestContext {
     var responder: Responder?
 
     init(
-        loop: EventLoop, loopIndex: Int, peerAddress: String, listener: ListenerKind, serverName: String?,
-        fd: Int32, generation: UInt32
+        loop: EventLoop, loopIndex: Int, peerAddress: String, proxyClientUnknown: Bool = false,
+        listener: ListenerKind, serverName: String?, fd: Int32, generation: UInt32
     ) {
         self.loop = loop
         self.loopIndex = loopIndex
         self.peerAddress = peerAddress
+        self.proxyClientUnknown = proxyClientUnknown
         self.listener = listener
         self.serverName = serverName
         self.connectionFD = fd
