@@ -391,3 +391,67 @@ def test_times_are_shown_in_the_viewers_time_zone(browser, site):
         assert f":{(minute + 30) % 60:02d}" in shown, (stamp, shown)
     finally:
         b.cdp("Emulation.setTimezoneOverride", {"timezoneId": ""})
+
+
+class AttackPage:
+    """A page of another site (127.0.0.2 is another site than the console's 127.0.0.1, so the
+    console's SameSite=Strict cookies stay home), which any page the operator opens could be: it
+    asks the console for unknown one-time sign-in links with `<img>` tags and posts wrong keys to
+    the sign-in form, the way a hostile page would try to lock the operator out (issue 23 item 2)."""
+
+    def __init__(self, console_origin, images=8, posts=3):
+        import http.server, threading
+        tags = "".join(f'<img alt="" src="{console_origin}/console/sign-in/once?token=junk{n}">'
+                       for n in range(images))
+        forms = "".join(f'<iframe name="f{n}"></iframe><form id="p{n}" method="post" target="f{n}" '
+                        f'action="{console_origin}/console/sign-in"><input name="key" value="biqli_sk_wrong{n}">'
+                        f'</form>' for n in range(posts))
+        submit = "".join(f"document.getElementById('p{n}').submit();" for n in range(posts))
+        self.html = (f"<!doctype html><title>cat pictures</title>{tags}{forms}"
+                     f"<script>{submit}</script>").encode()
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(owner.html)))
+                self.end_headers()
+                self.wfile.write(owner.html)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Handler)
+        self.url = f"http://127.0.0.2:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def console_requests(site, path):
+    return sum(1 for e in site.edge.log_entries() if e.get("path") == path)
+
+
+def test_a_hostile_page_cannot_lock_the_operator_out_of_sign_in(browser, site):
+    b = browser
+    attack = AttackPage(site.origin, images=8, posts=3)
+    try:
+        before_links = console_requests(site, "/console/sign-in/once")
+        before_posts = console_requests(site, "/console/sign-in")
+        b.driver.get(attack.url)
+        wait_for(lambda: b.js("return [...document.images].every(i => i.complete);"), "the attack's images")
+        wait_for(lambda: console_requests(site, "/console/sign-in/once") >= before_links + 8,
+                 "the attack's requests at the console")
+        wait_for(lambda: console_requests(site, "/console/sign-in") >= before_posts + 3, "the attack's posts")
+        # Twice the attack, past any allowance (5 at once).
+        b.driver.get(attack.url)
+        wait_for(lambda: console_requests(site, "/console/sign-in/once") >= before_links + 16,
+                 "the second round of the attack")
+        # The operator, on the same address, signs in with the right key at once.
+        sign_in(b, site.edge.secret_key)
+        assert exists(b, 'form[action="/console/sign-out"]')
+    finally:
+        attack.close()

@@ -17,8 +17,12 @@ extension Console {
         return .response(SignInPage.render(csrf: token.csrf, extraHeaders: setCookie))
     }
 
-    /// `POST /console/sign-in`: checks the form's token, the address's allowance, then
-    /// the key; a right key gets a new session (303 to the overview with its cookie).
+    /// `POST /console/sign-in`: checks the form's token (a request without it spends
+    /// nothing: another site's page cannot send it), then the key. A right key gets a new
+    /// session (303 to the overview with its cookie) whatever the address's allowance, so
+    /// that wrong keys sent by others from the same address (every SSH tunnel arrives as
+    /// 127.0.0.1) never lock the operator out; a wrong one is counted, and once the
+    /// address has spent its allowance it is answered 429 with `Retry-After`.
     func signIn(_ request: ConsoleRequest, _ reader: any StoreReader) throws -> ConsoleAnswer {
         guard let text = ConsoleCookies.value(ConsoleCookies.form, in: request.headers),
             let form = SessionToken(text), form.accepts(csrf: request.form?["csrf"])
@@ -31,11 +35,11 @@ extension Console {
         }
         let now = environment.now()
         let address = request.client.address
-        if let wait = limiter.retryAfter(address, now: now) {
-            return .response(tooManyAttempts(form, wait: wait))
-        }
         let key = request.form?.text("key") ?? ""
         guard let record = try WorkspaceOperations.authenticate(key: key, reader: reader) else {
+            if let wait = limiter.retryAfter(address, now: now) {
+                return .response(tooManyAttempts(form, wait: wait))
+            }
             limiter.recordFailure(address, now: now)
             environment.log("warn", "console sign-in refused", [("reason", "unknown or revoked key")])
             return .response(
@@ -47,16 +51,12 @@ extension Console {
     }
 
     /// `GET /console/sign-in/once?token=...`: a one-time link, exchanged for a session
-    /// (the link's row deleted in the same transaction, so that it works once).
+    /// (the link's row deleted in the same transaction, so that it works once). It spends
+    /// no allowance, used or not: a GET needs no form token, so any page the operator
+    /// opens could send it (an `<img>`), and a link is 256 random bits: nobody guesses one.
     func signInOnce(_ request: ConsoleRequest) -> ConsoleAnswer {
-        let now = environment.now()
-        let address = request.client.address
         let (form, setCookie) = formToken(request)
-        if let wait = limiter.retryAfter(address, now: now) {
-            return .response(tooManyAttempts(form, wait: wait, extraHeaders: setCookie))
-        }
         guard let link = request.query["token"].flatMap(SessionToken.init) else {
-            limiter.recordFailure(address, now: now)
             return .response(unusableLink(form, setCookie))
         }
         return startSession(request, keyId: nil, replacing: link, formCookie: setCookie)
@@ -71,8 +71,6 @@ extension Console {
         let now = environment.now()
         let lifetime = configuration.sessionLifetimeSeconds
         let secure = request.client.secure
-        let limiter = self.limiter
-        let address = request.client.address
         let log = environment.log
         return write(
             request,
@@ -108,7 +106,6 @@ extension Console {
                             ("Set-Cookie", ConsoleCookies.clear(ConsoleCookies.form, secure: secure)),
                         ])
                 case .failure(.refused(.signInLinkUnusable)):
-                    limiter.recordFailure(address, now: now)
                     log("warn", "console sign-in refused", [("reason", "unusable sign-in link")])
                     let (form, setCookie) = formToken(request)
                     return unusableLink(form, setCookie.isEmpty ? formCookie : setCookie)
@@ -157,13 +154,11 @@ extension Console {
         return (token, [("Set-Cookie", cookie)])
     }
 
-    private func tooManyAttempts(_ form: SessionToken, wait: Int64, extraHeaders: [(String, String)] = [])
-        -> HTTPResponse
-    {
+    private func tooManyAttempts(_ form: SessionToken, wait: Int64) -> HTTPResponse {
         SignInPage.render(
             status: 429, csrf: form.csrf,
             error: "Too many wrong keys from your address: try again in \(Format.duration(seconds: Int(wait))).",
-            extraHeaders: [("Retry-After", String(wait))] + extraHeaders)
+            extraHeaders: [("Retry-After", String(wait))])
     }
 
     private func unusableLink(_ form: SessionToken, _ setCookie: [(String, String)]) -> HTTPResponse {

@@ -1,10 +1,13 @@
 import Core
 import Synchronization
 
-/// Wrong keys (and unusable sign-in links) per client address, as a GCRA: `burst` at
-/// once, then one every `intervalSeconds`. While an address is over it, every sign-in
-/// from it is refused with 429 before its key is looked at, so that the answer tells
-/// nothing more about the key; a right key spends nothing.
+/// Wrong keys per client address, as a GCRA: `burst` at once, then one every
+/// `intervalSeconds`. While an address is over it, a wrong key from it is answered 429
+/// rather than 401; a right key signs in whatever the address spent (others behind the
+/// same address must not lock the operator out) and spends nothing. Only a sign-in form
+/// with its token counts: a request another site's page can make (a GET, a form without
+/// the token) spends nothing. A workspace key is 32 random bytes, so the limit is not
+/// what stops guessing; it slows a client that keeps sending wrong keys and shows it.
 ///
 /// Per process: each edge of a fleet counts its own (a fleet's console listeners are
 /// loopback or behind one proxy, and the limit only needs to make guessing a 32-byte key
