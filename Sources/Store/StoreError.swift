@@ -13,6 +13,9 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The database server cannot be reached (refused, lost, restarting): the same
     /// write may succeed once it is back. `message` is safe to log (no password).
     case unavailable(String)
+    /// A write would store text with a NUL byte, which PostgreSQL's `text` cannot hold
+    /// (the store refuses it on both backends' behalf before it reaches the server).
+    case textWithNUL
 
     /// Another connection held a lock on the database for longer than the store's lock
     /// wait (SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`, any extended form): the same write

@@ -116,6 +116,7 @@ extension ManagementError {
         case .conflict(.linkKey): self = .invalid("key", "is already used on this domain")
         case .missingReference(.domain): self = .invalid("domain", "names no domain; create the domain first")
         case .missingReference(.app): self = .invalid("mobile.appId", "names no Mobile App")
+        case .textWithNUL: self = .malformed(FieldProblem("request", "must not contain a NUL byte (U+0000)"))
         default: return nil
         }
     }

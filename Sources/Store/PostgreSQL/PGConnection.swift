@@ -74,8 +74,20 @@ final class PGConnection: @unchecked Sendable {
     }
 
     /// Runs the statement named `name` (prepared from `sql` on first use) with `params`.
+    ///
+    /// A `text` parameter with a NUL byte never reaches the server, which would refuse it
+    /// (22021) whatever the statement. No stored text holds one (PostgreSQL cannot store
+    /// it, and every write is validated), so a query with such a parameter matches no row
+    /// and is answered as such (`GET /api/v1/links/%00` is a 404, as on SQLite); any
+    /// other statement could store it, and is refused with `textWithNUL`.
     @discardableResult
     func run(_ name: String, _ sql: String, _ params: PGParams = PGParams()) throws(StoreError) -> PGResult {
+        if params.holdsNUL {
+            guard PGConnection.isQuery(sql), let empty = PQmakeEmptyPGresult(handle, PGRES_TUPLES_OK) else {
+                throw StoreError.textWithNUL
+            }
+            return PGResult(empty)
+        }
         if !prepared.contains(name) {
             let types = params.types
             let result = types.withUnsafeBufferPointer { t in
@@ -95,6 +107,12 @@ final class PGConnection: @unchecked Sendable {
             throw error
         }
         return PGResult(result!)
+    }
+
+    /// A statement that only reads: its first word is `SELECT`.
+    static func isQuery(_ sql: String) -> Bool {
+        let word = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(6)
+        return word.count == 6 && zip(word, "SELECT".utf8).allSatisfy { $0 & 0xDF == $1 }
     }
 
     /// Forgets prepared statements (after a reconnect they must be prepared again).

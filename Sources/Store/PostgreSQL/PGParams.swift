@@ -1,5 +1,9 @@
 import CPostgreSQL
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The parameters of one statement, in binary format, in one byte buffer.
 ///
 /// Types are fixed per statement (its prepared form names them): `text` (25),
@@ -7,6 +11,9 @@ import CPostgreSQL
 /// A nil is SQL NULL of the parameter's type.
 struct PGParams {
     private(set) var types: [UInt32] = []
+    /// A `text` parameter (or element) holds a NUL byte, which PostgreSQL's `text` cannot
+    /// (error 22021): `PGConnection.run` then never sends the statement.
+    private(set) var holdsNUL = false
     private var bytes: [UInt8] = []
     /// Offset in `bytes` and length of each parameter; length -1 is NULL.
     private var spans: [(offset: Int, length: Int32)] = []
@@ -30,13 +37,24 @@ struct PGParams {
 
     mutating func text(_ value: String?) {
         guard var value else { return null(PGParams.textOID) }
-        value.withUTF8 { append(PGParams.textOID, $0) }
+        value.withUTF8 {
+            if PGParams.containsNUL($0) { holdsNUL = true }
+            append(PGParams.textOID, $0)
+        }
     }
 
     /// A `text` parameter given as its UTF-8 bytes (JSON that `ModelCodec` wrote), without a String.
     mutating func text(bytes value: [UInt8]?) {
         guard let value else { return null(PGParams.textOID) }
-        value.withUnsafeBufferPointer { append(PGParams.textOID, $0) }
+        value.withUnsafeBufferPointer {
+            if PGParams.containsNUL($0) { holdsNUL = true }
+            append(PGParams.textOID, $0)
+        }
+    }
+
+    static func containsNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, 0, bytes.count) != nil
     }
 
     mutating func bytes(_ value: [UInt8]?) {
@@ -59,6 +77,7 @@ struct PGParams {
     mutating func array(_ elementOID: UInt32, count: Int, _ write: (inout PGArrayWriter) -> Void) {
         var writer = PGArrayWriter(elementOID: elementOID, count: count)
         write(&writer)
+        if writer.holdsNUL { holdsNUL = true }
         precondition(writer.written == count, "array parameter: \(writer.written) elements for \(count)")
         let arrayOID: UInt32
         switch elementOID {
@@ -120,6 +139,7 @@ struct PGParams {
 struct PGArrayWriter {
     fileprivate var bytes: [UInt8] = []
     fileprivate var written = 0
+    fileprivate var holdsNUL = false
     let elementOID: UInt32
 
     fileprivate init(elementOID: UInt32, count: Int) {
@@ -148,11 +168,17 @@ struct PGArrayWriter {
 
     mutating func text(_ value: String?) {
         guard var value else { return element(nil) }
-        value.withUTF8 { element($0) }
+        value.withUTF8 {
+            if PGParams.containsNUL($0) { holdsNUL = true }
+            element($0)
+        }
     }
 
     /// A `text` element given as its UTF-8 bytes.
-    mutating func text(bytes value: [UInt8]?) { bytes(value) }
+    mutating func text(bytes value: [UInt8]?) {
+        if let value, value.withUnsafeBufferPointer(PGParams.containsNUL) { holdsNUL = true }
+        bytes(value)
+    }
 
     mutating func bytes(_ value: [UInt8]?) {
         guard let value else { return element(nil) }
