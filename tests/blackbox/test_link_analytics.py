@@ -152,13 +152,14 @@ def test_countries_come_from_the_geoip_database_and_the_address_is_never_stored(
     go("203.0.113.77")
     go("198.18.0.1, 203.0.113.78")  # the rightmost untrusted address counts
     go("2001:db8::7", ua=UA_ANDROID)
-    go(None)  # the peer itself, 127.0.0.1
+    go("127.0.0.5")  # a client on this machine (not a trusted proxy)
+    go(None)  # the trusted proxy named nobody: the client is unknown, so is its country
     go("192.0.2.55", ua=UA_IPHONE)  # not in the file
     barrier(edge)
     counts = analytics(edge, LINK_IDS["promo"])["clicks"]
-    assert counts["byCountry"] == {"unknown": 1, "FR": 2, "DE": 1, "JP": 1}, counts
+    assert counts["byCountry"] == {"unknown": 2, "FR": 2, "DE": 1, "JP": 1}, counts
     stored = [c["country"] for c in clicks(edge) if c["link_id"] == LINK_IDS["promo"]]
-    assert sorted(stored, key=str) == ["DE", "FR", "FR", "JP", None], stored
+    assert sorted(stored, key=str) == ["DE", "FR", "FR", "JP", None, None], stored
     # Only the country: no address in any stored byte, and none in the log.
     text = stored_text(edge)
     for address in (b"203.0.113.77", b"203.0.113.78", b"198.18.0.1", b"2001:db8::7", b"192.0.2.55"):

@@ -56,10 +56,7 @@ extension Console {
         -> HTTPResponse
     {
         guard let link = try reader.link(id: id) else { return MessagePage.notFound(csrf: csrf) }
-        var days = 30
-        if let text = request.query["days"], let n = Int(text), WorkspaceOperations.analyticsDays.contains(n) {
-            days = n
-        }
+        let days = request.query["days"].flatMap { WholeNumber.parse($0, in: WorkspaceOperations.analyticsDays) } ?? 30
         let now = environment.now()
         let model = LinkPage.Model(
             link: link, appName: try link.mobile.flatMap { try reader.app($0.appId)?.name },

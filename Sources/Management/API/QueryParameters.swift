@@ -1,3 +1,5 @@
+import Core
+
 /// The query of a request, split and percent-decoded (`+` as a space).
 struct QueryParameters: Sendable {
     private(set) var pairs: [(String, String)] = []
@@ -21,13 +23,15 @@ struct QueryParameters: Sendable {
         return nil
     }
 
-    /// The whole number `name` holds, `fallback` when absent; 400 naming it when it is
-    /// not one or outside `range`.
+    /// The whole number `name` holds (`WholeNumber`'s one spelling), `fallback` when
+    /// absent; 400 naming it when it is not one or outside `range`.
     func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(ManagementError) -> Int {
         guard let text = self[name] else { return fallback }
-        guard let n = Int(text), range.contains(n) else {
+        guard let n = WholeNumber.parse(text, in: range) else {
             throw .malformed(
-                FieldProblem(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
+                FieldProblem(
+                    name,
+                    "must be a whole number from \(range.lowerBound) to \(range.upperBound) (\(WholeNumber.rule))"))
         }
         return n
     }

@@ -19,13 +19,26 @@ extension OpenAPIDocument {
         ]
     }
 
+    /// An integer query parameter, with the one spelling every such parameter takes
+    /// (`WholeNumber`): a value that breaks it, or its range, is 400 `validation_error`.
+    static func integerQuery(
+        _ name: String, minimum: Int, maximum: Int, default fallback: Int, _ description: String = ""
+    ) -> JSONValue {
+        let rule = "Digits only: no sign, no spaces, no leading zero (`+5`, ` 5` and `05` are refused)."
+        return [
+            "name": .string(name), "in": "query",
+            "description": .string(description.isEmpty ? rule : description + " " + rule),
+            "schema": [
+                "type": "integer", "minimum": .int(Int64(minimum)), "maximum": .int(Int64(maximum)),
+                "default": .int(Int64(fallback)),
+            ],
+        ]
+    }
+
     static let commonComponents: JSONValue = [
         "responses": .object(OpenAPIErrorResponse.allCases.map { ($0.rawValue, $0.component) }),
         "parameters": [
-            "Limit": [
-                "name": "limit", "in": "query",
-                "schema": ["type": "integer", "minimum": 1, "maximum": 100, "default": 50],
-            ],
+            "Limit": integerQuery("limit", minimum: 1, maximum: 100, default: 50, "Items per page."),
             "Cursor": [
                 "name": "cursor", "in": "query",
                 "description": "The nextCursor of the previous page (not empty: leave cursor out for the first page).",

@@ -14,10 +14,7 @@ extension OpenAPIDocument {
                     "Clicks by UTC day and platform, by kind, in-app browser and country, and opens by UTC day and match type, for the last `days` UTC days (today included), counted from per-link daily aggregates: the cost does not grow with the number of clicks. Every day and every fixed bucket is present, zero when nothing happened. Countries come from BIQLI_EDGE_GEOIP_DB (unknown without it).",
                 parameters: [
                     parameterRef("LinkId"),
-                    [
-                        "name": "days", "in": "query",
-                        "schema": ["type": "integer", "minimum": 1, "maximum": 365, "default": 30],
-                    ],
+                    integerQuery("days", minimum: 1, maximum: 365, default: 30, "UTC days, today included."),
                 ],
                 answer: 200, "The numbers.", schema: schemaRef("LinkAnalytics"), errors: .reading)
         ],
@@ -38,14 +35,9 @@ extension OpenAPIDocument {
     ]
 
     static let qrParameters: [JSONValue] = [
-        [
-            "name": "size", "in": "query", "description": "The image's width and height in pixels.",
-            "schema": ["type": "integer", "minimum": 64, "maximum": 2048, "default": 512],
-        ],
-        [
-            "name": "margin", "in": "query", "description": "The white quiet zone around the code, in modules.",
-            "schema": ["type": "integer", "minimum": 0, "maximum": 16, "default": 4],
-        ],
+        integerQuery("size", minimum: 64, maximum: 2048, default: 512, "The image's width and height in pixels."),
+        integerQuery(
+            "margin", minimum: 0, maximum: 16, default: 4, "The white quiet zone around the code, in modules."),
         [
             "name": "level", "in": "query",
             "description": "Error correction: L 7 %, M 15 %, Q 25 %, H 30 % of the code may be damaged.",

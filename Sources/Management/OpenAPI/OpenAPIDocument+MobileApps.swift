@@ -64,10 +64,7 @@ extension OpenAPIDocument {
                     "Clicks by platform and kind, opens by match type and first-open flag, and the 50 most recent opens.",
                 parameters: [
                     parameterRef("AppId"),
-                    [
-                        "name": "days", "in": "query",
-                        "schema": ["type": "integer", "minimum": 1, "maximum": 365, "default": 30],
-                    ],
+                    integerQuery("days", minimum: 1, maximum: 365, default: 30, "UTC days, today included."),
                 ],
                 answer: 200, "The numbers.", schema: schemaRef("AppAnalytics"), errors: .reading)
         ],

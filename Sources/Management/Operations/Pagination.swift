@@ -8,13 +8,7 @@ struct Pagination: Sendable {
     var cursor: String?
 
     init(_ query: QueryParameters) throws(ManagementError) {
-        limit = Pagination.defaultLimit
-        if let text = query["limit"] {
-            guard let n = Int(text), (1...Pagination.maxLimit).contains(n) else {
-                throw .malformed(FieldProblem("limit", "must be a whole number from 1 to \(Pagination.maxLimit)"))
-            }
-            limit = n
-        }
+        limit = try query.integer("limit", in: 1...Pagination.maxLimit, default: Pagination.defaultLimit)
         if let text = query["cursor"] {
             // Counted in characters, as the document's maxLength counts.
             guard !text.isEmpty, text.unicodeScalars.count <= 256 else {
