@@ -177,4 +177,52 @@ final class ManagementValidationTests: XCTestCase {
             ], id: "biq_lnk_A", existing: nil, now: 1)
         XCTAssertEqual(try LinkInput.decode(LinkInput.writable(link), id: link.id, existing: link, now: 1), link)
     }
+
+    /// A link stored under looser rules: a blocked scheme, a route without its slash,
+    /// metadata naming a sensitive key, a preview image over plain HTTP.
+    private var looseLink: Link {
+        Link(
+            id: "biq_lnk_L", domain: "go.example.com", key: "k", url: "javascript:alert(1)", enabled: true,
+            mobile: MobilePayload(
+                appId: "biq_mapp_A", route: "no-slash", referralCode: nil, metadata: ["password": "x"],
+                dynamicKeys: ["Bad-Key"], deepView: true),
+            preview: LinkPreview(title: "T", description: nil, imageUrl: "http://img.example.com/i.png"),
+            createdAt: 1, updatedAt: 1)
+    }
+
+    private func patched(_ patch: [(String, JSONValue)]) throws -> Link {
+        let link = looseLink
+        let merged = MergePatch.apply(patch, to: LinkInput.writable(link), nested: LinkInput.nested)
+        return try LinkInput.decode(merged, id: link.id, existing: link, now: 2, keepUnchanged: true)
+    }
+
+    func testAnUpdateValidatesOnlyWhatItChanges() throws {
+        var disabled = looseLink
+        disabled.enabled = false
+        disabled.updatedAt = 2
+        XCTAssertEqual(try patched([("enabled", false)]), disabled)
+        let titled = try patched([("preview", ["title": "Spring"]), ("mobile", ["referralCode": "BOB"])])
+        XCTAssertEqual(titled.preview?.title, "Spring")
+        XCTAssertEqual(titled.preview?.imageUrl, "http://img.example.com/i.png", "kept as stored")
+        XCTAssertEqual(titled.mobile?.route, "no-slash", "kept as stored")
+        XCTAssertEqual(titled.mobile?.referralCode, "BOB")
+        XCTAssertEqual(titled.url, "javascript:alert(1)")
+        // Whatever a patch changes meets today's rules, at any depth.
+        for (patch, field) in [
+            ([("url", JSONValue.string("javascript:alert(2)"))], "url"),
+            ([("mobile", ["route": "still-no-slash"])], "mobile.route"),
+            ([("mobile", ["metadata": ["token": "y"]])], "mobile.metadata.token"),
+            ([("preview", ["imageUrl": "http://img.example.com/other.png"])], "preview.imageUrl"),
+        ] as [([(String, JSONValue)], String)] {
+            XCTAssertThrowsError(try patched(patch), field) { error in
+                guard case .invalid(let problems) = error as? ManagementError else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertEqual(problems.first?.field, field)
+            }
+        }
+        // Without keepUnchanged (a create, `apply`) everything is checked, as before.
+        XCTAssertThrowsError(
+            try LinkInput.decode(LinkInput.writable(looseLink), id: "biq_lnk_L", existing: looseLink, now: 2))
+    }
 }

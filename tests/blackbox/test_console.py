@@ -331,3 +331,38 @@ def test_rotating_a_publishable_key_shows_it_once_with_the_overlap(console):
     key = re.search(r'<code id="new-key-value">(biqli_mobile_pk_[A-Za-z0-9_-]+)</code>', page).group(1)
     assert "previous keys work until" in page
     assert key not in b.get(page_path)[2], "shown once"
+
+
+def test_a_link_that_breaks_todays_rules_can_still_be_disabled_and_enabled(console):
+    """Issue 23 item 5: a link stored under looser rules (here written behind the edge's back: a
+    scheme refused today and an in-app route without its leading /) can be taken down and put
+    back, in the API and in the console; only what a request changes is validated."""
+    from fixtures_data import write_behind
+    api, link = console.api, console.link_id
+    assert write_behind(console.dir, "UPDATE links SET url = 'javascript:alert(1)', route = 'no-slash' WHERE id = ?",
+                        (link,)) == 1
+    deadline = time.time() + 10
+    while api.get(f"/api/v1/links/{link}").json["url"] != "javascript:alert(1)":
+        assert time.time() < deadline, "the edge never saw the stored change"
+        time.sleep(0.05)
+    r = api.patch(f"/api/v1/links/{link}", {"enabled": False})
+    assert r.status == 200 and r.json["enabled"] is False and r.json["url"] == "javascript:alert(1)", r
+    r = api.patch(f"/api/v1/links/{link}", {"enabled": True})
+    assert r.status == 200 and r.json["enabled"] is True, r
+    # A change to another field is checked, and only it: the stored route is kept as it is.
+    r = api.patch(f"/api/v1/links/{link}", {"preview": {"title": "Spring"}, "mobile": {"referralCode": "BOB"}})
+    assert r.status == 200 and r.json["mobile"]["route"] == "no-slash" and r.json["mobile"]["referralCode"] == "BOB", r
+    # What a request changes must pass today's rules.
+    r = api.patch(f"/api/v1/links/{link}", {"url": "javascript:alert(2)"})
+    assert r.status == 422 and r.code == "url_blocked", r
+    r = api.patch(f"/api/v1/links/{link}", {"mobile": {"route": "still-no-slash"}})
+    assert r.status == 422 and r.details["field"] == "mobile.route", r
+    # The console's Disable and Enable buttons, the same way.
+    b = Browser(console)
+    b.sign_in(console.key)
+    token = b.csrf(f"/console/links/{link}")
+    status, headers, _ = b.post(f"/console/links/{link}/disable", {"csrf": token})
+    assert status == 303 and headers["location"] == f"/console/links/{link}", status
+    assert api.get(f"/api/v1/links/{link}").json["enabled"] is False
+    status, _, _ = b.post(f"/console/links/{link}/enable", {"csrf": token})
+    assert status == 303 and api.get(f"/api/v1/links/{link}").json["enabled"] is True

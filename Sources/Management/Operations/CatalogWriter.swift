@@ -42,12 +42,18 @@ enum CatalogWriter {
     /// 128 KiB: with several iOS apps on the domain, every app link's key is listed
     /// (`checkLinkClaims`). `apply` passes `checkAssociation: false` and checks each
     /// domain once, after all its links, rather than once per link.
-    static func saveLink(_ link: Link, _ tx: any StoreTransaction, checkAssociation: Bool = true) throws -> Link {
+    ///
+    /// `previous`: the link as stored before an update; what the update does not change
+    /// is not checked again (its app may have gone, its domain's association file may
+    /// have grown past the limit since), so that a link can always be disabled.
+    static func saveLink(_ link: Link, _ tx: any StoreTransaction, checkAssociation: Bool = true, previous: Link? = nil)
+        throws -> Link
+    {
         var problems = FieldProblems()
-        if try tx.domain(link.domain) == nil {
+        if link.domain != previous?.domain, try tx.domain(link.domain) == nil {
             problems.add("domain", "names no domain (\(link.domain)); create the domain first")
         }
-        if let mobile = link.mobile, try tx.app(mobile.appId) == nil {
+        if let mobile = link.mobile, mobile.appId != previous?.mobile?.appId, try tx.app(mobile.appId) == nil {
             problems.add("mobile.appId", "names no Mobile App (\(mobile.appId))")
         }
         try problems.check()
@@ -60,7 +66,14 @@ enum CatalogWriter {
         try tx.putLink(out)
         // Only a link with an app can add a key; the write is checked as stored, so a
         // changed key or domain counts as it will be served.
-        if checkAssociation && out.mobile != nil { try checkLinkClaims(domain: out.domain, tx) }
+        // What the association file lists of a link: its key, app and being enabled. An
+        // update that changes none of them, or only disables the link, cannot grow it.
+        let claimMayGrow =
+            previous.map {
+                $0.domain != out.domain || $0.key != out.key || $0.mobile?.appId != out.mobile?.appId
+                    || (!$0.enabled && out.enabled)
+            } ?? true
+        if checkAssociation && out.mobile != nil && claimMayGrow { try checkLinkClaims(domain: out.domain, tx) }
         return out
     }
 

@@ -42,13 +42,16 @@ enum LinkOperations {
     }
 
     /// The link `id` with `patch` merged into its writable fields (JSON Merge Patch), stored.
+    /// Only what the patch changes is validated (`LinkInput.decode`'s `keepUnchanged`) and
+    /// checked against the store (`CatalogWriter.saveLink`'s `previous`): an operator can
+    /// always take a link down, whatever rule its other fields would break today.
     static func update(_ id: String, patch: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction) throws
         -> Link
     {
         let current = try existing(id, tx)
         let merged = MergePatch.apply(patch, to: LinkInput.writable(current), nested: LinkInput.nested)
-        let link = try LinkInput.decode(merged, id: current.id, existing: current, now: now)
-        return try CatalogWriter.saveLink(link, tx)
+        let link = try LinkInput.decode(merged, id: current.id, existing: current, now: now, keepUnchanged: true)
+        return try CatalogWriter.saveLink(link, tx, previous: current)
     }
 
     static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws

@@ -11,16 +11,35 @@ struct InputObject {
     let path: String
     private let members: [(String, JSONValue)]
     private var read: Set<String> = []
+    /// An update's stored object (the resource's writable fields before the patch): a
+    /// member equal to its stored value is one the request does not change, and is not
+    /// validated again (`isUnchanged`), so that a rule made stricter since it was stored
+    /// never blocks another change (disabling a link, above all).
+    private let stored: [(String, JSONValue)]?
 
     /// Nil, with a problem, when `value` is not an object.
-    init?(_ value: JSONValue, path: String, problems: inout FieldProblems) {
+    init?(_ value: JSONValue, path: String, stored: JSONValue? = nil, problems: inout FieldProblems) {
         guard case .object(let members) = value else {
             problems.add(path.isEmpty ? "body" : path, "must be a JSON object")
             return nil
         }
         self.path = path
         self.members = members
+        self.stored = stored?.objectValue
     }
+
+    /// True, marking it read, when this is an update and member `name` is present with
+    /// exactly its stored value: the caller keeps the stored field as it is.
+    mutating func isUnchanged(_ name: String) -> Bool {
+        guard let stored, let mine = peek(name), let before = stored.first(where: { $0.0 == name })?.1,
+            mine == before
+        else { return false }
+        read.insert(name)
+        return true
+    }
+
+    /// The stored value of member `name` (an update's), for a nested object's own checks.
+    func storedValue(_ name: String) -> JSONValue? { stored?.first { $0.0 == name }?.1 }
 
     func field(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
 
@@ -124,11 +143,13 @@ struct InputObject {
         }
     }
 
-    /// A nested object, `null` (`.some(nil)`), or absent (`nil`).
+    /// A nested object, `null` (`.some(nil)`), or absent (`nil`); on an update, with its
+    /// stored object, so that its unchanged members are kept too.
     mutating func object(_ name: String, problems: inout FieldProblems) -> InputObject?? {
         guard let v = value(name) else { return nil }
         if case .null = v { return .some(nil) }
-        guard let nested = InputObject(v, path: field(name), problems: &problems) else { return nil }
+        guard let nested = InputObject(v, path: field(name), stored: storedValue(name), problems: &problems)
+        else { return nil }
         return .some(nested)
     }
 

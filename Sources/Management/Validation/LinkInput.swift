@@ -15,22 +15,51 @@ enum LinkInput {
     static let maxDescriptionLength = 1_000
     static let dynamicKeyRule = "must match ^[a-z][a-z0-9_]{0,39}$"
 
-    static func decode(_ json: JSONValue, id: String, existing: Link?, now: Int64) throws(ManagementError) -> Link {
+    /// The link `json` states. `existing`: the stored link it replaces (an update, or
+    /// `apply` meeting a link it knows). With `keepUnchanged` (an update's merge patch),
+    /// the fields the request leaves as stored are kept without being validated again:
+    /// only what a request changes must pass today's rules, so that a link stored under
+    /// looser ones can still be disabled, enabled or edited elsewhere.
+    static func decode(_ json: JSONValue, id: String, existing: Link?, now: Int64, keepUnchanged: Bool = false)
+        throws(ManagementError) -> Link
+    {
         var problems = FieldProblems()
-        guard var input = InputObject(json, path: "", problems: &problems) else { throw .invalid(problems.list) }
-        let domain = input.string("domain", required: true, maxLength: 253, problems: &problems)
-        if let domain { HostnameRule.check(domain, field: "domain", problems: &problems) }
-        let key = input.string("key", maxLength: 64, problems: &problems)
-        if let key { LinkKeyRule.check(key, field: "key", problems: &problems) }
-        let url = input.url("url", kind: .web, required: true, problems: &problems)
+        let stored = keepUnchanged ? existing : nil
+        guard var input = InputObject(json, path: "", stored: stored.map(writable), problems: &problems) else {
+            throw .invalid(problems.list)
+        }
+        var domain: String?
+        if let stored, input.isUnchanged("domain") {
+            domain = stored.domain
+        } else {
+            domain = input.string("domain", required: true, maxLength: 253, problems: &problems)
+            if let domain { HostnameRule.check(domain, field: "domain", problems: &problems) }
+        }
+        var key: String?
+        if let stored, input.isUnchanged("key") {
+            key = stored.key
+        } else {
+            key = input.string("key", maxLength: 64, problems: &problems)
+            if let key { LinkKeyRule.check(key, field: "key", problems: &problems) }
+        }
+        var url: String?
+        if let stored, input.isUnchanged("url") {
+            url = stored.url
+        } else {
+            url = input.url("url", kind: .web, required: true, problems: &problems)
+        }
         let enabled = input.bool("enabled", default: true, problems: &problems)
         var mobile: MobilePayload?
-        if case .some(.some(var object)) = input.object("mobile", problems: &problems) {
-            mobile = decodeMobile(&object, &problems)
+        if let stored, input.isUnchanged("mobile") {
+            mobile = stored.mobile
+        } else if case .some(.some(var object)) = input.object("mobile", problems: &problems) {
+            mobile = decodeMobile(&object, &problems, stored: stored?.mobile)
         }
         var preview: LinkPreview?
-        if case .some(.some(var object)) = input.object("preview", problems: &problems) {
-            preview = decodePreview(&object, &problems)
+        if let stored, input.isUnchanged("preview") {
+            preview = stored.preview
+        } else if case .some(.some(var object)) = input.object("preview", problems: &problems) {
+            preview = decodePreview(&object, &problems, stored: stored?.preview)
         }
         input.reportUnread(readOnly: readOnly, problems: &problems)
         try problems.check()
@@ -39,21 +68,43 @@ enum LinkInput {
             preview: preview, createdAt: existing?.createdAt ?? now, updatedAt: now)
     }
 
-    /// Seed 001's rules for what a mobile link hands to the app.
-    static func decodeMobile(_ o: inout InputObject, _ p: inout FieldProblems) -> MobilePayload? {
-        let appId = o.string("appId", required: true, maxLength: 64, problems: &p)
-        let route = o.string("route", required: true, maxLength: maxRouteLength, problems: &p)
-        if let route, !route.hasPrefix("/") {
-            p.add(o.field("route"), "must start with / (an in-app path such as /invite/accepted)")
+    /// Seed 001's rules for what a mobile link hands to the app; `stored`'s values for
+    /// the members an update leaves unchanged.
+    static func decodeMobile(_ o: inout InputObject, _ p: inout FieldProblems, stored: MobilePayload? = nil)
+        -> MobilePayload?
+    {
+        var appId: String?
+        if let stored, o.isUnchanged("appId") {
+            appId = stored.appId
+        } else {
+            appId = o.string("appId", required: true, maxLength: 64, problems: &p)
         }
-        let referralCode = o.nullableString("referralCode", maxLength: maxReferralCodeLength, problems: &p)
+        var route: String?
+        if let stored, o.isUnchanged("route") {
+            route = stored.route
+        } else {
+            route = o.string("route", required: true, maxLength: maxRouteLength, problems: &p)
+            if let route, !route.hasPrefix("/") {
+                p.add(o.field("route"), "must start with / (an in-app path such as /invite/accepted)")
+            }
+        }
+        var referralCode: String?
+        if let stored, o.isUnchanged("referralCode") {
+            referralCode = stored.referralCode
+        } else {
+            referralCode = o.nullableString("referralCode", maxLength: maxReferralCodeLength, problems: &p)
+        }
         var metadata: JSONValue = .object([])
-        if let value = o.value("metadata"), value != .null {
+        if let stored, o.isUnchanged("metadata") {
+            metadata = stored.metadata
+        } else if let value = o.value("metadata"), value != .null {
             MetadataRule.check(value, field: o.field("metadata"), problems: &p)
             metadata = value
         }
         var dynamicKeys: [String] = []
-        if let items = o.array("dynamicKeys", maxItems: maxDynamicKeys, problems: &p) {
+        if let stored, o.isUnchanged("dynamicKeys") {
+            dynamicKeys = stored.dynamicKeys
+        } else if let items = o.array("dynamicKeys", maxItems: maxDynamicKeys, problems: &p) {
             for (i, item) in items.enumerated() {
                 let field = o.field("dynamicKeys") + "[\(i)]"
                 guard case .string(let key) = item, isDynamicKey(key) else {
@@ -75,11 +126,28 @@ enum LinkInput {
             deepView: deepView)
     }
 
-    static func decodePreview(_ o: inout InputObject, _ p: inout FieldProblems) -> LinkPreview {
-        let title = o.nullableString("title", maxLength: maxTitleLength, problems: &p)
-        let description = o.nullableString(
-            "description", maxLength: maxDescriptionLength, singleLine: false, problems: &p)
-        let imageUrl = o.url("imageUrl", kind: .https, problems: &p)
+    static func decodePreview(_ o: inout InputObject, _ p: inout FieldProblems, stored: LinkPreview? = nil)
+        -> LinkPreview
+    {
+        var title: String?
+        if let stored, o.isUnchanged("title") {
+            title = stored.title
+        } else {
+            title = o.nullableString("title", maxLength: maxTitleLength, problems: &p)
+        }
+        var description: String?
+        if let stored, o.isUnchanged("description") {
+            description = stored.description
+        } else {
+            description = o.nullableString(
+                "description", maxLength: maxDescriptionLength, singleLine: false, problems: &p)
+        }
+        var imageUrl: String?
+        if let stored, o.isUnchanged("imageUrl") {
+            imageUrl = stored.imageUrl
+        } else {
+            imageUrl = o.url("imageUrl", kind: .https, problems: &p)
+        }
         o.reportUnread(problems: &p)
         return LinkPreview(title: title, description: description, imageUrl: imageUrl)
     }
