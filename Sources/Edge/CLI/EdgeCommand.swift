@@ -4,7 +4,7 @@ import Glibc
 
 /// The command line: `serve`, `keys`, `apply`, `check`, `migrate-store`, `nodes`. Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
-    static let version = "0.1.0"
+    static var version: String { EdgeVersion.current }
 
     static let usage = """
         biqli-edge: a self-hostable redirect and Deep View edge for mobile deep links
