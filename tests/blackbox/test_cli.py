@@ -412,3 +412,45 @@ def test_the_demo_banner_goes_to_stderr_and_stdout_stays_json_lines(data):
         assert not any("biqli_sk_" in line for line in e.lines)
     finally:
         e.kill()
+
+
+def test_the_sdk_settings_are_printed_and_a_public_url_the_sdks_refuse_is_warned_about(data):
+    """Issue 23 item 10: the official Android SDK refuses an API base URL on any port but 443,
+    so the edge's defaults (https://localhost:8443) cannot be given to it: the demo banner prints
+    what to give the SDKs and why that URL will not do, and `check` and the start-up log warn."""
+    e = Edge(args=("serve", "--demo"), data_dir=data)
+    try:
+        deadline = time.time() + 10
+        while "Official SDKs" not in "\n".join(e.stderr_lines) or "Operator console" not in "\n".join(e.stderr_lines):
+            assert time.time() < deadline, e.stderr_lines
+            time.sleep(0.05)
+        banner = "\n".join(e.stderr_lines)
+        assert "appId:           biq_mapp_01JDEM0APP00000000000000AA" in banner, banner
+        assert re.search(r"publishableKey:  biqli_mobile_pk_[A-Za-z0-9_-]{64}\n", banner), banner
+        assert "apiBaseURL:      https://localhost:8443/api/v1" in banner
+        assert "applinks:go.example.test" in banner
+        assert "Not usable as it is: its port is 8443 (the Android SDK takes only 443" in banner
+        warned = [x for x in e.log_entries() if x.get("msg", "").startswith("the official SDKs cannot use")]
+        assert warned and warned[0]["level"] == "warn" and warned[0]["publicUrl"] == "https://localhost:8443", warned
+    finally:
+        e.kill()
+    findings = json.loads(check(data, "--json").stdout)
+    sdk = [f for f in findings if f["code"] == "public_url_not_for_sdks"]
+    assert len(sdk) == 1 and sdk[0]["severity"] == "warning" and "443" in sdk[0]["fix"], sdk
+    for url, warns in (("https://go.example.com", False), ("https://go.example.com:443", False),
+                       ("http://go.example.com", True), ("https://go.example.com:8443", True)):
+        findings = json.loads(check(data, "--json", env={"BIQLI_EDGE_PUBLIC_URL": url}).stdout)
+        assert any(f["code"] == "public_url_not_for_sdks" for f in findings) == warns, (url, findings)
+    # On 443 the banner gives the URL without the warning, and the start-up log is quiet.
+    e = Edge(args=("serve", "--demo"), data_dir=tempfile.mkdtemp(prefix="edge-cli-"),
+             env={"BIQLI_EDGE_PUBLIC_URL": "https://go.example.com"})
+    try:
+        deadline = time.time() + 10
+        while "Operator console" not in "\n".join(e.stderr_lines):
+            assert time.time() < deadline, e.stderr_lines
+            time.sleep(0.05)
+        banner = "\n".join(e.stderr_lines)
+        assert "apiBaseURL:      https://go.example.com/api/v1" in banner and "Not usable" not in banner, banner
+        assert not any(x.get("msg", "").startswith("the official SDKs cannot use") for x in e.log_entries())
+    finally:
+        e.kill()

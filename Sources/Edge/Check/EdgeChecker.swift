@@ -147,6 +147,16 @@ enum EdgeChecker {
                         "BIQLI_EDGE_PUBLIC_URL is the default \(c.publicURL): attribution receipts name it as their issuer and JWKS location.",
                     fix: "Set BIQLI_EDGE_PUBLIC_URL to the public https URL of this edge."))
         }
+        if let problem = SDKBaseURL.problem(publicURL: c.publicURL) {
+            out.append(
+                CheckFinding(
+                    severity: .warning, code: "public_url_not_for_sdks", subject: "configuration",
+                    message:
+                        "BIQLI_EDGE_PUBLIC_URL is \(c.publicURL): the official SDKs cannot use \(SDKBaseURL.apiBase(publicURL: c.publicURL)) as their API base URL, because \(problem).",
+                    fix:
+                        "Serve HTTPS on port 443 (BIQLI_EDGE_HTTPS_ADDR=0.0.0.0:443, or a balancer's 443 in front) and set BIQLI_EDGE_PUBLIC_URL=https://<that host>; see \"Connecting the official SDKs\" in the README."
+                ))
+        }
         return out
     }
 

@@ -5,7 +5,10 @@ import Management
 /// curl commands for every path of the product.
 enum DemoBanner {
     /// `consoleSignIn`: the console's one-time sign-in link (path and query), when there is a console.
-    static func text(created: DemoData.Created, server: HTTPServer, consoleSignIn: String? = nil) -> String {
+    static func text(
+        created: DemoData.Created, server: HTTPServer, consoleSignIn: String? = nil,
+        publicURL: String = EdgeConfiguration().publicURL
+    ) -> String {
         let https = server.boundAddresses.first { $0.0 == .https }?.1.port ?? 8443
         let http = server.boundAddresses.first { $0.0 == .http }?.1.port ?? 8080
         let host = DemoData.domain
@@ -29,6 +32,7 @@ enum DemoBanner {
 
                 """
         }
+        out += sdkSettings(publishableKey: pk, publicURL: publicURL)
         if let console = server.boundAddresses.first(where: { $0.0 == .console })?.1 {
             let base = "http://\(console.description)"
             out += "\nOperator console:                        \(base)/console/\n"
@@ -66,6 +70,32 @@ enum DemoBanner {
             curl -s -o /dev/null -w '%{http_code} %{redirect_url}\\n' -H 'Host: \(host)' 'http://127.0.0.1:\(http)/invite'
 
             """
+        return out
+    }
+
+    /// What to give the official iOS and Android SDKs for the demo app ("Connecting the
+    /// official SDKs" in the README), and why the API base URL will not do when it breaks
+    /// their rule (the demo's default `https://localhost:8443` does).
+    static func sdkSettings(publishableKey pk: String, publicURL: String) -> String {
+        let api = SDKBaseURL.apiBase(publicURL: publicURL)
+        var out = """
+
+            Official SDKs (iOS and Android), for the demo app: README, "Connecting the official SDKs"
+              appId:           \(DemoData.appId)
+              publishableKey:  \(pk)
+              apiBaseURL:      \(api)   (iOS apiBaseURL, Android apiBaseUrl)
+              iOS entitlement: applinks:\(DemoData.domain)   (Associated Domains)
+              Android:         App Links on https://\(DemoData.domain)/ (autoVerify); the SDK reads the Play referrer
+
+            """
+        if let problem = SDKBaseURL.problem(publicURL: publicURL) {
+            out += """
+                  Not usable as it is: \(problem).
+                  On a device: HTTPS on port 443 with a certificate the phone trusts,
+                  and BIQLI_EDGE_PUBLIC_URL=https://<that host>.
+
+                """
+        }
         return out
     }
 }

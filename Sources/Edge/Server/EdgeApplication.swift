@@ -252,11 +252,20 @@ final class EdgeApplication: @unchecked Sendable {
                 "console listener is not loopback: put a TLS terminator in front of it",
                 [("console", .string(address.description))])
         }
+        if let problem = SDKBaseURL.problem(publicURL: configuration.publicURL) {
+            log.warn(
+                "the official SDKs cannot use this edge's public URL as their API base URL",
+                [
+                    ("publicUrl", .string(configuration.publicURL)), ("reason", .string(problem)),
+                    ("fix", .string("serve HTTPS on port 443 and set BIQLI_EDGE_PUBLIC_URL to it")),
+                ])
+        }
         if let demo {
             // Standard error: standard output is the JSON log stream, one object per line,
             // which log shippers parse; the banner is for the person at the terminal.
             printError(
-                DemoBanner.text(created: demo, server: server, consoleSignIn: demoSignIn))
+                DemoBanner.text(
+                    created: demo, server: server, consoleSignIn: demoSignIn, publicURL: configuration.publicURL))
         }
         while true {
             var signal: Int32 = 0
