@@ -71,8 +71,8 @@ def test_a_release_sets_the_version_tags_it_and_opens_the_next():
         assert bad.returncode == 1 and "tagged v9.9.9" in bad.stderr, bad
         git(clone, "tag", "-d", "v9.9.9")
         path = os.path.join(clone, "Sources", "Edge", "CLI", "EdgeVersion.swift")
-        text = open(path).read()
-        open(path, "w").write(text.replace(source_version(clone), "7.0.0-dev"))
+        current, text = source_version(clone), open(path).read()
+        open(path, "w").write(text.replace(current, "7.0.0-dev"))
         bad = subprocess.run(["scripts/check-version"], cwd=clone, capture_output=True, text=True)
         assert bad.returncode == 1 and "CHANGELOG.md's newest section" in bad.stderr, bad
         # Releasing twice, or without a changelog section, is refused.
