@@ -6,6 +6,8 @@ import Core
 /// every request (JWS ES256), and each certificate's key.
 ///
 /// The PEM is a secret: it goes to the store, never to a log or an error message.
+// @unchecked: it holds an OpenSSL EVP_PKEY (a C pointer) never changed after `init`;
+// OpenSSL allows signing with and reading one key from several threads.
 public final class ECKey: @unchecked Sendable {
     let pointer: OpaquePointer
 
