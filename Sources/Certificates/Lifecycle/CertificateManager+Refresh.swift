@@ -9,12 +9,13 @@ extension CertificateManager {
     /// the rows as they were: what serves keeps serving. Either thread.
     func refresh(force: Bool) {
         let time = now()
-        let due: Int64?? = shared.withLock { s in
+        let due: (known: Int64?, changes: Int)? = shared.withLock { s in
             guard force || time >= s.nextStorePoll else { return nil }
             s.nextStorePoll = time + settings.storePollMilliseconds
-            return .some(force ? nil : s.lastVersion)
+            return (force ? nil : s.lastVersion, s.localChanges)
         }
-        if case .some(let known) = due {
+        if let due {
+            let known = due.known
             do {
                 let (version, read) = try store.writeAndWait { tx in
                     let version = try tx.certificatesVersion()
@@ -22,13 +23,19 @@ extension CertificateManager {
                     return (version, (try tx.storedCertificates(), try tx.acmeChallenges()))
                 }
                 storeFailing.store(false, ordering: .relaxed)
-                updateRows { s in
-                    // The other thread may have applied a newer read meanwhile.
-                    if let last = s.lastVersion, version < last { return }
-                    s.lastVersion = version
-                    guard let (certificates, challenges) = read else { return }
-                    s.replaceRows(certificates)
-                    syncFleetChallenges(challenges, in: &s)
+                if let (certificates, challenges) = read {
+                    updateRows { s in
+                        // The other thread applied a newer read, or this node changed a row,
+                        // meanwhile: this read is stale (the next poll reads again).
+                        if let last = s.lastVersion, version < last { return }
+                        guard s.localChanges == due.changes else {
+                            s.nextStorePoll = 0
+                            return
+                        }
+                        s.lastVersion = version
+                        s.replaceRows(certificates)
+                        syncFleetChallenges(challenges, in: &s)
+                    }
                 }
             } catch {
                 reportStoreFailure(error)

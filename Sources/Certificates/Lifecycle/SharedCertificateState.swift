@@ -12,6 +12,9 @@ struct SharedCertificateState {
     private(set) var chainVersions: [String: String] = [:]
     /// `certificatesVersion` of the rows applied last: an older read is not applied.
     var lastVersion: Int64?
+    /// Counts this node's own changes of `rows`: a read that began before one is not
+    /// applied over it (the next poll reads again).
+    private(set) var localChanges = 0
     var nextStorePoll: Int64 = 0
     var ownChallenges: [String: ACMEChallengeRecord] = [:]
     var remoteChallenges: [String: ACMEChallengeRecord] = [:]
@@ -31,6 +34,7 @@ struct SharedCertificateState {
     }
 
     mutating func setRow(_ row: StoredCertificate) {
+        localChanges += 1
         rows[row.hostname] = row
         chainVersions[row.hostname] = Self.chainVersion(row)
     }
