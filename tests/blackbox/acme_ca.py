@@ -162,18 +162,24 @@ class AcmeProxy:
     JWS's `url` against the Host and builds its URLs from it, so they all lead back here),
     except:
     - the directory gains `renewalInfo` (RFC 9773), answered here from `window(cert_id)`
-      (a pair of Unix times; the CertIDs asked about are kept in `asked`);
+      (a pair of Unix times; the CertIDs asked about are kept in `asked`) after
+      `window_delay` seconds (a slow CA: two nodes asking at once then overlap);
     - newOrder is answered 429 `rateLimited` with `Retry-After: retry_after` while
-      `rate_limited` is above zero.
-    The payloads of the newOrder requests are kept in `orders`."""
+      `rate_limited` is above zero;
+    - `on_certificate(pem)` runs when Pebble has answered a certificate's download, before
+      the edge gets it (the test may take the database away there).
+    The payloads of the newOrder requests are kept in `orders`, the certificates issued
+    (PEM chains) in `issued`."""
 
-    def __init__(self, pebble, window=None, rate_limited=0, retry_after=4):
+    def __init__(self, pebble, window=None, rate_limited=0, retry_after=4, on_certificate=None, window_delay=0):
         import http.server, threading
         self.pebble = pebble
         self.window = window
         self.rate_limited = rate_limited
         self.retry_after = retry_after
-        self.asked, self.orders = [], []
+        self.on_certificate = on_certificate
+        self.window_delay = window_delay
+        self.asked, self.orders, self.issued = [], [], []
         self.lock = threading.Lock()
         proxy = self
 
@@ -227,6 +233,7 @@ class AcmeProxy:
             cert_id = h.path[len("/renewal-info/"):]
             with self.lock:
                 self.asked.append(cert_id)
+            time.sleep(self.window_delay)
             start, end = self.window(cert_id)
             iso = lambda t: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))  # noqa: E731
             doc = json.dumps({"suggestedWindow": {"start": iso(start), "end": iso(end)}}).encode()
@@ -246,6 +253,12 @@ class AcmeProxy:
                 return self._reply(h, 429, [("Content-Type", "application/problem+json"), ("Replay-Nonce", nonce),
                                             ("Retry-After", str(self.retry_after))], doc)
         status, out_headers, out = self._forward(h.command, h.path, headers, body)
+        if status == 200 and dict((k.lower(), v) for k, v in out_headers).get(
+                "content-type", "").startswith("application/pem-certificate-chain"):
+            with self.lock:
+                self.issued.append(out)
+            if self.on_certificate:
+                self.on_certificate(out)
         if h.command == "GET" and h.path == "/dir" and status == 200:
             directory = json.loads(out)
             directory["renewalInfo"] = f"https://{host}/renewal-info"

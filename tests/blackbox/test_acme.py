@@ -13,7 +13,12 @@ Pebble, which validates by connecting to the edge's own listeners (acme_ca.py).
   tests' proxy in front of Pebble) brings a renewal forward, the new order naming the
   certificate it replaces;
 - an operator's certificate in the directory wins; external account binding;
-- with two edges on one PostgreSQL database: one order per domain, both serve it."""
+- with two edges on one PostgreSQL database: one order per domain, both serve it, and the
+  CA's renewal information asked once per certificate, not once per node;
+- on PostgreSQL, the database away for longer than a renewal window: the certificate
+  serves throughout (keep-alive and new connections) and is renewed once it is back; a
+  certificate issued as the database goes away serves at once and is stored once it is
+  back, with no second order."""
 import html, json, os, re, socket, ssl, tempfile, threading, time
 
 import pytest
@@ -138,6 +143,27 @@ def ports_then_edge(edge_factory, pebbles, http=True, https=True, env=None, **ca
     ca_server = pebbles(http_port, https_port, **ca)
     e = edge_on(edge_factory, http_port if http else None, https_port if https else None, ca_server.edge_env(), env)
     return ca_server, e
+
+
+def nodes_on(edge_factory, url, ca_env, *ports):
+    """Edges (node-a, node-b, ...) on the PostgreSQL database `url`, one per (http, https)
+    pair of `ports`, with one workspace key."""
+    nodes = []
+    for i, (http, https) in enumerate(ports):
+        name = f"node-{'abcdefgh'[i]}"
+        e = AcmeEdge()
+        e.data = tempfile.mkdtemp(prefix=f"edge-acme-{name}-")
+        e.http_port, e.https_port = http, https
+        e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https}",
+                 "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": name, **ca_env}
+        e.edge_factory = edge_factory
+        e.edge = edge_factory(env=e.env, data_dir=e.data)
+        nodes.append(e)
+    out = cli(["keys", "create", "--name", "fleet"], nodes[0].data, env={"BIQLI_EDGE_DATABASE_URL": url})
+    assert out.returncode == 0, out.stderr
+    for e in nodes:
+        e.key = out.stdout.strip()
+    return nodes
 
 
 # ---------------------------------------------------------------- issuance
@@ -535,21 +561,8 @@ def test_two_edges_on_one_database_order_each_domain_once_and_both_serve_it(edge
     http_a, https_a = free_port(), free_port()
     # Pebble reaches node a only: what node b orders, node a must answer (the store shares it).
     ca = pebbles(http_a, https_a)
-    nodes = []
-    for name, (http, https) in (("node-a", (http_a, https_a)), ("node-b", (free_port(), free_port()))):
-        e = AcmeEdge()
-        e.data = tempfile.mkdtemp(prefix=f"edge-acme-{name}-")
-        e.http_port, e.https_port = http, https
-        e.env = {"BIQLI_EDGE_HTTP_ADDR": f"127.0.0.1:{http}", "BIQLI_EDGE_HTTPS_ADDR": f"127.0.0.1:{https}",
-                 "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": name, **ca.edge_env()}
-        e.key = None
-        e.edge_factory = edge_factory
-        e.edge = edge_factory(env=e.env, data_dir=e.data)
-        nodes.append(e)
+    nodes = nodes_on(edge_factory, url, ca.edge_env(), (http_a, https_a), (free_port(), free_port()))
     a, b = nodes
-    out = cli(["keys", "create", "--name", "fleet"], a.data, env={"BIQLI_EDGE_DATABASE_URL": url})
-    assert out.returncode == 0, out.stderr
-    a.key = b.key = out.stdout.strip()
     hosts = [f"fleet{i}.example.test" for i in range(4)]
     for host in hosts:
         b.add_domain(host)
@@ -567,6 +580,197 @@ def test_two_edges_on_one_database_order_each_domain_once_and_both_serve_it(edge
     for e in nodes:
         assert e.certificate(hosts[0])["source"] == "acme"
     no_secret_in_logs(a, b)
+
+
+@pytest.mark.skipif(not backend.POSTGRESQL, reason="two edges share a database on the PostgreSQL pass only")
+def test_two_edges_on_one_database_ask_the_ca_for_each_certificates_renewal_information_once(
+        edge_factory, pebbles, proxies):
+    url = backend.database_url(tempfile.mkdtemp(prefix="fleet-ari-"))
+    http_a, https_a = free_port(), free_port()
+    ca = pebbles(http_a, https_a)  # Pebble reaches node a only, as above
+    # Every window a month away, asked again in an hour (the proxy's Retry-After); the CA
+    # takes 3 s to answer, so that a node asking while the other waits for its answer shows.
+    proxy = proxies(ca, window=lambda asked: (time.time() + 30 * 86400, time.time() + 31 * 86400), window_delay=3)
+    nodes = nodes_on(edge_factory, url, proxy.edge_env(), (http_a, https_a), (free_port(), free_port()))
+    a, b = nodes
+    hosts = [f"ari{i}.example.test" for i in range(4)]
+    for host in hosts:
+        b.add_domain(host)
+    root = ca.root_file()
+    for host in hosts:
+        for e in nodes:
+            until(lambda: _verifies(e.https_port, host, root), 60, f"{host} served by {e.env['BIQLI_EDGE_NODE']}")
+    ids = {host: cert_id(served_certificate(a.https_port, host)) for host in hosts}
+    until(lambda: all(i in proxy.asked for i in ids.values()), 40, "every certificate's renewal information")
+    time.sleep(7)  # the answers still on their way, and several more passes of both nodes
+    assert {h: proxy.asked.count(i) for h, i in ids.items()} == {h: 1 for h in hosts}, proxy.asked
+    # The answer is in each row, for both nodes: a time in the window, the next check in an hour.
+    now = time.time() * 1000
+    for row in backend.rows(url, "SELECT hostname, renewal_at, renewal_info_check_at FROM certificates"):
+        assert row["renewal_at"] > now + 29 * 86400_000, row
+        assert now + 3500_000 < row["renewal_info_check_at"] <= now + 3600_000, row
+    for host in hosts:
+        assert a.certificate(host)["nextAttemptAt"] == b.certificate(host)["nextAttemptAt"]
+    tellers = [e.env["BIQLI_EDGE_NODE"] for e in nodes for _ in e.logs("certificate renewal time from the CA")]
+    assert len(tellers) == len(hosts), tellers
+    print("renewal information asked by", sorted(tellers))
+    no_secret_in_logs(a, b)
+
+
+# ---------------------------------------------------------------- the database away
+
+
+class ServingWatch:
+    """While it runs: one keep-alive HTTPS connection asking `host`'s /healthz, and new
+    connections every 0.2 s whose certificate for `host` is verified against `root`; the
+    failures, and the serials seen with their times, are kept."""
+
+    def __init__(self, port, host, root):
+        self.port, self.host, self.root = port, host, root
+        self.errors, self.serials, self.answered = [], [], 0
+        self.stopping = threading.Event()
+        self.threads = [threading.Thread(target=self._keep_alive), threading.Thread(target=self._new_connections)]
+        for t in self.threads:
+            t.start()
+
+    def _keep_alive(self):
+        c = Conn(self.port, tls=True, sni=self.host, timeout=5)
+        try:
+            while not self.stopping.is_set():
+                c.send(f"GET /healthz HTTP/1.1\r\nHost: {self.host}\r\n\r\n")
+                status, _, _ = c.response()
+                assert status == 200, status
+                self.answered += 1
+                time.sleep(0.05)
+        except Exception as error:  # noqa: BLE001 - any failure is the test's finding
+            self.errors.append(("keep-alive", repr(error)))
+        finally:
+            c.close()
+
+    def _new_connections(self):
+        while not self.stopping.is_set():
+            try:
+                self.serials.append((time.time(), served_certificate(self.port, self.host, cafile=self.root)
+                                     .serial_number))
+            except Exception as error:  # noqa: BLE001
+                self.errors.append(("new connection", repr(error)))
+            time.sleep(0.2)
+
+    def stop(self):
+        self.stopping.set()
+        for t in self.threads:
+            t.join(timeout=10)
+
+    def seen(self, start, end):
+        return {serial for at_, serial in self.serials if start <= at_ <= end}
+
+
+@pytest.mark.skipif(not backend.POSTGRESQL, reason="takes a PostgreSQL server away: the PostgreSQL pass")
+def test_the_database_away_for_longer_than_a_renewal_window_the_certificate_serves_throughout_and_is_renewed(
+        edge_factory, pebbles, proxies):
+    from test_postgresql import Cluster
+    cluster = Cluster()
+    try:
+        # The first certificate's window (RFC 9773, from the tests' proxy) opens 8 s after the
+        # edge asks and lasts 4 s; any later one is a month away.
+        first = {}
+
+        def window(asked):
+            first.setdefault("id", asked)
+            first.setdefault("at", time.time())
+            if asked == first["id"]:
+                return (first["at"] + 8, first["at"] + 12)
+            return (time.time() + 30 * 86400, time.time() + 31 * 86400)
+
+        http_port, https_port = free_port(), free_port()
+        ca = pebbles(http_port, https_port)
+        proxy = proxies(ca, window=window)
+        [e] = nodes_on(edge_factory, cluster.url, proxy.edge_env(), (http_port, https_port))
+        host = "away.example.test"
+        e.add_domain(host)
+        root = ca.root_file()
+        served = until(lambda: _verifies(e.https_port, host, root) and served_certificate(e.https_port, host),
+                       30, "the first certificate")
+        # The CA's window is in the row (the next check an hour away), renewal chosen in it.
+        until(lambda: (cluster.rows("SELECT renewal_info_check_at AS c FROM certificates")[0]["c"] or 0)
+              > time.time() * 1000 + 600_000, 10, "the window stored")
+        [told] = e.logs("certificate renewal time from the CA")
+        window_end = first["at"] + 12
+        watch = ServingWatch(e.https_port, host, root)
+        time.sleep(0.5)
+        cluster.control("halt")
+        halted = time.time()
+        try:
+            assert at(told["renewalAt"]) > halted, "the renewal falls inside the outage"
+            until(lambda: time.time() > window_end + 6, 30, "the window over and 6 s more", step=0.5)
+            assert e.edge.proc.poll() is None
+        finally:
+            cluster.control("resume")
+        resumed = time.time()
+        assert halted < first["at"] + 8 and resumed > window_end, "away from before the window opened to after it"
+        renewed = until(lambda: (s := served_certificate(e.https_port, host)).serial_number != served.serial_number
+                        and s, 60, "the certificate renewed once the database is back")
+        time.sleep(1)
+        watch.stop()
+        assert watch.errors == [], watch.errors[:5]
+        assert watch.answered > 50
+        assert watch.seen(halted, resumed) == {served.serial_number}, "the certificate served throughout"
+        assert watch.seen(halted, time.time()) <= {served.serial_number, renewed.serial_number}
+        assert len([s for t, s in watch.serials if halted <= t <= resumed]) > 20
+        served_certificate(e.https_port, host, cafile=root)
+        assert [o["renewal"] for o in e.logs("certificate order started")] == [False, True]
+        assert proxy.orders[1].get("replaces") == cert_id(served), proxy.orders
+        assert e.logs("certificate manager cannot use the store"), "the outage was noticed"
+        no_secret_in_logs(e)
+    finally:
+        cluster.stop()
+
+
+@pytest.mark.skipif(not backend.POSTGRESQL, reason="takes a PostgreSQL server away: the PostgreSQL pass")
+def test_a_certificate_issued_as_the_database_goes_away_serves_at_once_and_is_stored_once_back_without_a_new_order(
+        edge_factory, pebbles, proxies):
+    from cryptography import x509
+    from test_postgresql import Cluster
+    cluster = Cluster()
+    try:
+        halted = []
+
+        def away(pem):  # Pebble issued it; the edge gets it once the database is away
+            if not halted:
+                cluster.control("halt")
+                halted.append(time.time())
+
+        http_port, https_port = free_port(), free_port()
+        ca = pebbles(http_port, https_port)
+        proxy = proxies(ca, on_certificate=away, window=lambda asked: (time.time() + 86400, time.time() + 2 * 86400))
+        [e] = nodes_on(edge_factory, cluster.url, proxy.edge_env(), (http_port, https_port))
+        host = "kept.example.test"
+        e.add_domain(host)
+        until(lambda: halted, 30, "the certificate issued")
+        issued = x509.load_pem_x509_certificate(proxy.issued[0])
+        root = ca.root_file()
+        try:
+            served = until(lambda: _verifies(e.https_port, host, root) and served_certificate(e.https_port, host),
+                           10, "the certificate served while the database is away")
+            assert served.serial_number == issued.serial_number
+            time.sleep(3)  # several passes: nothing is ordered again
+            assert len(e.logs("certificate order started")) == 1
+        finally:
+            cluster.control("resume")
+
+        def stored():
+            rows = cluster.rows("SELECT chain_pem, lease_node FROM certificates WHERE hostname = ?", (host,))
+            return (rows and rows[0]["chain_pem"] and rows[0]["lease_node"] is None
+                    and x509.load_pem_x509_certificate(rows[0]["chain_pem"].encode()).serial_number)
+        assert until(stored, 30, "the certificate stored once the database is back") == issued.serial_number
+        assert [r["result"] for r in cluster.rows("SELECT result FROM certificate_orders")] == ["issued"]
+        time.sleep(2)
+        assert len(e.logs("certificate order started")) == 1 and len(proxy.orders) == 1
+        assert served_certificate(e.https_port, host, cafile=root).serial_number == issued.serial_number
+        assert e.certificate(host)["status"] == "valid"
+        no_secret_in_logs(e)
+    finally:
+        cluster.stop()
 
 
 def _verifies(port, host, root):

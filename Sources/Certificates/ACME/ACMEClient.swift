@@ -3,12 +3,17 @@ import Synchronization
 
 /// One CA's ACME endpoint (RFC 8555): its directory, anti-replay nonces, signed requests
 /// (a `badNonce` answer is retried with the nonce that came with it, section 6.5) and
-/// the account. Used from one thread (the certificate manager's).
-public final class ACMEClient: @unchecked Sendable {
+/// the account. The certificate manager's ordering thread uses it; the directory and the
+/// next nonce are behind a lock, never held across a request.
+public final class ACMEClient: Sendable {
     public let directoryURL: String
     private let http: HTTPSClient
-    private var cachedDirectory: ACMEDirectory?
-    private var nonce: String?
+    private struct State {
+        var directory: ACMEDirectory?
+        /// The CA's last `Replay-Nonce`, used once.
+        var nonce: String?
+    }
+    private let state = Mutex<State>(State())
     /// Retries after `badNonce`, for `/metrics`.
     public let badNonceRetries = Atomic<Int>(0)
     /// How many times one request is sent again after `badNonce`.
@@ -23,19 +28,18 @@ public final class ACMEClient: @unchecked Sendable {
 
     /// The directory, fetched once (again after `forgetDirectory`).
     public func directory() throws(ACMEProblem) -> ACMEDirectory {
-        if let cachedDirectory { return cachedDirectory }
+        if let cached = state.withLock({ $0.directory }) { return cached }
         let response = try send("GET", directoryURL, headers: [], body: nil)
         guard response.isSuccess, let json = response.json, let directory = ACMEDirectory(json: json) else {
             throw Self.problem(response, now: now(), otherwise: "the ACME directory at \(directoryURL) is unusable")
         }
-        cachedDirectory = directory
+        state.withLock { $0.directory = directory }
         return directory
     }
 
     /// After a failure that may come from a changed directory (or a CA that restarted).
     public func forgetDirectory() {
-        cachedDirectory = nil
-        nonce = nil
+        state.withLock { $0 = State() }
     }
 
     /// A signed POST (`payload` nil: POST-as-GET), retried on `badNonce`. Throws the CA's
@@ -106,10 +110,7 @@ public final class ACMEClient: @unchecked Sendable {
     // MARK: transport
 
     private func takeNonce() throws(ACMEProblem) -> String {
-        if let nonce {
-            self.nonce = nil
-            return nonce
-        }
+        if let kept = state.withLock({ s in s.nonce.take() }) { return kept }
         let directory = try directory()
         let response = try send("HEAD", directory.newNonce, headers: [], body: nil)
         guard let fresh = response.header("Replay-Nonce") else {
@@ -126,11 +127,11 @@ public final class ACMEClient: @unchecked Sendable {
         do {
             response = try http.send(method, url, headers: headers, body: body)
         } catch {
-            nonce = nil
+            state.withLock { $0.nonce = nil }
             throw .local("connection", error.description)
         }
         if let fresh = response.header("Replay-Nonce"), !fresh.isEmpty, Base64URL.isAlphabet(Substring(fresh)) {
-            nonce = fresh
+            state.withLock { $0.nonce = fresh }
         }
         return response
     }

@@ -6,6 +6,7 @@ import Core
 /// every request (JWS ES256), and each certificate's key.
 ///
 /// The PEM is a secret: it goes to the store, never to a log or an error message.
+// @unchecked: it wraps an OpenSSL EVP_PKEY never changed after `init`; OpenSSL signs with one from any thread.
 public final class ECKey: @unchecked Sendable {
     let pointer: OpaquePointer
 

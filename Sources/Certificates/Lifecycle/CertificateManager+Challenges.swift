@@ -9,10 +9,10 @@ extension CertificateManager: ChallengeResponder {
         } catch {
             throw .local("store", "cannot keep the challenge: \(error)")
         }
-        try lock.withLock { _ throws(ACMEProblem) in
-            ownChallenges[challenge.token] = challenge
-            lastPublished[challenge.hostname] = challenge.kind
-            try install(challenge)
+        try shared.withLock { s throws(ACMEProblem) in
+            s.ownChallenges[challenge.token] = challenge
+            s.lastPublished[challenge.hostname] = challenge.kind
+            try install(challenge, in: &s)
         }
         hooks.event(.challengePublished(hostname: challenge.hostname, kind: challenge.kind.rawValue))
         // Other nodes learn it at their next poll of the store; the CA may reach any of them.
@@ -22,9 +22,9 @@ extension CertificateManager: ChallengeResponder {
     }
 
     func withdraw(_ challenge: ACMEChallengeRecord) {
-        lock.withLock { _ in
-            ownChallenges[challenge.token] = nil
-            uninstall(challenge)
+        shared.withLock { s in
+            s.ownChallenges[challenge.token] = nil
+            uninstall(challenge, in: &s)
         }
         let token = challenge.token
         _ = try? store.writeAndWait { tx in try tx.deleteACMEChallenge(token: token) }
@@ -33,8 +33,7 @@ extension CertificateManager: ChallengeResponder {
     func pause(milliseconds: Int64) -> Bool { sleeper.sleep(milliseconds: milliseconds) }
 
     /// Answers `challenge` on this node: the HTTP-01 board, or a TLS-ALPN-01 certificate.
-    /// With `lock` held.
-    private func install(_ challenge: ACMEChallengeRecord) throws(ACMEProblem) {
+    private func install(_ challenge: ACMEChallengeRecord, in s: inout SharedCertificateState) throws(ACMEProblem) {
         switch challenge.kind {
         case .http01:
             board.set(
@@ -48,36 +47,36 @@ extension CertificateManager: ChallengeResponder {
                 throw .local("crypto", error.description)
             }
             hooks.presentALPN(challenge.hostname, pem)
-            alpnPresented[challenge.hostname] = challenge.token
+            s.alpnPresented[challenge.hostname] = challenge.token
         }
     }
 
-    private func uninstall(_ challenge: ACMEChallengeRecord) {
+    private func uninstall(_ challenge: ACMEChallengeRecord, in s: inout SharedCertificateState) {
         switch challenge.kind {
         case .http01:
             board.remove(token: challenge.token)
         case .tlsALPN01:
-            if alpnPresented[challenge.hostname] == challenge.token {
-                alpnPresented[challenge.hostname] = nil
+            if s.alpnPresented[challenge.hostname] == challenge.token {
+                s.alpnPresented[challenge.hostname] = nil
                 hooks.withdrawALPN(challenge.hostname)
             }
         }
     }
 
     /// Answers the challenges other nodes published, and stops answering those they
-    /// withdrew (or that expired). With `lock` held.
-    func syncFleetChallenges(_ stored: [ACMEChallengeRecord]) {
+    /// withdrew (or that expired).
+    func syncFleetChallenges(_ stored: [ACMEChallengeRecord], in s: inout SharedCertificateState) {
         let time = now()
         var current: [String: ACMEChallengeRecord] = [:]
-        for challenge in stored where ownChallenges[challenge.token] == nil && challenge.expiresAt > time {
+        for challenge in stored where s.ownChallenges[challenge.token] == nil && challenge.expiresAt > time {
             current[challenge.token] = challenge
         }
-        for (token, challenge) in remoteChallenges where current[token] == nil {
-            uninstall(challenge)
+        for (token, challenge) in s.remoteChallenges where current[token] == nil {
+            uninstall(challenge, in: &s)
         }
-        for (token, challenge) in current where remoteChallenges[token] == nil {
-            try? install(challenge)
+        for (token, challenge) in current where s.remoteChallenges[token] == nil {
+            try? install(challenge, in: &s)
         }
-        remoteChallenges = current
+        s.remoteChallenges = current
     }
 }

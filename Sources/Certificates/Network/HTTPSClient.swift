@@ -12,6 +12,7 @@ import Glibc
 /// and by its name (or IP address), answers framed by `Content-Length`, chunks or the
 /// end of the connection, and one deadline for the whole exchange. Runs on the
 /// certificate manager's thread, never on an event loop.
+// @unchecked: it wraps an OpenSSL SSL_CTX, set up in `init` and after only read (SSL_new), safe from any thread.
 public final class HTTPSClient: @unchecked Sendable {
     private let context: OpaquePointer
     public let userAgent: String

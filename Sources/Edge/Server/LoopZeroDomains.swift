@@ -1,4 +1,5 @@
 import CSystem
+import Core
 import HTTP
 import Store
 import Synchronization
@@ -12,7 +13,9 @@ import Glibc
 final class LoopZeroDomains: Sendable {
     private let server: HTTPServer
     private let store: any Store
-    private let answer = Mutex<[String]?>(nil)
+    /// The last request's number, and the answer of the last one loop 0 answered (nil:
+    /// its read failed), so that a late answer to an earlier request is never taken.
+    private let answer = Mutex<(asked: UInt64, answered: UInt64, hostnames: [String]?)>((0, 0, nil))
     private let ready: Int32
 
     init(server: HTTPServer, store: any Store) {
@@ -23,20 +26,30 @@ final class LoopZeroDomains: Sendable {
 
     deinit { close(ready) }
 
-    /// From the manager's thread; nil when loop 0 does not answer within 5 s.
+    /// From the manager's thread; nil when loop 0 cannot read them or does not answer
+    /// within 5 s (the manager then goes on with the ones it knew: never "no domains").
     func current() -> [String]? {
         guard server.loopCount > 0 else { return nil }
-        answer.withLock { $0 = nil }
+        let asked = answer.withLock { a in
+            a.asked += 1
+            return a.asked
+        }
         server.post(toLoop: 0) { [self] in
-            let hostnames = (try? store.reader(loop: 0).domains().map(\.hostname)) ?? []
-            answer.withLock { $0 = hostnames }
+            let hostnames = try? store.reader(loop: 0).domains().map(\.hostname)
+            answer.withLock { a in (a.answered, a.hostnames) = (asked, hostnames) }
             var one: UInt64 = 1
             _ = write(ready, &one, 8)
         }
-        var entry = pollfd(fd: ready, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 5_000) == 1 else { return nil }
-        var value: UInt64 = 0
-        _ = read(ready, &value, 8)
-        return answer.withLock { $0 }
+        let deadline = Clock.monotonicNanoseconds() &+ 5_000_000_000
+        while true {
+            let now = Clock.monotonicNanoseconds()
+            guard now < deadline else { return nil }
+            var entry = pollfd(fd: ready, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32((deadline - now) / 1_000_000) + 1) == 1 else { return nil }
+            var value: UInt64 = 0
+            _ = read(ready, &value, 8)
+            let (answered, hostnames) = answer.withLock { ($0.answered, $0.hostnames) }
+            if answered == asked { return hostnames }
+        }
     }
 }

@@ -1,20 +1,20 @@
 import Store
 
 /// The ACME account: one per CA directory, for the whole fleet.
-extension CertificateManager {
+extension CertificateOrderer {
     /// The account's key and URL: read from the store, made (once for the fleet) and
     /// registered when missing.
-    func ensureAccount() throws(ACMEProblem) -> (key: ECKey, url: String) {
+    mutating func ensureAccount() throws(ACMEProblem) -> (key: ECKey, url: String) {
         if let account { return account }
         let directoryURL = settings.directoryURL
         let created = now()
         let stored: ACMEAccountRecord
         do {
-            if let found = try store.writeAndWait({ tx in try tx.acmeAccount(directoryURL: directoryURL) }) {
+            if let found = try manager.store.writeAndWait({ tx in try tx.acmeAccount(directoryURL: directoryURL) }) {
                 stored = found
             } else {
                 let pem = try ECKey.generate().pem
-                stored = try store.writeAndWait { tx in
+                stored = try manager.store.writeAndWait { tx in
                     try tx.insertACMEAccountIfAbsent(
                         ACMEAccountRecord(directoryURL: directoryURL, keyPEM: pem, accountURL: nil, createdAt: created))
                 }
@@ -32,16 +32,16 @@ extension CertificateManager {
         }
         var url = stored.accountURL
         if url == nil {
-            let registered = try client.account(
+            let registered = try manager.client.account(
                 key: key, contact: settings.email, eab: settings.externalAccount)
             do {
-                try store.writeAndWait { tx in
+                try manager.store.writeAndWait { tx in
                     try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: registered)
                 }
             } catch {
                 throw .local("store", "cannot keep the ACME account: \(error)")
             }
-            hooks.event(.accountRegistered(directory: directoryURL, account: registered))
+            manager.hooks.event(.accountRegistered(directory: directoryURL, account: registered))
             url = registered
         }
         account = (key, url!)
@@ -49,10 +49,12 @@ extension CertificateManager {
     }
 
     /// The CA no longer knows the account: register again at the next order.
-    func forgetAccount() {
+    mutating func forgetAccount() {
         account = nil
         let directoryURL = settings.directoryURL
-        _ = try? store.writeAndWait { tx in try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: nil) }
-        client.forgetDirectory()
+        _ = try? manager.store.writeAndWait { tx in
+            try tx.setACMEAccountURL(directoryURL: directoryURL, accountURL: nil)
+        }
+        manager.client.forgetDirectory()
     }
 }
