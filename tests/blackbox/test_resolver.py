@@ -1144,3 +1144,18 @@ def test_a_refused_request_is_not_stored_so_its_event_can_be_sent_again_correcte
     fields = dict(phone.last[1], handoff=None)
     h, body = phone.prepare(event=phone.last[2], **fields)
     ok(post(demo, h, body), "exact_app_link")
+
+
+def test_probabilistic_matching_needs_a_known_client_behind_a_trusted_proxy(edge_factory):
+    """Issue 23 item 1: behind a trusted proxy that names no client, every visitor has the proxy's
+    address; hashing it would make any two strangers a match. Such a click keeps no signal, so it
+    is no candidate; the same two requests naming their client through the proxy match."""
+    demo = start_demo(edge_factory, env={**ROOMY, "BIQLI_EDGE_TRUSTED_PROXIES": "127.0.0.1/32"})
+    enable_probabilistic(demo)
+    ios_click(demo)  # through the trusted proxy 127.0.0.1, no X-Forwarded-For: an unknown client
+    ok(Device(demo, "ios").open(probabilistic=True, domain=DEMO_HOST, os_version="17.4"), "none")
+    named = {"X-Forwarded-For": "203.0.113.7"}
+    status, _, _ = visit(demo, "/promo?campaign=spring", ua=UA_IPHONE, headers=named)
+    assert status == 200
+    ok(Device(demo, "ios").open(probabilistic=True, domain=DEMO_HOST, os_version="17.4", headers=named),
+       "probabilistic")
