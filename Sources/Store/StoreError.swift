@@ -29,6 +29,7 @@ public enum StoreError: Error, Sendable, Equatable {
     public var safeMessage: String {
         switch self {
         case .backend(_, let message), .unavailable(let message): return message
+        case .textWithNUL: return "a text value holds a NUL byte (U+0000), which PostgreSQL cannot store"
         default: return "\(self)"
         }
     }
