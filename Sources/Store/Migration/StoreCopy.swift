@@ -164,7 +164,11 @@ public final class StoreCopy {
             try makePartitions()
             var counts: [TableCount] = []
             for table in CopyTable.all {
-                try copy(table)
+                do throws(StoreError) {
+                    try copy(table)
+                } catch {
+                    throw StoreCopyError.copying(table: table.name, error)
+                }
                 counts.append(
                     TableCount(table: table.name, source: try sourceCount(table), copied: try targetCount(table.name)))
             }

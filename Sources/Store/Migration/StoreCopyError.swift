@@ -15,6 +15,9 @@ public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible 
     case countsDiffer([StoreCopy.TableCount])
     /// PostgreSQL (or SQLite) failed during the copy: rolled back.
     case store(StoreError)
+    /// The same, while the rows of this table were read or sent (a row PostgreSQL refuses
+    /// names the table to look in): rolled back.
+    case copying(table: String, StoreError)
     /// The connection failed while PostgreSQL committed: the copy is either whole (every
     /// table was counted before the commit) or absent, and only the database knows.
     case commitUnknown(StoreError)
@@ -39,6 +42,9 @@ public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "rolled back, nothing was written"
         case .store(let error):
             return "\(error.safeMessage); rolled back, nothing was written: the database is as it was"
+        case .copying(let table, let error):
+            return "while copying \(table): \(error.safeMessage); rolled back, nothing was written: the database "
+                + "is as it was"
         case .commitUnknown(let error):
             return "the connection to PostgreSQL failed while the copy committed (\(error.safeMessage)): it is "
                 + "either whole (every table was counted before the commit) or absent, never partial. Run the "
