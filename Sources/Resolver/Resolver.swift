@@ -77,6 +77,9 @@ public final class Resolver: Sendable {
         fleetSync?.stop()
     }
 
+    /// What the fleet rate-limit sync did so far; nil when nothing is shared (SQLite).
+    public var fleetSyncStatistics: FleetSyncStatistics? { fleetSync?.statistics() }
+
     /// Resolves one request; `completion` is called exactly once.
     public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let headers = HeaderValues(input.request.headers)

@@ -139,6 +139,65 @@ final class FleetRateLimitTests: XCTestCase {
         XCTAssertEqual(a.limiters.app.nodes.load(ordering: .relaxed), 1, "fail open: each node its own bucket")
     }
 
+    func testTheSyncCountsExchangesFailuresItsAgeAndWhatTheNodeAdmittedAlone() throws {
+        let fleet = MemoryFleet()
+        let clock = Locked<Int64>(10_000)
+        let limits = RateLimits(
+            perApp: 1_000, perSourceAddress: 1_000, perAppInstance: 0, perHandoffToken: 0,
+            failuresPerSourceAddress: 0)
+        let a = Node(fleet: fleet, index: 0, limits: limits, phase: 0, clock: clock)
+        let b = Node(fleet: fleet, index: 1, limits: limits, phase: 0, clock: clock)
+        let app = a.limiters.keys.key("biq_mapp_one")
+        func admit(_ n: Int) {
+            for _ in 0..<n { XCTAssertNil(a.limiters.app.acquire(app, nowMillis: clock.value)) }
+        }
+        clock.value += 300
+        XCTAssertEqual(a.sync.statistics().millisecondsSinceSync, 300, "since the start, before any sync")
+        try a.sync.syncOnce()
+        try b.sync.syncOnce()
+        try a.sync.syncOnce()
+        admit(2)
+        var s = a.sync.statistics()
+        XCTAssertEqual(s.syncs, 2)
+        XCTAssertEqual(s.failures, 0)
+        XCTAssertEqual(s.millisecondsSinceSync, 0)
+        XCTAssertEqual(s.nodes, 2)
+        XCTAssertEqual(s.unsyncedAdmissions, [.init(bucket: "app", count: 0), .init(bucket: "address", count: 0)])
+
+        // Failing for less than a second: the shares still bound what the node admits.
+        fleet.failing = true
+        clock.value += 500
+        XCTAssertThrowsError(try a.sync.syncOnce())
+        admit(1)
+        s = a.sync.statistics()
+        XCTAssertEqual(s.failures, 1)
+        XCTAssertEqual(s.millisecondsSinceSync, 500)
+        XCTAssertEqual(s.nodes, 2)
+        XCTAssertEqual(s.unsyncedAdmissions.first?.count, 0)
+
+        // Past a second, the node decides alone: what it admits then is counted.
+        clock.value += 600
+        XCTAssertThrowsError(try a.sync.syncOnce())
+        admit(3)
+        XCTAssertNil(a.limiters.address.acquire(a.limiters.keys.key("192.0.2.1"), nowMillis: clock.value))
+        s = a.sync.statistics()
+        XCTAssertEqual(s.failures, 2)
+        XCTAssertEqual(s.millisecondsSinceSync, 1_100)
+        XCTAssertEqual(s.nodes, 1)
+        XCTAssertEqual(s.unsyncedAdmissions, [.init(bucket: "app", count: 3), .init(bucket: "address", count: 1)])
+
+        // Back: counted no more, and the counts stay (counters).
+        fleet.failing = false
+        clock.value += 100
+        try a.sync.syncOnce()
+        admit(2)
+        s = a.sync.statistics()
+        XCTAssertEqual(s.syncs, 3)
+        XCTAssertEqual(s.failures, 2)
+        XCTAssertEqual(s.millisecondsSinceSync, 0)
+        XCTAssertEqual(s.unsyncedAdmissions, [.init(bucket: "app", count: 3), .init(bucket: "address", count: 1)])
+    }
+
     func testStoppingTellsTheFleetThisNodeLeaves() throws {
         let fleet = MemoryFleet()
         let clock = Locked<Int64>(0)

@@ -6,8 +6,9 @@ import XCTest
 
 /// `StoreCopy` (`migrate-store`): a SQLite store copied into a new PostgreSQL database
 /// answers every read as the SQLite store does, holds the very rows `PGTransaction`
-/// writes for the same writes, leaves expired handoffs out, and writes nothing at all
-/// into a database that is not empty or when anything fails.
+/// writes for the same writes, leaves expired handoffs and console sessions out, and
+/// leaves a database that is not empty, or into which anything fails, as it was: no
+/// row, and no table it did not have.
 ///
 /// The same writes go to the SQLite store and, as the reference, to the test case's
 /// PostgreSQL database (`applyToBoth`); the copy goes into a second, new database.
@@ -52,6 +53,16 @@ final class StoreCopyTests: PGTestCase {
             try tx.putSecretKey(SecretKeyRecord(id: "sk_a", name: "CI", keyHash: [1, 2], hint: "ab", createdAt: 5))
             try tx.putSecretKey(
                 SecretKeyRecord(id: "sk_B", name: "ops", keyHash: [3], hint: "cd", createdAt: 5, revokedAt: 9))
+            // The console's sessions: one signed in, a sign-in link, one expired.
+            for (hash, kind, expires) in [
+                (UInt8(1), ConsoleSession.Kind.session, now + 3_600_000), (2, .signInLink, now + 60_000),
+                (3, .session, now - 1),
+            ] {
+                try tx.putConsoleSession(
+                    ConsoleSession(
+                        tokenHash: [UInt8](repeating: hash, count: 32), kind: kind, secretKeyId: "sk_a",
+                        createdAt: now - 10, expiresAt: expires))
+            }
             try tx.putPublishableKey(
                 PublishableKeyRecord(
                     id: "pk_2", appId: Fixture.appId, keyHash: [7, 7], hint: "77", createdAt: 2, expiresAt: 100))
@@ -142,6 +153,8 @@ final class StoreCopyTests: PGTestCase {
         let copied = Dictionary(uniqueKeysWithValues: report.tables.map { ($0.table, $0.copied) })
         XCTAssertEqual(copied["handoffs"], 2)
         XCTAssertEqual(report.expiredHandoffs, 1)
+        XCTAssertEqual(copied["console_sessions"], 2)
+        XCTAssertEqual(report.expiredConsoleSessions, 1)
         XCTAssertEqual(copied["clicks"], 12)
         XCTAssertEqual(copied["open_events"], 10)
         XCTAssertEqual(copied["open_event_keys"], 12, "an 'e' per event, a 'k' for key_b2 and key_old")
@@ -165,6 +178,13 @@ final class StoreCopyTests: PGTestCase {
         try same("record") { try $0.idempotencyRecord(scope: "links", keyHash: [5]) }
         try same("certificates") { try $0.storedCertificates() }
         try same("account") { try $0.acmeAccount(directoryURL: "https://ca.example/dir") }
+        for hash: UInt8 in [1, 2] {
+            try same("console session \(hash)") {
+                try $0.consoleSession(tokenHash: [UInt8](repeating: hash, count: 32))
+            }
+            XCTAssertNotNil(try copy.consoleSession(tokenHash: [UInt8](repeating: hash, count: 32)))
+        }
+        XCTAssertNil(try copy.consoleSession(tokenHash: [UInt8](repeating: 3, count: 32)), "expired: left out")
         XCTAssertEqual(copied["certificates"], 2)
         XCTAssertEqual(copied["acme_accounts"], 1)
         for id in ["biq_clk_1", "biq_clk_2", "biq_clk_old", "biq_clk_n8"] { try same(id) { try $0.click(id: id) } }
@@ -199,7 +219,7 @@ final class StoreCopyTests: PGTestCase {
         // Row for row what PostgreSQL's own transaction wrote for the same writes (the
         // reference database), open_event_keys and the consumed click included.
         for table in CopyTable.targetTables {
-            let filter = table == "handoffs" ? " WHERE expires_at > \(now)" : ""
+            let filter = ["handoffs", "console_sessions"].contains(table) ? " WHERE expires_at > \(now)" : ""
             XCTAssertEqual(try rowsText(target, table, filter), try rowsText(reader.db, table, filter), table)
         }
 
@@ -248,26 +268,80 @@ final class StoreCopyTests: PGTestCase {
         }
     }
 
-    func testAFailureMidCopyLeavesTheTargetEmpty() throws {
-        try sqliteStore.writeAndWait(Self.populate(now: now))
-        // SQLite keeps a NUL in text; PostgreSQL refuses it: open events, copied last, fail.
-        let broken = Fixture.open(id: "biq_open_nul", eventId: "open_nul", at: now)
+    /// SQLite keeps a NUL in text; PostgreSQL refuses it: open events, copied last, fail
+    /// after every other table went in.
+    private func breakAnOpenEvent() throws {
         try sqliteStore.writeAndWait { tx in
-            var event = broken
+            var event = Fixture.open(id: "biq_open_nul", eventId: "open_nul", at: PGTestCase.now)
             event.sdkVersion = "1.0\u{0}"
             try tx.insertOpenEvent(event)
         }
-        let settings = try PGConnectionSettings(database.url)
+    }
+
+    private func assertFailsMidCopy(into settings: PGConnectionSettings) throws {
         XCTAssertThrowsError(
             try StoreCopy.run(sqlitePath: try sqliteStore.path, to: settings, now: now, batchSize: 3)
         ) { error in
-            guard case .store(let cause)? = error as? StoreCopyError else { return XCTFail("\(error)") }
-            XCTAssertTrue(cause.safeMessage.contains("PostgreSQL"), cause.safeMessage)
+            guard case .copying("open_events", _)? = error as? StoreCopyError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".hasPrefix("while copying open_events: "), "\(error)")
             XCTAssertTrue("\(error)".contains("nothing was written"), "\(error)")
         }
+    }
+
+    /// The relations of the database's public schema (tables, partitions, indexes,
+    /// sequences), with the schema's version when it has one.
+    private func shape(_ settings: PGConnectionSettings) throws -> [String] {
+        let connection = try PGConnection.connect(settings)
+        let rows = try connection.run(
+            "t_shape",
+            "SELECT c.relname || ' ' || c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = 'public' ORDER BY 1")
+        var out = (0..<rows.rowCount).map { rows.text($0, 0) }
+        if out.contains("biqli_schema r") {
+            out.append("version \(try PGMigrations.version(connection))")
+        }
+        return out
+    }
+
+    func testAFailureMidCopyLeavesTheTargetEmpty() throws {
+        try sqliteStore.writeAndWait(Self.populate(now: now))
+        try breakAnOpenEvent()
+        let settings = try PGConnectionSettings(database.url)
+        let before = try shape(settings)
+        try assertFailsMidCopy(into: settings)
         for table in CopyTable.targetTables {
             XCTAssertEqual(try integer("SELECT count(*) FROM \(table)"), 0, table)
         }
+        XCTAssertEqual(try shape(settings), before, "not even a day partition of the data's")
+    }
+
+    func testAFailureMidCopyLeavesANewDatabaseWithoutATableAndASecondRunCopies() throws {
+        try sqliteStore.writeAndWait(Self.populate(now: now))
+        try breakAnOpenEvent()
+        let settings = try makeTarget()
+        try assertFailsMidCopy(into: settings)
+        XCTAssertEqual(try shape(settings), [], "the schema went with the rows")
+        // The cause mended, the same command copies.
+        let file = try SQLiteConnection.open(
+            path: try sqliteStore.path, create: false, busyTimeoutMilliseconds: 5_000, cacheKiB: 1_024,
+            queryOnly: false)
+        try file.exec("UPDATE open_events SET sdk_version = '1.0' WHERE id = 'biq_open_nul'")
+        file.close()
+        let report = try StoreCopy.run(sqlitePath: try sqliteStore.path, to: settings, now: now, batchSize: 3)
+        XCTAssertEqual(report.tables.first { $0.table == "open_events" }?.copied, 11)
+        XCTAssertTrue(try shape(settings).contains("version \(PGMigrations.latestVersion)"))
+    }
+
+    func testAFailureMidCopyLeavesAnOlderSchemaAtItsVersion() throws {
+        try sqliteStore.writeAndWait(Self.populate(now: now))
+        try breakAnOpenEvent()
+        let settings = try makeTarget()
+        // An edge of an older release made the schema, and nothing used it.
+        try PGMigrations.apply(on: try PGConnection.connect(settings), migrations: Array(PGMigrations.all.prefix(5)))
+        let before = try shape(settings)
+        XCTAssertTrue(before.contains("version 5"), "\(before)")
+        try assertFailsMidCopy(into: settings)
+        XCTAssertEqual(try shape(settings), before, "the later steps went with the rows")
     }
 
     /// Every row of `table` as PostgreSQL prints it, in byte order: equal texts, equal rows.

@@ -14,10 +14,11 @@ enum MigrateStoreCommand {
 
         Copies the SQLite store of the data directory (BIQLI_EDGE_DATA_DIR or --config, as
         `serve` reads it) into an empty PostgreSQL database: domains, Mobile Apps, keys,
-        links, signing keys, unexpired handoffs, clicks and their hourly counts, open
-        events, app instances and idempotency records. Everything goes in one transaction,
-        and every table is counted on both sides before it commits: on any failure or
-        difference nothing is written. The SQLite file is only read.
+        the console's unexpired sessions, links, signing keys, unexpired handoffs, clicks
+        and their hourly counts, open events, app instances and idempotency records. The
+        schema, the day partitions and every row go in one transaction, and every table is
+        counted on both sides before it commits: on any failure or difference the database
+        is left as it was (no table made, no row written). The SQLite file is only read.
 
         Stop the edge first: the command refuses to run while a `serve` holds the data
         directory, and no `serve` can start there while it copies. The database must be
@@ -33,7 +34,9 @@ enum MigrateStoreCommand {
         Afterwards, set BIQLI_EDGE_DATABASE_URL and start the edge with the same data
         directory: its secrets (secrets/source-address.key) and certificates stay needed.
 
-        Exit status: 0 copied and verified, 1 not copied (nothing written), 2 usage.
+        Exit status: 0 copied and verified, 1 not copied (the database as it was; or, when
+        the connection failed during the commit, whole or absent: the message says how to
+        tell), 2 usage.
 
         Examples:
           biqli-edge migrate-store --to postgresql://edge@db.internal/biqli
@@ -100,9 +103,10 @@ enum MigrateStoreCommand {
         var out = ["Copied and verified (rows per table, the same in SQLite and PostgreSQL):"]
         for t in report.tables {
             var line = "  \(t.table.padding(22))\(t.copied)"
-            if t.table == "handoffs", report.expiredHandoffs > 0 {
-                line += "  (\(report.expiredHandoffs) expired, left out)"
-            }
+            let expired =
+                t.table == "handoffs"
+                ? report.expiredHandoffs : t.table == "console_sessions" ? report.expiredConsoleSessions : 0
+            if expired > 0 { line += "  (\(expired) expired, left out)" }
             out.append(line)
         }
         out += [
@@ -113,6 +117,7 @@ enum MigrateStoreCommand {
             "  2. Start the edge as before, on the same data directory (\(configuration.dataDirectory)):",
             "     its secrets (secrets/source-address.key, which the stored clicks' address hashes were made with)",
             "     and certificates (\(configuration.certificateDirectory)) stay needed on this node.",
+            "     Operators signed in to the console stay signed in (their sessions were copied).",
             "  The SQLite file was only read; keep it until the edge serves from PostgreSQL.",
         ]
         return out.joined(separator: "\n")

@@ -16,7 +16,7 @@ enum EdgeRoutes {
                     domains: ((try? services.reader(context).domains()) ?? []).map(\.hostname),
                     certificates: services.server.certificates, acme: services.acme,
                     now: services.nowMilliseconds)
-            })
+            }, fleetSync: { services.resolver.fleetSyncStatistics })
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)
         ResolverRoutes.install(on: router, services: services)

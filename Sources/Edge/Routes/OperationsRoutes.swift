@@ -1,6 +1,7 @@
 import HTTP
 import HTTPTypes
 import Model
+import Resolver
 import Store
 
 /// `/healthz` and `/metrics`.
@@ -13,7 +14,8 @@ enum OperationsRoutes {
     static func install(
         on router: RouterBuilder, server: HTTPServer, backend: StoreBackend, clicks: ClickRecorder,
         certificates: CertificateHealth, configuration: EdgeConfiguration, clients: ClientAddressResolver,
-        domainCertificates: @escaping @Sendable (RequestContext) -> String = { _ in "" }
+        domainCertificates: @escaping @Sendable (RequestContext) -> String = { _ in "" },
+        fleetSync: @escaping @Sendable () -> FleetSyncStatistics? = { nil }
     ) {
         let healthy: HTTPResponse = {
             var r = HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#)
@@ -49,7 +51,7 @@ enum OperationsRoutes {
                 var r = HTTPResponse(
                     status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                     body: node + snapshot.prometheusText() + backendText(backend) + clicksText(clicks)
-                        + certificates.metricsText + perDomain)
+                        + FleetSyncMetrics.text(fleetSync()) + certificates.metricsText + perDomain)
                 r.headers.add("Cache-Control", "no-store")
                 responder.respond(r)
             }

@@ -149,7 +149,8 @@ final class EdgeApplication: @unchecked Sendable {
                     perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
                 onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
             httpsActive: { host in server.certificates.covers(host) },
-            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) }, fleet: try backend.fleetCounters())
+            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
+            fleet: try backend.fleetCounters(node: configuration.node))
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,

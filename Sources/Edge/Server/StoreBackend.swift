@@ -37,13 +37,14 @@ enum StoreBackend: Sendable {
     func close() { store.close() }
 
     /// Where the resolver shares its rate limits: the other nodes on the same PostgreSQL
-    /// database (decision 0016), or nobody (the SQLite file has one edge).
-    func fleetCounters() throws(EdgeStartError) -> any FleetCounters {
+    /// database (decision 0016; the node's mark goes in its `nodes` row, named `node`), or
+    /// nobody (the SQLite file has one edge).
+    func fleetCounters(node: String) throws(EdgeStartError) -> any FleetCounters {
         switch self {
         case .sqlite: return SoloCounters()
         case .postgresql(let s):
             do {
-                return try s.fleetCounters()
+                return try s.fleetCounters(node: node)
             } catch {
                 throw .store("cannot share the rate limits: \(error.safeMessage)")
             }

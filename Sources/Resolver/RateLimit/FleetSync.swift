@@ -13,7 +13,9 @@ import Glibc
 ///
 /// When exchanges fail for longer than `failOpenAfter` (the database is away), the
 /// buckets act as a lone node's again (no shares), and the keys stay listed so that
-/// their counts are published once the database is back.
+/// their counts are published once the database is back. What it did is counted for
+/// `/metrics` (`statistics`): syncs, failures, the time since the last sync, and what
+/// the buckets admitted while the node decided alone.
 final class FleetSync: Sendable {
     let limiters: ResolverLimiters
     let counters: any FleetCounters
@@ -24,8 +26,13 @@ final class FleetSync: Sendable {
     private let clock: @Sendable () -> Int64
     private let onError: @Sendable (String) -> Void
     private let stopped = Atomic<Bool>(false)
+    /// The clock at the last successful exchange (0: none yet).
     private let lastSuccess = Atomic<Int64>(0)
     private let failuresInARow = Atomic<Int>(0)
+    private let syncs = Atomic<Int>(0)
+    private let failures = Atomic<Int>(0)
+    /// The clock when the sync was made: the age of "the last sync" before the first.
+    private let createdAt: Int64
     private let thread = Mutex<OSThread?>(nil)
 
     init(
@@ -41,6 +48,7 @@ final class FleetSync: Sendable {
         self.maxKeysPerExchange = maxKeysPerExchange
         self.clock = clock
         self.onError = onError
+        createdAt = clock()
     }
 
     /// One exchange, now (the thread's step; tests call it directly).
@@ -59,13 +67,19 @@ final class FleetSync: Sendable {
         do {
             answer = try counters.exchange(counts, nowMicros: now * 1000)
         } catch {
+            failures.add(1, ordering: .relaxed)
             for (limiter, published) in taken { limiter.requeue(published) }
             if lastSuccess.load(ordering: .relaxed) < now - failOpenAfterMilliseconds {
-                for (_, limiter) in limiters.numbered { limiter.nodes.store(1, ordering: .relaxed) }
+                for (_, limiter) in limiters.numbered {
+                    limiter.nodes.store(1, ordering: .relaxed)
+                    limiter.unsynced.store(true, ordering: .relaxed)
+                }
             }
             throw error
         }
         lastSuccess.store(now, ordering: .relaxed)
+        syncs.add(1, ordering: .relaxed)
+        for (_, limiter) in limiters.numbered { limiter.unsynced.store(false, ordering: .relaxed) }
         let applied = clock()
         var offset = 0
         for (limiter, published) in taken {
@@ -93,7 +107,20 @@ final class FleetSync: Sendable {
         let running = thread.withLock { $0 }
         running?.join()
         if running != nil { counters.leave() }
-        for (_, limiter) in limiters.numbered { limiter.nodes.store(1, ordering: .relaxed) }
+        for (_, limiter) in limiters.numbered {
+            limiter.nodes.store(1, ordering: .relaxed)
+            limiter.unsynced.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// What the sync did so far, now.
+    func statistics() -> FleetSyncStatistics {
+        let last = max(lastSuccess.load(ordering: .relaxed), createdAt)
+        return FleetSyncStatistics(
+            syncs: syncs.load(ordering: .relaxed), failures: failures.load(ordering: .relaxed),
+            millisecondsSinceSync: max(0, clock() - last),
+            nodes: limiters.numbered.first?.limiter.nodes.load(ordering: .relaxed) ?? 1,
+            unsyncedAdmissions: limiters.named.map { .init(bucket: $0.name, count: $0.limiter.unsyncedAdmissions) })
     }
 
     private func run() {

@@ -28,6 +28,10 @@ final class RateLimiter: Sendable {
     let nodes = Atomic<Int>(1)
     /// Syncs applied so far (shares older than two syncs are stale).
     let generation = Atomic<Int64>(0)
+    /// Set by `FleetSync` while its exchanges have failed for longer than it waits before
+    /// the node decides alone (decision 0016: fails open); admissions meanwhile are
+    /// counted (`unsyncedAdmissions`), since the fleet's limit did not hold them.
+    let unsynced = Atomic<Bool>(false)
     private let maxKeysPerShard: Int
     private let shards: [Shard]
 
@@ -35,6 +39,9 @@ final class RateLimiter: Sendable {
         var entries: [UInt64: FleetBucket] = [:]
         /// Keys touched since the last sync collected them (fleet only).
         var queue: [UInt64] = []
+        /// Admissions while `unsynced` (counted under the shard's lock, which the loop
+        /// holds anyway: no shared counter on the request path).
+        var unsyncedAdmissions: Int64 = 0
     }
 
     private final class Shard: Sendable {
@@ -67,6 +74,7 @@ final class RateLimiter: Sendable {
         let now = nowMillis * 1000
         let nodes = fleet ? self.nodes.load(ordering: .relaxed) : 1
         let generation = self.generation.load(ordering: .relaxed)
+        let unsynced = fleet && self.unsynced.load(ordering: .relaxed)
         return shard(key).state.withLock { state -> Int64? in
             // A known key is read and updated through one look-up (its index).
             if let slot = state.entries.index(forKey: key) {
@@ -76,6 +84,7 @@ final class RateLimiter: Sendable {
                     state.entries.values[slot].queued = true
                     state.queue.append(key)
                 }
+                if unsynced, wait == nil { state.unsyncedAdmissions += 1 }
                 return wait
             }
             var entry = FleetBucket(now: now)
@@ -83,6 +92,7 @@ final class RateLimiter: Sendable {
             if fleet {
                 entry.queued = true
                 state.queue.append(key)
+                if unsynced, wait == nil { state.unsyncedAdmissions += 1 }
             } else if wait != nil {
                 return wait  // nothing taken, nothing to remember
             }
@@ -99,6 +109,9 @@ final class RateLimiter: Sendable {
             state.entries[key]?.wait(now: now, rules)
         }
     }
+
+    /// Requests admitted while `unsynced`, since the start.
+    var unsyncedAdmissions: Int64 { shards.reduce(0) { $0 + $1.state.withLock { $0.unsyncedAdmissions } } }
 
     /// Keys currently remembered (tests).
     var trackedKeys: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.entries.count } } }

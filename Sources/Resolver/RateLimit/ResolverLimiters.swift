@@ -45,6 +45,12 @@ final class ResolverLimiters: Sendable {
         [(1, app), (2, address), (3, instance), (4, token), (5, failures)].filter { $0.1.isEnabled }
     }
 
+    /// Every enabled bucket with its name on `/metrics` (a label value: stable).
+    var named: [(name: String, limiter: RateLimiter)] {
+        [("app", app), ("address", address), ("instance", instance), ("token", token), ("failures", failures)]
+            .filter { $0.1.isEnabled }
+    }
+
     /// Whole seconds for `Retry-After`, at least 1.
     static func retryAfterSeconds(_ micros: Int64) -> Int {
         Int(max(1, (micros + 999_999) / 1_000_000))

@@ -74,6 +74,16 @@ struct CopyTable {
                 ("id", .text), ("name", .text), ("key_hash", .bytes), ("hint", .text), ("created_at", .int),
                 ("revoked_at", .int),
             ]),
+        // The console's sessions (decision 0019), so that an operator signed in stays
+        // signed in after the move: only their tokens' hashes, as stored; expired ones
+        // stay behind. A session names its secret key by id, which the copy keeps.
+        CopyTable(
+            "console_sessions",
+            [
+                ("token_hash", .bytes), ("kind", .text), ("secret_key_id", .text), ("created_at", .int),
+                ("expires_at", .int),
+            ],
+            sourceFilter: "expires_at > ?1"),
         CopyTable(
             "domains",
             [

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Copies an edge's SQLite store into an empty PostgreSQL database (`biqli-edge
-/// migrate-store`): every table, handoffs only while unexpired, open events with the
-/// `open_event_keys` PostgreSQL keeps beside them.
+/// migrate-store`): every table, handoffs and console sessions only while unexpired, open
+/// events with the `open_event_keys` PostgreSQL keeps beside them.
 ///
 /// ```swift
 /// let report = try StoreCopy.run(sqlitePath: dir + "/edge.sqlite3", to: settings, now: nowMilliseconds)
@@ -14,12 +14,14 @@ import Glibc
 /// ```
 ///
 /// The source is read in one SQLite read transaction (one snapshot, on a connection of
-/// its own with `query_only`); the caller makes sure no edge serves from it. The target
-/// is migrated, must be empty, gets the day partitions of the data's clicks and open
-/// events (and the coming days'), then everything goes in ONE transaction that holds
-/// the tables locked against other writers: batches of `batchSize` rows, one
-/// `INSERT ... SELECT FROM unnest(...)` each, and before COMMIT every table is counted
-/// on both sides. Any failure or difference rolls it all back.
+/// its own with `query_only`); the caller makes sure no edge serves from it. On the
+/// target everything happens in ONE transaction: the schema is made (or brought up to
+/// date), the tables are locked against other writers and must be empty, the day
+/// partitions of the data's clicks and open events (and the coming days') are made, the
+/// rows go in batches of `batchSize`, one `INSERT ... SELECT FROM unnest(...)` each, and
+/// before COMMIT every table is counted on both sides. PostgreSQL's DDL is
+/// transactional, so any failure or difference, the server's death included, leaves the
+/// database as it was before the command: no table made, no row written.
 public final class StoreCopy {
     /// Rows of one table: in the source (handoffs: the unexpired ones; `open_event_keys`:
     /// as many as its events make), and in the target, counted before the commit.
@@ -34,6 +36,8 @@ public final class StoreCopy {
         public var tables: [TableCount]
         /// Handoffs of the source that had expired and were left out.
         public var expiredHandoffs: Int
+        /// Console sessions of the source that had expired and were left out.
+        public var expiredConsoleSessions: Int = 0
     }
 
     public static let defaultBatchSize = 1_000
@@ -63,7 +67,6 @@ public final class StoreCopy {
             target = try PGConnection.connect(settings)
             // The server's notices ("already exists, skipping") are not the operator's business.
             try target.execute("SET client_min_messages = warning")
-            try PGMigrations.apply(on: target)
         } catch {
             throw .store(error)
         }
@@ -92,12 +95,9 @@ public final class StoreCopy {
 
     private func run() throws(StoreCopyError) -> Report {
         do {
-            let occupied = try occupiedTables()
-            if !occupied.isEmpty { throw StoreCopyError.targetNotEmpty(occupied) }
             // One snapshot of the source for the counts, the days and every row.
             try source.exec("BEGIN")
             defer { try? source.exec("COMMIT") }
-            try makePartitions()
             return try copyInOneTransaction()
         } catch let error as StoreCopyError {
             throw error
@@ -121,7 +121,8 @@ public final class StoreCopy {
     }
 
     /// The day partitions of every day that holds a click or an open event, and of the
-    /// days around now that `PGStore.open` makes (so that the edge starts on what it finds).
+    /// days around now that `PGStore.open` makes (so that the edge starts on what it
+    /// finds), in the copy's transaction.
     private func makePartitions() throws(StoreError) {
         var days = Set<Int64>()
         try source.forEachRow(
@@ -141,7 +142,7 @@ public final class StoreCopy {
         var previous: Int64 = 0
         for d in days.sorted() + [Int64.max] {
             if let start = runStart, d != previous + 1 {
-                try PGPartitions.ensure(
+                try PGPartitions.ensureInTransaction(
                     on: target, from: start * PGPartitions.dayMilliseconds,
                     through: previous * PGPartitions.dayMilliseconds)
                 runStart = nil
@@ -156,12 +157,18 @@ public final class StoreCopy {
         do {
             // Other writers (an edge already pointed at the database) wait or fail; readers go on.
             try target.execute("SET LOCAL lock_timeout = '10s'")
+            try PGMigrations.applyInTransaction(on: target)
             try target.execute("LOCK TABLE \(CopyTable.targetTables.joined(separator: ", ")) IN EXCLUSIVE MODE")
             let occupied = try occupiedTables()
             if !occupied.isEmpty { throw StoreCopyError.targetNotEmpty(occupied) }
+            try makePartitions()
             var counts: [TableCount] = []
             for table in CopyTable.all {
-                try copy(table)
+                do throws(StoreError) {
+                    try copy(table)
+                } catch {
+                    throw StoreCopyError.copying(table: table.name, error)
+                }
                 counts.append(
                     TableCount(table: table.name, source: try sourceCount(table), copied: try targetCount(table.name)))
             }
@@ -171,10 +178,21 @@ public final class StoreCopy {
                     copied: try targetCount(OpenEventKeys.table)))
             let differing = counts.filter { $0.source != $0.copied }
             if !differing.isEmpty { throw StoreCopyError.countsDiffer(differing) }
-            try target.execute("COMMIT")
-            let allHandoffs = Int(try source.integer("SELECT count(*) FROM handoffs"))
-            let unexpired = counts.first { $0.table == "handoffs" }?.source ?? 0
-            return Report(tables: counts, expiredHandoffs: allHandoffs - unexpired)
+            do throws(StoreError) {
+                try target.execute("COMMIT")
+            } catch {
+                // An error the server answered rolled everything back; a connection lost
+                // meanwhile leaves the outcome unknown (whole or absent, never partial).
+                if target.isBroken { throw StoreCopyError.commitUnknown(error) }
+                throw error
+            }
+            func expired(_ table: String) throws(StoreError) -> Int {
+                let all = Int(try source.integer("SELECT count(*) FROM \(table)"))
+                return all - (counts.first { $0.table == table }?.source ?? 0)
+            }
+            return Report(
+                tables: counts, expiredHandoffs: try expired("handoffs"),
+                expiredConsoleSessions: try expired("console_sessions"))
         } catch {
             try? target.execute("ROLLBACK")
             throw error

@@ -1,9 +1,9 @@
 import Model
 
-/// Why `StoreCopy` did not copy. Whatever the case, the target holds no row of the
-/// source: the copy is one PostgreSQL transaction, rolled back on any failure. (The
-/// schema and the empty day partitions made before it may stay; they are what any edge
-/// starting on the database would make.) Messages never hold the password.
+/// Why `StoreCopy` did not copy. Whatever the case but `commitUnknown`, the target is as
+/// it was before: the schema, the day partitions and the rows are one PostgreSQL
+/// transaction, rolled back on any failure (an empty database keeps no table). Messages
+/// never hold the password.
 public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The SQLite file cannot be read: missing, not a database, unreadable.
     case source(String)
@@ -15,6 +15,12 @@ public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible 
     case countsDiffer([StoreCopy.TableCount])
     /// PostgreSQL (or SQLite) failed during the copy: rolled back.
     case store(StoreError)
+    /// The same, while the rows of this table were read or sent (a row PostgreSQL refuses
+    /// names the table to look in): rolled back.
+    case copying(table: String, StoreError)
+    /// The connection failed while PostgreSQL committed: the copy is either whole (every
+    /// table was counted before the commit) or absent, and only the database knows.
+    case commitUnknown(StoreError)
 
     public var description: String {
         switch self {
@@ -35,7 +41,15 @@ public enum StoreCopyError: Error, Sendable, Equatable, CustomStringConvertible 
             return "the copy does not match the SQLite store (\(detail.joined(separator: "; "))); "
                 + "rolled back, nothing was written"
         case .store(let error):
-            return "\(error.safeMessage); rolled back, nothing was written"
+            return "\(error.safeMessage); rolled back, nothing was written: the database is as it was"
+        case .copying(let table, let error):
+            return "while copying \(table): \(error.safeMessage); rolled back, nothing was written: the database "
+                + "is as it was"
+        case .commitUnknown(let error):
+            return "the connection to PostgreSQL failed while the copy committed (\(error.safeMessage)): it is "
+                + "either whole (every table was counted before the commit) or absent, never partial. Run the "
+                + "same command again: if it says the database is not empty, the copy committed; otherwise it "
+                + "copies anew"
         }
     }
 }

@@ -16,6 +16,7 @@ enum PGMigrations {
         Migration(version: 4, sql: PGSchemaV4.sql),
         Migration(version: 5, sql: PGSchemaV5.sql),
         Migration(version: 6, sql: PGSchemaV6.sql),
+        Migration(version: 7, sql: PGSchemaV7.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read
@@ -57,18 +58,7 @@ enum PGMigrations {
         for migration in migrations where migration.version > found {
             try connection.execute("BEGIN")
             do throws(StoreError) {
-                try connection.execute(migration.sql)
-                var v = PGParams()
-                v.int(Int64(migration.version))
-                try connection.run("migrations_set", "UPDATE biqli_schema SET version = $1", v)
-                if migration.version >= 2 {
-                    // The oldest binary version that still runs on this schema.
-                    let oldest = breaking.filter { $0 <= migration.version }.max() ?? 1
-                    var c = PGParams()
-                    c.int(Int64(oldest))
-                    try connection.run(
-                        "migrations_compatible", "UPDATE biqli_schema SET compatible_from = $1", c)
-                }
+                try step(migration, breaking: breaking, on: connection)
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
@@ -76,6 +66,48 @@ enum PGMigrations {
             }
         }
         return found
+    }
+
+    /// Brings the database to `latestVersion` inside the caller's open transaction, which
+    /// then holds the schema with whatever else it writes (`migrate-store`: the schema and
+    /// the copied rows commit together or not at all; PostgreSQL's DDL is transactional).
+    /// The lock is the transaction's: an edge starting on the database meanwhile waits
+    /// for the commit or the rollback, then finds the schema made or the database as it was.
+    @discardableResult
+    static func applyInTransaction(
+        on connection: PGConnection, migrations: [Migration] = all, breaking: Set<Int> = PGMigrations.breaking
+    ) throws(StoreError) -> Int {
+        let supported = migrations.last?.version ?? 0
+        var params = PGParams()
+        params.int(lockKey)
+        try connection.run("migrations_xact_lock", "SELECT pg_advisory_xact_lock($1)", params)
+        try connection.execute("CREATE TABLE IF NOT EXISTS biqli_schema (version bigint NOT NULL)")
+        let found = try version(connection)
+        if found > supported {
+            if try compatibleFrom(connection) <= supported { return found }
+            throw .schemaTooNew(found: found, supported: supported)
+        }
+        for migration in migrations where migration.version > found {
+            try step(migration, breaking: breaking, on: connection)
+        }
+        return found
+    }
+
+    /// One step and its version, in the open transaction.
+    private static func step(_ migration: Migration, breaking: Set<Int>, on connection: PGConnection)
+        throws(StoreError)
+    {
+        try connection.execute(migration.sql)
+        var v = PGParams()
+        v.int(Int64(migration.version))
+        try connection.run("migrations_set", "UPDATE biqli_schema SET version = $1", v)
+        if migration.version >= 2 {
+            // The oldest binary version that still runs on this schema.
+            let oldest = breaking.filter { $0 <= migration.version }.max() ?? 1
+            var c = PGParams()
+            c.int(Int64(oldest))
+            try connection.run("migrations_compatible", "UPDATE biqli_schema SET compatible_from = $1", c)
+        }
     }
 
     /// The oldest version whose binaries run on this schema (`compatible_from`, from

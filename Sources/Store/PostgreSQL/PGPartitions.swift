@@ -21,30 +21,50 @@ enum PGPartitions {
 
     static func name(_ table: String, day: Int64) -> String { "\(table)_p\(day)" }
 
-    /// Makes the partitions of every day from `from` through `through` (epoch ms) that do not exist yet.
+    /// Makes the partitions of every day from `from` through `through` (epoch ms) that do
+    /// not exist yet, in a transaction of its own.
     static func ensure(on connection: PGConnection, from: Int64, through: Int64) throws(StoreError) {
-        let first = day(of: from)
-        let last = day(of: through)
-        let existing = try days(on: connection)
-        var missing: [(String, Int64)] = []
-        for table in tables {
-            for d in first...last where !(existing[table]?.contains(d) ?? false) { missing.append((table, d)) }
-        }
+        let missing = try self.missing(on: connection, from: from, through: through)
         guard !missing.isEmpty else { return }
         try connection.execute("BEGIN")
         do throws(StoreError) {
-            var lock = PGParams()
-            lock.int(lockKey)
-            try connection.run("partitions_lock", "SELECT pg_advisory_xact_lock($1)", lock)
-            for (table, d) in missing {
-                try connection.execute(
-                    "CREATE TABLE IF NOT EXISTS \(name(table, day: d)) PARTITION OF \(table) "
-                        + "FOR VALUES FROM (\(d * dayMilliseconds)) TO (\((d + 1) * dayMilliseconds))")
-            }
+            try make(missing, on: connection)
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// The same inside the caller's open transaction (`migrate-store`: the partitions
+    /// commit with the copy or not at all).
+    static func ensureInTransaction(on connection: PGConnection, from: Int64, through: Int64) throws(StoreError) {
+        let missing = try self.missing(on: connection, from: from, through: through)
+        if !missing.isEmpty { try make(missing, on: connection) }
+    }
+
+    private static func missing(on connection: PGConnection, from: Int64, through: Int64) throws(StoreError)
+        -> [(String, Int64)]
+    {
+        let existing = try days(on: connection)
+        var missing: [(String, Int64)] = []
+        for table in tables {
+            for d in day(of: from)...day(of: through) where !(existing[table]?.contains(d) ?? false) {
+                missing.append((table, d))
+            }
+        }
+        return missing
+    }
+
+    /// Under the partitions' transaction lock, so that several edges do not race.
+    private static func make(_ missing: [(String, Int64)], on connection: PGConnection) throws(StoreError) {
+        var lock = PGParams()
+        lock.int(lockKey)
+        try connection.run("partitions_lock", "SELECT pg_advisory_xact_lock($1)", lock)
+        for (table, d) in missing {
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS \(name(table, day: d)) PARTITION OF \(table) "
+                    + "FOR VALUES FROM (\(d * dayMilliseconds)) TO (\((d + 1) * dayMilliseconds))")
         }
     }
 

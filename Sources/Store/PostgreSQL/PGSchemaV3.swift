@@ -6,7 +6,8 @@
 ///   are keyed hashes (never an address, a token or an instance ID). Rows not updated
 ///   for two minutes are deleted: by then they no longer weigh on any bucket.
 /// - `rate_nodes`: each running resolver's heartbeat (every sync); the live ones divide
-///   the buckets between them. The node is a random ID per process.
+///   the buckets between them. The node is a random ID per process. (Dropped by schema
+///   7: the mark is now `nodes.rate_synced_at`.)
 ///
 /// Both are UNLOGGED: counts of the last minute are not worth a WAL record, and a crash
 /// of the server (which empties them) only forgets the current minute.

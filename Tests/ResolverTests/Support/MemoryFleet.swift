@@ -3,8 +3,9 @@ import Store
 
 @testable import Resolver
 
-/// The fleet's table in memory: what `PGFleetCounters` keeps in `rate_counts` and
-/// `rate_nodes`, with the same exchange (a node reads the others' rows, never its own).
+/// The fleet's table in memory: what `PGFleetCounters` keeps in `rate_counts` and the
+/// nodes' marks in `nodes`, with the same exchange (a node reads the others' rows, never
+/// its own).
 final class MemoryFleet: @unchecked Sendable {
     private struct Row {
         var count: Int64
