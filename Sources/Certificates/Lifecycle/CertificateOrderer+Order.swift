@@ -10,17 +10,28 @@ extension CertificateOrderer {
         let start = now()
         let node = settings.node
         let until = start + settings.leaseMilliseconds
+        let previous = manager.shared.withLock { $0.rows[host] }
+        let seen = OrderState(previous)
         let claimed: Bool
         do {
             claimed = try manager.store.writeAndWait { tx in
-                try tx.claimCertificateOrder(hostname: host, node: node, until: until, now: start)
+                guard try tx.claimCertificateOrder(hostname: host, node: node, until: until, now: start) else {
+                    return false
+                }
+                // This node decided from the rows it last read; another node may have
+                // ordered (or failed) since and given its claim back a moment ago. Then the
+                // row is not what was seen: give the claim back, and decide again once read.
+                guard OrderState(try tx.storedCertificate(hostname: host)) == seen else {
+                    try tx.releaseCertificateOrder(hostname: host, node: node)
+                    return false
+                }
+                return true
             }
         } catch {
             manager.reportStoreFailure(error)
             return false
         }
         guard claimed else { return true }
-        let previous = manager.shared.withLock { $0.rows[host] }
         manager.hooks.event(.orderStarted(hostname: host, renewal: previous?.chainPEM != nil))
         var issued: IssuedCertificate?
         var failure: ACMEProblem?
@@ -130,5 +141,22 @@ extension CertificateOrderer {
                     hostname: host, problem: failure, failures: failures,
                     nextAttemptAt: outcome.nextAttemptAt ?? finished))
         }
+    }
+}
+
+/// What an order is decided from in a certificate's row: the certificate it holds and
+/// the outcome of the last attempt. A node orders only when the row still says what it
+/// read when it found the order due (a row not yet made reads as a new pending one).
+struct OrderState: Equatable {
+    var notAfter: Int64?
+    var status: StoredCertificate.Status
+    var failures: Int
+    var nextAttemptAt: Int64?
+
+    init(_ row: StoredCertificate?) {
+        notAfter = row?.notAfter
+        status = row?.status ?? .pending
+        failures = row?.failures ?? 0
+        nextAttemptAt = row?.nextAttemptAt
     }
 }
