@@ -316,7 +316,8 @@ class CallgrindEdge:
         raise RuntimeError("the edge never listened under valgrind")
 
     def dump(self):
-        subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
@@ -327,7 +328,10 @@ class CallgrindEdge:
         for f in glob.glob(f"{self.work}/cg.{self.proc.pid}.{part}-*"):
             text = open(f, errors="replace").read()
             total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-            kind = "loops" if "EventLoopC3run" in text else "writer" if "SQLiteWriterC3run" in text else "other"
+            # By what the thread ran: an event loop's run, or the store writer's (SQLite's or
+            # PostgreSQL's, whatever its type is called now: SQLiteWriter, SQLiteWriterLoop...).
+            kind = ("loops" if re.search(r"EventLoopC3run", text)
+                    else "writer" if re.search(r"(SQLite|PG)Writer\w*[CV]3run", text) else "other")
             per[kind] += int(total.group(1)) if total else 0
         return {k: v / n for k, v in per.items()}
 
