@@ -20,6 +20,7 @@ import argparse, json, os, re, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import ROOT, CallgrindEdge, scratch_dir  # noqa: E402
+from lib import track_open as lib_track_open  # noqa: E402
 
 BASELINE = os.path.join(ROOT, "bench", "guard-baseline.json")
 TOLERANCE = 0.03
@@ -31,7 +32,6 @@ FLOOR = 2_000
 # share is shown, not guarded. The durable cases, one commit each, guard the write path.
 UNGUARDED = {("desktop visit", "writer")}
 HOST = "go.example.test"
-APP = "biq_mapp_01JDEM0APP00000000000000AA"
 UA = {
     "desktop": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
     "android": ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 "
@@ -50,15 +50,7 @@ def visit(path, ua):
 
 
 def track_open(pk, n, token):
-    """An SDK-shaped open (as bench/resolver.py sends): ids from `n`, the token or null."""
-    id = f"{os.getpid():08x}{n:024x}"
-    body = ('{"eventId":"open_%s","appId":"%s","appInstanceId":"install_%s","platform":"android","firstOpen":true,'
-            '"probabilisticAllowed":false,"handoffToken":%s,"deepLink":null,"domain":null,"appVersion":"2.4.0",'
-            '"osVersion":"15","sdkVersion":"1.0.0","occurredAt":null}') % (id, APP, id, f'"{token}"' if token else "null")
-    return (f"POST /api/v1/track/open HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {pk}\r\n"
-            "Content-Type: application/json\r\nAccept: application/json\r\nX-Biq-SDK: android\r\n"
-            f"X-Biq-SDK-Version: 1.0.0\r\nContent-Length: {len(body)}\r\nIdempotency-Key: open_{id}\r\n"
-            f"X-Biq-Request-Id: req_{id}\r\n\r\n{body}").encode()
+    return lib_track_open(pk, f"{os.getpid():08x}{n:024x}", token)
 
 
 def measure(n):

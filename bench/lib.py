@@ -356,3 +356,15 @@ class KeepAlive:
             data = self.conn.recv(65536)
             assert data, "the edge closed the connection"
             self.pending += data
+
+
+def track_open(pk, id, token, host="go.example.test", app="biq_mapp_01JDEM0APP00000000000000AA"):
+    """An open shaped like the official Android SDK's (track_open.lua's too): every id made
+    from `id`, the handoff token or null."""
+    body = ('{"eventId":"open_%s","appId":"%s","appInstanceId":"install_%s","platform":"android","firstOpen":true,'
+            '"probabilisticAllowed":false,"handoffToken":%s,"deepLink":null,"domain":null,"appVersion":"2.4.0",'
+            '"osVersion":"15","sdkVersion":"1.0.0","occurredAt":null}') % (id, app, id, f'"{token}"' if token else "null")
+    return (f"POST /api/v1/track/open HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {pk}\r\n"
+            "Content-Type: application/json\r\nAccept: application/json\r\nX-Biq-SDK: android\r\n"
+            f"X-Biq-SDK-Version: 1.0.0\r\nContent-Length: {len(body)}\r\nIdempotency-Key: open_{id}\r\n"
+            f"X-Biq-Request-Id: req_{id}\r\n\r\n{body}").encode()

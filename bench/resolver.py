@@ -21,6 +21,7 @@ Usage: bench/resolver.py [--seconds N] [--loops N] [--connections N] [--callgrin
 """
 import os, re, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib import track_open as lib_track_open  # noqa: E402
 from lib import (CallgrindEdge, Edge, Nginx, PostgresCluster, callgrind_option, prepare, scratch_dir, table,
                  with_cpu, wrk)
 
@@ -39,15 +40,7 @@ ANDROID_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTM
 
 
 def track_open(pk, n, token):
-    """A request shaped like track_open.lua's: every id from `n`, the token or null."""
-    id = f"{os.getpid():08x}{int(time.time()):08x}{n:016x}"
-    body = ('{"eventId":"open_%s","appId":"%s","appInstanceId":"install_%s","platform":"android","firstOpen":true,'
-            '"probabilisticAllowed":false,"handoffToken":%s,"deepLink":null,"domain":null,"appVersion":"2.4.0",'
-            '"osVersion":"15","sdkVersion":"1.0.0","occurredAt":null}') % (id, APP, id, f'"{token}"' if token else "null")
-    return (f"POST /api/v1/track/open HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {pk}\r\n"
-            "Content-Type: application/json\r\nAccept: application/json\r\nX-Biq-SDK: android\r\n"
-            f"X-Biq-SDK-Version: 1.0.0\r\nContent-Length: {len(body)}\r\nIdempotency-Key: open_{id}\r\n"
-            f"X-Biq-Request-Id: req_{id}\r\n\r\n{body}").encode()
+    return lib_track_open(pk, f"{os.getpid():08x}{int(time.time()):08x}{n:016x}", token)
 
 
 def instructions(n):

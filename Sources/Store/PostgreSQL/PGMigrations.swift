@@ -47,14 +47,7 @@ enum PGMigrations {
         params.int(lockKey)
         try connection.run("migrations_lock", "SELECT pg_advisory_lock($1)", params)
         defer { _ = try? connection.run("migrations_unlock", "SELECT pg_advisory_unlock($1)", params) }
-        try connection.execute("CREATE TABLE IF NOT EXISTS biqli_schema (version bigint NOT NULL)")
-        let found = try version(connection)
-        if found > supported {
-            // A newer binary migrated (a rolling upgrade): run on it when it kept this
-            // binary's schema readable and writable.
-            if try compatibleFrom(connection) <= supported { return found }
-            throw .schemaTooNew(found: found, supported: supported)
-        }
+        let found = try versionFound(connection, supported: supported)
         for migration in migrations where migration.version > found {
             try connection.execute("BEGIN")
             do throws(StoreError) {
@@ -81,14 +74,21 @@ enum PGMigrations {
         var params = PGParams()
         params.int(lockKey)
         try connection.run("migrations_xact_lock", "SELECT pg_advisory_xact_lock($1)", params)
-        try connection.execute("CREATE TABLE IF NOT EXISTS biqli_schema (version bigint NOT NULL)")
-        let found = try version(connection)
-        if found > supported {
-            if try compatibleFrom(connection) <= supported { return found }
-            throw .schemaTooNew(found: found, supported: supported)
-        }
+        let found = try versionFound(connection, supported: supported)
         for migration in migrations where migration.version > found {
             try step(migration, breaking: breaking, on: connection)
+        }
+        return found
+    }
+
+    /// The schema version the database holds (0 for a new one), under the caller's lock.
+    /// A newer binary's (a rolling upgrade) is run on when it kept this binary's schema
+    /// readable and writable (no step of this binary's then runs), else refused.
+    private static func versionFound(_ connection: PGConnection, supported: Int) throws(StoreError) -> Int {
+        try connection.execute("CREATE TABLE IF NOT EXISTS biqli_schema (version bigint NOT NULL)")
+        let found = try version(connection)
+        if found > supported, try compatibleFrom(connection) > supported {
+            throw .schemaTooNew(found: found, supported: supported)
         }
         return found
     }
