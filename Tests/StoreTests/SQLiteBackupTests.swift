@@ -58,11 +58,11 @@ final class SQLiteBackupTests: StoreTestCase {
                 i += 1
             }
         }
-        // One page a step and 2 ms between steps: the copy lasts seconds, and every commit
+        // One page a step and 4 ms between steps: the copy lasts seconds, and every commit
         // of the writer lands between two of its steps.
         let start = Clock.monotonicNanoseconds()
         let copy = try SQLiteBackup.copy(
-            from: directory.databasePath, to: destination, pagesPerStep: 1, pauseMicroseconds: 2_000)
+            from: directory.databasePath, to: destination, pagesPerStep: 1, pauseMicroseconds: 4_000)
         let copyMilliseconds = (Clock.monotonicNanoseconds() - start) / 1_000_000
         let duringCopy = committed.load(ordering: .relaxed)
         stop.store(true, ordering: .releasing)
@@ -93,7 +93,7 @@ final class SQLiteBackupTests: StoreTestCase {
         let destination = directory.path + "/taken"
         defer { unlink(destination) }
         let fd = open(destination, O_WRONLY | O_CREAT, 0o600)
-        XCTAssertEqual(write(fd, "keep", 4), 4)
+        XCTAssertEqual(Glibc.write(fd, "keep", 4), 4)
         close(fd)
         XCTAssertThrowsError(try SQLiteBackup.copy(from: directory.databasePath, to: destination))
         XCTAssertEqual(String(decoding: try XCTUnwrap(readBytes(destination)), as: UTF8.self), "keep")
