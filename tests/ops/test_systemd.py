@@ -233,6 +233,25 @@ def test_reload_sends_sighup_which_reloads_the_certificates(machine):
     assert m.main_pid() == pid, "a reload is not a restart"
 
 
+def test_the_readmes_backup_and_restore_as_root_beside_the_service(machine):
+    """README, "Backups": a backup taken as root while the service runs, then the restore
+    into an emptied data directory; the service starts on the restored files, which are its own."""
+    m = machine
+    handoffs = sqlite(m, "SELECT count(*) FROM handoffs")
+    m.sh("BIQLI_EDGE_DATA_DIR=/var/lib/biqli-edge biqli-edge backup --to /root/edge.tar")
+    m.sh("curl -sf -m 2 http://127.0.0.1/healthz")  # the service kept serving, and its files are its own
+    assert m.sh("find /var/lib/biqli-edge ! -user biqli-edge").stdout.strip() == ""
+    m.sh("systemctl stop biqli-edge && mv /var/lib/biqli-edge /var/lib/biqli-edge.old "
+         "&& install -d -o biqli-edge -g biqli-edge -m 0700 /var/lib/biqli-edge")
+    m.sh("BIQLI_EDGE_DATA_DIR=/var/lib/biqli-edge biqli-edge restore --from /root/edge.tar")
+    assert m.sh("find /var/lib/biqli-edge ! -user biqli-edge").stdout.strip() == ""
+    m.sh("systemctl start biqli-edge")
+    m.wait_active()
+    assert sqlite(m, "SELECT count(*) FROM handoffs") == handoffs
+    android_visit(m)  # and it writes
+    m.sh("rm -rf /var/lib/biqli-edge.old /root/edge.tar")
+
+
 def test_stop_is_graceful_and_restart_on_failure_brings_it_back(machine):
     m = machine
     pid = m.main_pid()
