@@ -41,9 +41,12 @@ final class SQLiteBackupTests: StoreTestCase {
         let slowest = Atomic<UInt64>(0)
         let committed = Atomic<Int>(0)
         let store = self.store!
+        // Bounded: a copy that followed the writer would start over at each commit and end
+        // only once the writes stop, holding them all (the count check below then fails).
+        let writesEnd = Clock.monotonicNanoseconds() + 20_000_000_000
         let writer = OSThread(name: "test-writes") {
             var i = 0
-            while !stop.load(ordering: .acquiring) {
+            while !stop.load(ordering: .acquiring) && Clock.monotonicNanoseconds() < writesEnd {
                 let start = Clock.monotonicNanoseconds()
                 let id = "during\(i)"
                 do {
