@@ -690,6 +690,7 @@ def test_metrics_show_the_store_and_the_probabilistic_candidates(demo):
     stats = os.statvfs(demo.dir)
     free = metric(demo, "biqli_store_disk_free_bytes")
     assert abs(free - stats.f_bavail * stats.f_frsize) < 256 * 2**20, (free, stats)
+    assert metric(demo, "biqli_store_disk_size_bytes") == stats.f_blocks * stats.f_frsize
 
 
 # ---------------------------------------------------------------- a write that cannot be made

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// The command line: `serve`, `keys`, `apply`, `check`, `migrate-store`, `nodes`. Exit codes: 0 ok, 1 failure, 2 usage.
+/// The command line: `serve`, `keys`, `apply`, `check`, `backup`, `restore`, `migrate-store`, `nodes`.
+/// Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
     static var version: String { EdgeVersion.current }
 
@@ -16,6 +17,8 @@ enum EdgeCommand {
           biqli-edge keys revoke ID                   revoke a workspace key
           biqli-edge apply FILE.json                  import domains, apps and links (idempotent)
           biqli-edge check [--config FILE]            validate configuration, certificates, association files
+          biqli-edge backup --to FILE                 copy the SQLite store and secrets into FILE, while serving
+          biqli-edge restore --from FILE              check a backup and put it into an empty data directory
           biqli-edge migrate-store --to URL           copy the SQLite store into an empty PostgreSQL database
           biqli-edge nodes [--all] [--json]           list the edges sharing the PostgreSQL database
           biqli-edge version                          print the version
@@ -27,6 +30,7 @@ enum EdgeCommand {
           biqli-edge serve --demo
           BIQLI_EDGE_DATA_DIR=/var/lib/biqli biqli-edge keys create --name ci
           biqli-edge apply links.json
+          biqli-edge backup --to /var/backups/biqli-edge/edge-$(date +%F).tar
           biqli-edge migrate-store --to postgresql://edge@db.internal/biqli
         """
 
@@ -41,6 +45,8 @@ enum EdgeCommand {
         case "keys": return KeysCommand.run(rest)
         case "apply": return ApplyCommand.run(rest)
         case "check": return CheckCommand.run(rest)
+        case "backup": return BackupCommand.run(rest)
+        case "restore": return RestoreCommand.run(rest)
         case "migrate-store": return MigrateStoreCommand.run(rest)
         case "nodes": return NodesCommand.run(rest)
         case "version", "--version":

@@ -160,6 +160,14 @@ enum OperationsRoutes {
                     "\(free)"
                 ))
         }
+        if let size = d.sizeBytes {
+            rows.append(
+                (
+                    "biqli_store_disk_size_bytes", "gauge",
+                    "Size of the file system of the database (with biqli_store_disk_free_bytes: how full it is).",
+                    "\(size)"
+                ))
+        }
         return text(rows)
     }
 

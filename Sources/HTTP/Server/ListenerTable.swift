@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// The TCP sockets in the listening state on this machine (this network namespace),
-/// read from `/proc/net/tcp` and `/proc/net/tcp6`.
+/// read from `/proc/self/net/tcp` and `/proc/self/net/tcp6` (what `/proc/net` links to;
+/// the systemd unit's `ProcSubset=pid` hides the link but not the process's own view).
 ///
 /// Why: every loop binds its own listener with `SO_REUSEPORT`, and the kernel lets any
 /// other process of the same user join that group: a second edge started on the same
@@ -23,7 +24,7 @@ struct ListenerTable: Equatable {
     /// The listening sockets of this network namespace; empty when `/proc` is unreadable.
     static func current() -> ListenerTable {
         var entries: [Entry] = []
-        for (path, bytes) in [("/proc/net/tcp", 4), ("/proc/net/tcp6", 16)] {
+        for (path, bytes) in [("/proc/self/net/tcp", 4), ("/proc/self/net/tcp6", 16)] {
             if let text = readProcFile(path) { entries += parse(text, addressBytes: bytes) }
         }
         return ListenerTable(entries: entries)

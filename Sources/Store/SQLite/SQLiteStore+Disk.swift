@@ -16,6 +16,9 @@ extension SQLiteStore {
         /// Space left for an unprivileged writer on the file system that holds the
         /// database, bytes; nil when it cannot be read.
         public var freeBytes: Int64?
+        /// The size of that file system, bytes (free / size: how full it is); nil when
+        /// it cannot be read.
+        public var sizeBytes: Int64?
     }
 
     public var diskUsage: DiskUsage {
@@ -25,8 +28,10 @@ extension SQLiteStore {
         }
         var fs = statvfs()
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let free: Int64? =
-            statvfs(directory.isEmpty ? "/" : directory, &fs) == 0 ? Int64(fs.f_bavail) * Int64(fs.f_frsize) : nil
-        return DiskUsage(databaseBytes: size(path), walBytes: size(path + "-wal"), freeBytes: free)
+        let read = statvfs(directory.isEmpty ? "/" : directory, &fs) == 0
+        return DiskUsage(
+            databaseBytes: size(path), walBytes: size(path + "-wal"),
+            freeBytes: read ? Int64(fs.f_bavail) * Int64(fs.f_frsize) : nil,
+            sizeBytes: read ? Int64(fs.f_blocks) * Int64(fs.f_frsize) : nil)
     }
 }
