@@ -64,8 +64,9 @@ public final class Monitor<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` under the lock with a `Held`, through which it reads and writes the
-    /// state and may wait on the condition (which releases the lock meanwhile).
-    @inlinable
+    /// state and may wait on the condition (which releases the lock meanwhile). Not
+    /// `@inlinable`: Swift 6.3's optimiser crashes inlining it (a borrowed non-copyable
+    /// argument); it runs once per wait, never per request.
     public func withCondition<R, E: Error>(_ body: (borrowing Held) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
