@@ -327,7 +327,9 @@ class CallgrindEdge:
         for f in glob.glob(f"{self.work}/cg.{self.proc.pid}.{part}-*"):
             text = open(f, errors="replace").read()
             total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-            kind = "loops" if "EventLoopC3run" in text else "writer" if "SQLiteWriterC3run" in text else "other"
+            # The writer thread runs SQLiteWriterLoop.run (SQLiteWriter.run before decision 0020).
+            writer = "SQLiteWriterLoopC3run" in text or "SQLiteWriterC3run" in text
+            kind = "loops" if "EventLoopC3run" in text else "writer" if writer else "other"
             per[kind] += int(total.group(1)) if total else 0
         return {k: v / n for k, v in per.items()}
 
