@@ -46,11 +46,17 @@ public final class PerLoop<Value>: @unchecked Sendable {
     public func value(_ index: Int) -> Value {
         #if DEBUG
         precondition(
-            LoopThread.current.map { $0 == index } ?? true,
+            mayTakeOnCurrentThread(index),
             "PerLoop: loop \(index)'s value taken on loop \(LoopThread.current.map(String.init) ?? "none")'s thread"
         )
         #endif
         return slots[index].value
+    }
+
+    /// Whether the calling thread may take loop `index`'s value (`value(_:)`): any thread
+    /// but another loop's.
+    public func mayTakeOnCurrentThread(_ index: Int) -> Bool {
+        LoopThread.current.map { $0 == index } ?? true
     }
 
     /// Mutates loop `index`'s value. Call only on that loop's thread.
