@@ -22,9 +22,10 @@ public final class Console: Sendable {
     let worker: ConsoleWorker
     let overview: OverviewCache
 
-    /// `backgroundReader`: a store reader that no event loop uses, for the background thread.
+    /// `backgroundReaderLoop`: the index of a store reader that no event loop uses, which
+    /// the background thread takes for itself.
     public init(
-        store: any Store, backgroundReader: any StoreReader, configuration: ConsoleConfiguration = .init(),
+        store: any Store, backgroundReaderLoop: Int, configuration: ConsoleConfiguration = .init(),
         environment: ConsoleEnvironment
     ) {
         self.store = store
@@ -32,7 +33,7 @@ public final class Console: Sendable {
         self.environment = environment
         limiter = SignInLimiter(
             policy: .init(burst: configuration.signInBurst, intervalSeconds: configuration.signInIntervalSeconds))
-        worker = ConsoleWorker(reader: backgroundReader)
+        worker = ConsoleWorker(store: store, readerLoop: backgroundReaderLoop)
         overview = OverviewCache(
             worker: worker, configuration: configuration, now: environment.now, log: environment.log)
     }

@@ -10,6 +10,8 @@ import CMaxMindDB
 /// let db = try GeoIPDatabase(path: "/var/lib/geoip/country.mmdb")
 /// db.country(of: "81.2.69.142")  // "GB"
 /// ```
+// @unchecked: holds libmaxminddb's `MMDB_s` (C), filled by the open and only read after;
+// lookups from any number of threads at once are safe on it.
 public final class GeoIPDatabase: @unchecked Sendable {
     /// libmaxminddb's handle, at a stable address (it is read by every lookup).
     private let handle: UnsafeMutablePointer<MMDB_s>

@@ -57,7 +57,7 @@ final class ConsoleHarness {
         let logs = self.logs
         let store = self.store
         console = Console(
-            store: store, backgroundReader: store.reader(loop: 1), configuration: configuration,
+            store: store, backgroundReaderLoop: 1, configuration: configuration,
             environment: ConsoleEnvironment(
                 now: { clock.value }, resumeOnLoop: { _, work in work() },
                 certificate: { _ in CertificateStatus(status: "valid", source: "directory", notAfter: 0) },

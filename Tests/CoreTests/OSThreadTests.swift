@@ -25,4 +25,23 @@ final class OSThreadTests: XCTestCase {
         XCTAssertTrue(onIt.load(ordering: .relaxed))
         thread.join()  // a second join does nothing
     }
+
+    /// `start(name:taking:)` hands the new thread state that is not `Sendable` (the compiler
+    /// allows it because nothing else holds it); what the thread did comes back through a
+    /// `Sendable` channel.
+    func testAThreadTakesStateThatNoOneElseHolds() {
+        final class Tally {
+            var count = 0
+        }
+        let result = Mutex<Int>(0)
+        let tally = Tally()
+        let thread = OSThread.start(
+            name: "os-thread-take",
+            taking: {
+                for _ in 0..<1_000 { tally.count += 1 }
+                result.withLock { $0 = tally.count }
+            })
+        thread.join()
+        XCTAssertEqual(result.withLock { $0 }, 1_000)
+    }
 }

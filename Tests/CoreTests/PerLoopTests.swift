@@ -61,6 +61,21 @@ final class PerLoopTests: XCTestCase {
         XCTAssertNil(LoopThread.current, "the test's own thread runs no loop")
     }
 
+    func testValuesGivenWholeAreTakenByAnyThreadButAnotherLoops() {
+        final class Reader {}
+        let perLoop = PerLoop(values: [Reader(), Reader()])
+        XCTAssertEqual(perLoop.count, 2)
+        XCTAssertTrue(perLoop.value(0) === perLoop.value(0), "the object itself, each time")
+        XCTAssertFalse(perLoop.value(0) === perLoop.value(1), "one per loop")
+        XCTAssertTrue(perLoop.mayTakeOnCurrentThread(0) && perLoop.mayTakeOnCurrentThread(1), "no loop's thread")
+        let onLoopOne = onAnotherThread { () -> [Bool] in
+            LoopThread.bind(1)
+            defer { LoopThread.bind(nil) }
+            return [perLoop.mayTakeOnCurrentThread(0), perLoop.mayTakeOnCurrentThread(1)]
+        }
+        XCTAssertEqual(onLoopOne, [false, true], "loop 1's thread: its own value only")
+    }
+
     /// Runs `body` on a new thread and returns its result.
     private func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         let result = Mutex<T?>(nil)

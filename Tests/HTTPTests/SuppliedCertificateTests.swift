@@ -126,8 +126,7 @@ final class SuppliedCertificateTests: XCTestCase {
             for loop in 0..<server.loopCount {
                 let seen = Mutex<[String]?>(nil)
                 let done = DispatchSemaphore(value: 0)
-                let eventLoop = server.loops[loop]
-                eventLoop.post {
+                server.post(toLoop: loop) { (eventLoop: EventLoop) in
                     seen.withLock { $0 = eventLoop.certificates.hostnames }
                     done.signal()
                 }

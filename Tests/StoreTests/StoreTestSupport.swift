@@ -184,14 +184,12 @@ extension StoreTestCase {
 }
 
 /// A counter and a gate shared with completions on the writer thread.
-final class Latch: @unchecked Sendable {
-    private let monitor = Monitor()
-    private var count = 0
-    private var open = false
+final class Latch: Sendable {
+    private let monitor = Monitor((count: 0, open: false))
 
     func countDown() {
-        monitor.withLock {
-            count += 1
+        monitor.withLock { state in
+            state.count += 1
             monitor.broadcast()
         }
     }
@@ -199,9 +197,9 @@ final class Latch: @unchecked Sendable {
     /// Waits until `countDown` was called `target` times; false after `seconds`.
     func wait(for target: Int, seconds: Double = 30) -> Bool {
         let deadline = Clock.monotonicNanoseconds() + UInt64(seconds * 1e9)
-        return monitor.withLock {
-            while count < target {
-                if !monitor.wait(untilMonotonic: deadline) && count < target { return false }
+        return monitor.withCondition { held in
+            while held.state.count < target {
+                if !held.wait(untilMonotonic: deadline) && held.state.count < target { return false }
             }
             return true
         }
@@ -209,26 +207,25 @@ final class Latch: @unchecked Sendable {
 
     /// Blocks until `release()`; used to hold the writer while a batch queues up.
     func block() {
-        monitor.withLock {
-            while !open { monitor.wait() }
+        monitor.withCondition { held in
+            while !held.state.open { held.wait() }
         }
     }
 
     func release() {
-        monitor.withLock {
-            open = true
+        monitor.withLock { state in
+            state.open = true
             monitor.broadcast()
         }
     }
 }
 
 /// Results gathered from completions.
-final class Box<T>: @unchecked Sendable {
-    private let monitor = Monitor()
-    private var items: [T] = []
+final class Box<T: Sendable>: Sendable {
+    private let monitor = Monitor<[T]>([])
 
-    func append(_ item: T) { monitor.withLock { items.append(item) } }
-    var values: [T] { monitor.withLock { items } }
+    func append(_ item: T) { monitor.withLock { $0.append(item) } }
+    var values: [T] { monitor.withLock { $0 } }
 }
 
 /// Hands a thread-confined value to exactly one other thread (the test guarantees it).

@@ -13,18 +13,32 @@ public final class OSThread: Sendable {
     /// Joined or detached: each may happen once, and only one of them.
     private let settled = Atomic<Bool>(false)
 
+    /// Not Sendable: it carries the body, and what the body holds, to the new thread only.
     private final class Start {
         let name: String
-        let body: @Sendable () -> Void
-        init(name: String, body: @escaping @Sendable () -> Void) {
-            self.name = name
+        let body: () -> Void
+        init(name: String, body: @escaping () -> Void) {
+            self.name = String(name.prefix(15))
             self.body = body
         }
     }
 
     /// Starts `body` on a new thread named `name` (the first 15 characters show in `top -H`).
-    public init(name: String, _ body: @escaping @Sendable () -> Void) {
-        let start = Unmanaged.passRetained(Start(name: String(name.prefix(15)), body: body)).toOpaque()
+    public convenience init(name: String, _ body: @escaping @Sendable () -> Void) {
+        self.init(Start(name: name, body: body))
+    }
+
+    /// Starts `body` on a new thread named `name`, with what it holds: `body` is `sending`,
+    /// so it may hold state that is not `Sendable` (a database connection, an event loop)
+    /// when nothing else holds it, which makes the new thread that state's only user, as
+    /// the compiler checks. (A static function: an initialiser beside the one above would
+    /// make every trailing closure ambiguous.)
+    public static func start(name: String, taking body: sending @escaping () -> Void) -> OSThread {
+        OSThread(Start(name: name, body: body))
+    }
+
+    private init(_ body: Start) {
+        let start = Unmanaged.passRetained(body).toOpaque()
         var handle = pthread_t()
         let rc = pthread_create(
             &handle, nil,

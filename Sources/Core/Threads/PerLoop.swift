@@ -14,6 +14,7 @@ import Glibc
 ///
 /// Debug builds check the rule on every `with` (`isOwnedByCurrentThread`), as NIO's
 /// `NIOLoopBound` checks its loop; release builds only trust it and pay nothing.
+// @unchecked: the loop design; each value is touched only by its own loop's thread (checked in debug builds).
 public final class PerLoop<Value>: @unchecked Sendable {
     @usableFromInline
     final class Slot {
@@ -29,7 +30,34 @@ public final class PerLoop<Value>: @unchecked Sendable {
         slots = (0..<max(1, count)).map { _ in Slot(make()) }
     }
 
+    /// One value per loop, loop `i`'s being `values[i]` (at least one), which no one else keeps.
+    public init(values: sending [Value]) {
+        precondition(!values.isEmpty, "PerLoop needs a value for at least one loop")
+        slots = values.map { Slot($0) }
+    }
+
     public var count: Int { slots.count }
+
+    /// Loop `index`'s value itself, for an object that the caller then uses on its own
+    /// thread (a store's reader). Debug builds check that the caller is not another loop's
+    /// thread; a thread that runs no loop (start-up, a command, a background thread with
+    /// an index of its own) may take it, and must then keep to that one thread.
+    @inlinable
+    public func value(_ index: Int) -> Value {
+        #if DEBUG
+        precondition(
+            mayTakeOnCurrentThread(index),
+            "PerLoop: loop \(index)'s value taken on loop \(LoopThread.current.map(String.init) ?? "none")'s thread"
+        )
+        #endif
+        return slots[index].value
+    }
+
+    /// Whether the calling thread may take loop `index`'s value (`value(_:)`): any thread
+    /// but another loop's.
+    public func mayTakeOnCurrentThread(_ index: Int) -> Bool {
+        LoopThread.current.map { $0 == index } ?? true
+    }
 
     /// Mutates loop `index`'s value. Call only on that loop's thread.
     @inlinable

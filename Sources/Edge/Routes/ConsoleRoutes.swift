@@ -35,7 +35,7 @@ enum ConsoleRoutes {
                 }
             })
         return Console(
-            store: services.store, backgroundReader: services.store.reader(loop: configuration.loops),
+            store: services.store, backgroundReaderLoop: configuration.loops,
             configuration: settings, environment: environment)
     }
 

@@ -14,7 +14,7 @@ import Glibc
 #endif
 
 /// The running edge: configuration, storage, the route table and the HTTP server, wired together.
-final class EdgeApplication: @unchecked Sendable {
+final class EdgeApplication {
     let configuration: EdgeConfiguration
     let log: Log
     let server: HTTPServer

@@ -9,14 +9,17 @@ import Glibc
 /// One event-loop thread: its own epoll, its own `SO_REUSEPORT` listeners, and the
 /// connections it accepted, which never leave it. Level-triggered.
 ///
-/// Other threads talk to a loop only through `post`, a mutex-protected mailbox
-/// drained by the loop after an eventfd wake-up; nothing else is shared.
-final class EventLoop: @unchecked Sendable {
+/// Other threads talk to a loop only through its `mailbox` (`EventLoopMailbox`), drained
+/// by the loop after an eventfd wake-up; nothing else is shared. So the loop is not
+/// `Sendable`: `HTTPServer` hands each to its thread (`OSThread` takes it `sending`), and
+/// the compiler checks that no other thread keeps a reference.
+final class EventLoop {
     let index: Int
     let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
     let epollFD: Int32
-    private let wakeFD: Int32
+    /// Work posted by other threads, and the eventfd that wakes the loop for it.
+    let mailbox: EventLoopMailbox
     private var listeners: [ListeningSocket]
     private var listenersPaused = false
     /// Paused because every slot is taken (not for lack of descriptors): accepting
@@ -31,15 +34,6 @@ final class EventLoop: @unchecked Sendable {
     private var nextGeneration: UInt32 = 1
     let maxConnections: Int
 
-    /// Work posted by other threads, and whether the loop is (about to be) asleep in
-    /// `epoll_wait`: only then does a post pay for an eventfd write. A busy loop picks
-    /// posted work up before it next sleeps, so a burst of completions from the store's
-    /// writer costs one wake-up, not one per completion.
-    private struct Mailbox {
-        var work: [@Sendable () -> Void] = []
-        var sleeping = false
-    }
-    private let mailbox = Mutex(Mailbox())
     private var wheel: TimerWheel
     /// TLS connections with decrypted or read-ahead input inside OpenSSL that no epoll
     /// event will announce; read after this pass's events.
@@ -79,44 +73,18 @@ final class EventLoop: @unchecked Sendable {
         self.wheel = TimerWheel(now: start)
         epollFD = csys_epoll_create()
         guard epollFD >= 0 else { throw .system("epoll_create1", errno) }
-        wakeFD = csys_eventfd()
-        guard wakeFD >= 0 else { throw .system("eventfd", errno) }
-        _ = csys_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, CSYS_EPOLLIN, EventLoop.wakeTag)
+        do {
+            mailbox = try EventLoopMailbox(index: index)
+        } catch {
+            close(epollFD)
+            throw error
+        }
+        _ = csys_epoll_ctl(epollFD, EPOLL_CTL_ADD, mailbox.wakeFD, CSYS_EPOLLIN, EventLoop.wakeTag)
         registerListeners()
     }
 
     deinit {
         close(epollFD)
-        close(wakeFD)
-    }
-
-    // MARK: Cross-thread mailbox
-
-    /// Runs `work` on this loop's thread soon. Safe from any thread.
-    func post(_ work: @escaping @Sendable () -> Void) {
-        let wake = mailbox.withLock { box in
-            box.work.append(work)
-            guard box.sleeping else { return false }
-            box.sleeping = false
-            return true
-        }
-        if wake {
-            var one: UInt64 = 1
-            _ = write(wakeFD, &one, 8)
-        }
-    }
-
-    /// Takes the posted work, or, when there is none, marks the loop as going to sleep.
-    private func takeMailboxOrSleep() -> [@Sendable () -> Void]? {
-        mailbox.withLock { box in
-            if box.work.isEmpty {
-                box.sleeping = true
-                return nil
-            }
-            let items = box.work
-            box.work.removeAll(keepingCapacity: true)
-            return items
-        }
     }
 
     // MARK: Running
@@ -127,14 +95,19 @@ final class EventLoop: @unchecked Sendable {
         var data = [UInt64](repeating: 0, count: 256)
         while !stopped {
             var timeout = Int32(wheel.slotMilliseconds)
-            if let posted = takeMailboxOrSleep() {
-                for item in posted { item() }
+            if let posted = mailbox.takeOrSleep() {
+                for item in posted {
+                    switch item {
+                    case .plain(let work): work()
+                    case .onLoop(let work): work(self)
+                    }
+                }
                 timeout = 0  // more may have arrived meanwhile: look again before sleeping
             }
             let announcedSleep = timeout != 0
             if !tlsBuffered.isEmpty { timeout = 0 }  // input waits inside OpenSSL
             let n = csys_epoll_wait(epollFD, &events, &data, 256, timeout)
-            if announcedSleep { mailbox.withLock { $0.sleeping = false } }
+            if announcedSleep { mailbox.awake() }
             now = Clock.monotonicNanoseconds() / 1_000_000
             if n < 0 && errno != EINTR { break }
             var i = 0
@@ -143,8 +116,7 @@ final class EventLoop: @unchecked Sendable {
                 let ev = events[i]
                 i += 1
                 if tag == EventLoop.wakeTag {
-                    var counter: UInt64 = 0
-                    _ = read(wakeFD, &counter, 8)  // the work itself runs at the top of the next pass
+                    mailbox.drainWake()  // the work itself runs at the top of the next pass
                 } else if tag & EventLoop.listenerTag != 0 {
                     acceptConnections(listenerIndex: Int(tag & 0xFFFF))
                 } else {

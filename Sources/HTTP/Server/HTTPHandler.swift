@@ -68,34 +68,33 @@ public struct RequestContext {
     /// Returns the responder for this request; the handler then returns `.deferred`.
     public mutating func deferResponse() -> Responder {
         if let r = responder { return r }
-        let r = Responder(loop: loop, fd: connectionFD, generation: connectionGeneration)
+        let r = Responder(mailbox: loop.mailbox, fd: connectionFD, generation: connectionGeneration)
         responder = r
         return r
     }
 
     /// Runs `work` on this request's loop thread (later, never inline).
     public func onLoop(_ work: @escaping @Sendable () -> Void) {
-        loop.post(work)
+        loop.mailbox.post(work)
     }
 }
 
 /// Completes one deferred response, from any thread, exactly once.
-public final class Responder: @unchecked Sendable {
-    private let loop: EventLoop
+public final class Responder: Sendable {
+    private let mailbox: EventLoopMailbox
     private let fd: Int32
     private let generation: UInt32
 
-    init(loop: EventLoop, fd: Int32, generation: UInt32) {
-        self.loop = loop
+    init(mailbox: EventLoopMailbox, fd: Int32, generation: UInt32) {
+        self.mailbox = mailbox
         self.fd = fd
         self.generation = generation
     }
 
     /// Sends `response`. If the connection is gone by then, the response is dropped.
     public func respond(_ response: HTTPResponse) {
-        let loop = self.loop
         let fd = self.fd
         let generation = self.generation
-        loop.post { loop.deliverDeferred(response, fd: fd, generation: generation) }
+        mailbox.post { loop in loop.deliverDeferred(response, fd: fd, generation: generation) }
     }
 }

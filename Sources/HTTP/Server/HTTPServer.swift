@@ -12,19 +12,42 @@ import Glibc
 /// The handler comes with `start`, not `init`: the application's routes may need the
 /// server itself (its bound addresses, its metrics), so they are built after it and
 /// handed over, finished, when serving begins.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
-    /// Internal for the tests, which read a loop's state on its thread.
-    private(set) var loops: [EventLoop] = []
+    /// What `start` made; nil before.
+    private let running = AtomicLazyReference<Running>()
+    private let watcher = AtomicLazyReference<CertificateWatcher>()
     private let shutdownRequested = ShutdownFlag()
-    private var threads: [OSThread] = []
     private let certificateState: Mutex<CertificateSet>
-    private var watcher: CertificateWatcher?
     private let reloadLock = Mutex(())
     /// The certificates held in memory that every load adds to the directory's.
     private let suppliedState = Mutex<[SuppliedCertificate]>([])
-    /// The addresses actually bound (port 0 resolved), by listener kind.
-    public private(set) var boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)] = []
+
+    /// The serving server: each loop's mailbox (the loops themselves belong to their
+    /// threads) and thread, and the addresses bound.
+    private final class Running: Sendable {
+        let mailboxes: [EventLoopMailbox]
+        let threads: [OSThread]
+        /// By listener kind, port 0 resolved.
+        let boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)]
+
+        init(
+            mailboxes: [EventLoopMailbox], threads: [OSThread],
+            boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)]
+        ) {
+            self.mailboxes = mailboxes
+            self.threads = threads
+            self.boundAddresses = boundAddresses
+        }
+    }
+
+    /// The addresses actually bound (port 0 resolved), by listener kind; empty before `start`.
+    public var boundAddresses: [(ListenerKind, HTTPServerConfiguration.Address)] {
+        running.load()?.boundAddresses ?? []
+    }
+
+    /// Each loop's mailbox (empty before `start`).
+    private var mailboxes: [EventLoopMailbox] { running.load()?.mailboxes ?? [] }
 
     public init(configuration: HTTPServerConfiguration) {
         self.configuration = configuration
@@ -35,8 +58,9 @@ public final class HTTPServer: @unchecked Sendable {
     public var certificates: CertificateSet { certificateState.withLock { $0 } }
 
     /// Loads certificates, binds every listener on every loop and starts the loop threads,
-    /// which answer every request with `handler`.
+    /// which answer every request with `handler`. Once.
     public func start(handler: any HTTPHandler) throws(HTTPServerError) {
+        precondition(running.load() == nil, "HTTPServer.start called twice")
         signal(SIGPIPE, SIG_IGN)
         let certs = CertificateSet.load(
             directory: configuration.certificateDirectory, supplied: suppliedState.withLock { $0 },
@@ -71,28 +95,68 @@ public final class HTTPServer: @unchecked Sendable {
             for s in perLoop.flatMap({ $0 }) { close(s.fd) }
             throw error
         }
-        boundAddresses = perLoop.first.map { $0.map { ($0.kind, $0.address) } } ?? []
+        let bound = perLoop.first.map { $0.map { ($0.kind, $0.address) } } ?? []
 
+        // Each loop goes to its thread as soon as it is made, and only its mailbox stays here.
+        // The threads wait at `gate` until every mailbox is published: a handler may post to
+        // any loop from its first request on.
+        let gate = Monitor(false)
+        var mailboxes: [EventLoopMailbox] = []
+        var threads: [OSThread] = []
         for (i, sockets) in perLoop.enumerated() {
-            loops.append(
-                try EventLoop(
+            let loop: EventLoop
+            do {
+                loop = try EventLoop(
                     index: i, configuration: configuration, handler: handler, listeners: sockets, certificates: certs,
-                    shutdownRequested: shutdownRequested))
+                    shutdownRequested: shutdownRequested)
+            } catch {
+                for s in perLoop[i...].flatMap({ $0 }) { close(s.fd) }
+                for m in mailboxes { m.post { loop in loop.beginShutdown(graceMilliseconds: 0) } }
+                Self.open(gate)
+                for t in threads { t.join() }
+                throw error
+            }
+            mailboxes.append(loop.mailbox)
+            threads.append(
+                OSThread.start(
+                    name: "biqli-loop-\(i)",
+                    taking: {
+                        gate.withCondition { held in
+                            while !held.state { held.wait() }
+                        }
+                        loop.run()
+                    }))
         }
-        for loop in loops {
-            threads.append(OSThread(name: "biqli-loop-\(loop.index)") { loop.run() })
-        }
-        if let dir = configuration.certificateDirectory {
-            watcher = CertificateWatcher.start(directory: dir) { [weak self] in _ = self?.reloadCertificates() }
+        _ = running.storeIfNil(Running(mailboxes: mailboxes, threads: threads, boundAddresses: bound))
+        Self.open(gate)
+        if let dir = configuration.certificateDirectory,
+            let made = CertificateWatcher.start(
+                directory: dir, onChange: { [weak self] in _ = self?.reloadCertificates() })
+        {
+            _ = watcher.storeIfNil(made)
         }
     }
 
-    public var loopCount: Int { loops.count }
+    private static func open(_ gate: Monitor<Bool>) {
+        gate.withLock { open in
+            open = true
+            gate.broadcast()
+        }
+    }
+
+    public var loopCount: Int { mailboxes.count }
 
     /// Runs `work` on loop `index`'s thread (for work that must use that loop's resources,
     /// such as its store reader). Only after `start()`.
     public func post(toLoop index: Int, _ work: @escaping @Sendable () -> Void) {
-        loops[index % loops.count].post(work)
+        let mailboxes = self.mailboxes
+        mailboxes[index % mailboxes.count].post(work)
+    }
+
+    /// Runs `work` on loop `index`'s thread with the loop (the tests read its state there).
+    func post(toLoop index: Int, _ work: @escaping @Sendable (EventLoop) -> Void) {
+        let mailboxes = self.mailboxes
+        mailboxes[index % mailboxes.count].post(work)
     }
 
     /// Re-reads the certificate directory and hands the new set to every loop. Open
@@ -109,7 +173,7 @@ public final class HTTPServer: @unchecked Sendable {
             // set a loop ends with is the last one loaded. Posted after the lock, two
             // racing reloads (the directory's watcher and an ACME certificate) could hand
             // the older set over last and leave it serving until the next reload.
-            for loop in loops { loop.post { loop.certificates = certs } }
+            for mailbox in mailboxes { mailbox.post { loop in loop.certificates = certs } }
             return certs
         }
         configuration.onCertificatesLoaded?(certs, true)
@@ -129,27 +193,29 @@ public final class HTTPServer: @unchecked Sendable {
     /// connections, and close everything after the grace period. Returns at once.
     public func shutdown() {
         shutdownRequested.set()
-        watcher?.stop()
+        watcher.load()?.stop()
         let grace = configuration.shutdownGraceMilliseconds
-        for loop in loops { loop.post { loop.beginShutdown(graceMilliseconds: grace) } }
+        for mailbox in mailboxes { mailbox.post { loop in loop.beginShutdown(graceMilliseconds: grace) } }
     }
 
     /// Blocks until every loop has stopped.
     public func wait() {
-        for t in threads { t.join() }
-        threads.removeAll()
-        // `shutdown` stopped the watcher already; stopping twice is harmless.
-        watcher?.stop()
-        watcher?.join()
-        watcher = nil
+        for t in running.load()?.threads ?? [] { t.join() }
+        // `shutdown` stopped the watcher already; stopping twice is harmless, and so is
+        // joining twice.
+        if let watcher = watcher.load() {
+            watcher.stop()
+            watcher.join()
+        }
     }
 
     /// Collects every loop's counters (each on its own thread) and calls `completion`
     /// on the last loop to answer.
     public func metrics(_ completion: @escaping @Sendable (MetricsSnapshot) -> Void) {
-        let collector = MetricsCollector(expected: loops.count, completion: completion)
-        for loop in loops {
-            loop.post { collector.add(.init(loop.metrics)) }
+        let mailboxes = self.mailboxes
+        let collector = MetricsCollector(expected: mailboxes.count, completion: completion)
+        for mailbox in mailboxes {
+            mailbox.post { loop in collector.add(.init(loop.metrics)) }
         }
     }
 }

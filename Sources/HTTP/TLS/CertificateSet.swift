@@ -10,7 +10,7 @@ import Glibc
 /// Immutable once built and shared by every loop; a reload builds a new set and
 /// hands it to the loops, and a set is freed when its last user lets go
 /// (connections keep the set they were accepted with until they close).
-public final class CertificateSet: @unchecked Sendable {
+public final class CertificateSet: Sendable {
     /// The context new connections start with; SNI switches away from it.
     let defaultContext: TLSContext?
     private let exact: [String: TLSContext]

@@ -8,17 +8,16 @@ import Glibc
 
 /// Watches the certificate directory with inotify and calls `onChange` once a
 /// burst of changes has settled (a certificate and key are often written in steps).
-final class CertificateWatcher: @unchecked Sendable {
-    private let fd: Int32
+final class CertificateWatcher: Sendable {
     private let stopFD: Int32
-    private var thread: OSThread?
+    private let thread: OSThread
     /// The thread closes `stopFD` as it ends: a second `stop` must not write to that
     /// number, which by then may be another file or a client's socket.
     private let stopped = Atomic<Bool>(false)
 
-    private init(fd: Int32, stopFD: Int32) {
-        self.fd = fd
+    private init(stopFD: Int32, thread: OSThread) {
         self.stopFD = stopFD
+        self.thread = thread
     }
 
     static func start(directory: String, settleMilliseconds: Int32 = 250, onChange: @escaping @Sendable () -> Void)
@@ -28,8 +27,7 @@ final class CertificateWatcher: @unchecked Sendable {
         let fd = csys_inotify_watch_dir(directory, &watch)
         guard fd >= 0 else { return nil }
         let stopFD = csys_eventfd()
-        let watcher = CertificateWatcher(fd: fd, stopFD: stopFD)
-        watcher.thread = OSThread(name: "biqli-certwatch") {
+        let thread = OSThread(name: "biqli-certwatch") {
             var fds = [
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),
@@ -53,7 +51,7 @@ final class CertificateWatcher: @unchecked Sendable {
             close(fd)
             close(stopFD)
         }
-        return watcher
+        return CertificateWatcher(stopFD: stopFD, thread: thread)
     }
 
     /// Ends the thread; once (later calls do nothing).
@@ -64,5 +62,5 @@ final class CertificateWatcher: @unchecked Sendable {
     }
 
     /// Waits for the thread to end (after `stop`).
-    func join() { thread?.join() }
+    func join() { thread.join() }
 }

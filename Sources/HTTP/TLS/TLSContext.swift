@@ -6,6 +6,8 @@ import CSystem
 /// Policy: TLS 1.2 minimum, AEAD ECDHE suites only for 1.2 (1.3 uses OpenSSL's
 /// defaults, all AEAD), server cipher preference, no compression, no
 /// renegotiation, session IDs and tickets for resumption, ALPN `http/1.1`.
+// @unchecked: holds an `SSL_CTX` (C), configured in `init` and only read after; OpenSSL
+// lets any number of threads' connections use one context at once.
 final class TLSContext: @unchecked Sendable {
     let pointer: OpaquePointer
     /// DNS names the certificate covers (SANs and CN), lower-cased.

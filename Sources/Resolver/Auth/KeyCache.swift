@@ -16,7 +16,7 @@ import Store
 /// `ttlMilliseconds` (default one second), a backstop for changes the version does
 /// not see. Unknown keys are cached too, and each loop's cache is emptied when it
 /// holds `capacity` entries, so a stream of random keys cannot grow it.
-final class KeyCache: @unchecked Sendable {
+final class KeyCache: Sendable {
     private struct Entry {
         var record: PublishableKeyRecord?
         var fetchedAt: Int64

@@ -7,7 +7,9 @@ import Store
 ///
 /// Immutable after `init`; the secret lives in a buffer of its own that is
 /// wiped when the key goes away, and libsodium's signing is thread-safe, so one
-/// instance is shared by every thread (hence `@unchecked Sendable`).
+/// instance is shared by every thread.
+// @unchecked: the secret is a raw buffer (never copied by Swift, wiped in `deinit`), written
+// only in `init`; libsodium's signing reads it from any number of threads at once.
 final class SigningKey: @unchecked Sendable {
     static let seedBytes = 32
 

@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// The log keeps at most `capacity` entries; a reader that fell further behind
 /// (an idle loop) is told to clear its whole link cache instead.
-final class InvalidationLog: @unchecked Sendable {
+final class InvalidationLog: Sendable {
     enum Entry: Sendable, Equatable {
         case link(host: String, key: String)
         case all
@@ -40,50 +40,52 @@ final class InvalidationLog: @unchecked Sendable {
     let sequence = Atomic<UInt64>(0)
     /// `Store.publishableKeysVersion`.
     let keysVersion = Atomic<UInt64>(0)
-    private let lock = Mutex<Void>(())
+    private let state: Mutex<State>
     private let capacity: Int
-    // Guarded by `lock`:
-    private var entries: [Entry] = []
-    /// Sequence number of `entries[0]`.
-    private var firstSequence: UInt64 = 1
-    private var catalog: CatalogSnapshot
+
+    private struct State {
+        var entries: [Entry] = []
+        /// Sequence number of `entries[0]`.
+        var firstSequence: UInt64 = 1
+        var catalog: CatalogSnapshot
+    }
 
     init(catalog: CatalogSnapshot, capacity: Int = 65_536) {
-        self.catalog = catalog
+        state = Mutex(State(catalog: catalog))
         self.capacity = max(capacity, 16)
     }
 
     /// Writer side: publishes a batch's changes at once.
     func publish(_ newEntries: [Entry], catalog newCatalog: CatalogSnapshot?) {
         guard !newEntries.isEmpty || newCatalog != nil else { return }
-        lock.withLock { _ in
-            if let newCatalog { catalog = newCatalog }
+        state.withLock { s in
+            if let newCatalog { s.catalog = newCatalog }
             // A catalog change bumps the sequence too, through an entry that clears nothing.
-            entries.append(contentsOf: newEntries.isEmpty ? [.link(host: "", key: "")] : newEntries)
-            if entries.count > capacity {
-                let drop = entries.count - capacity / 2
-                entries.removeFirst(drop)
-                firstSequence += UInt64(drop)
+            s.entries.append(contentsOf: newEntries.isEmpty ? [.link(host: "", key: "")] : newEntries)
+            if s.entries.count > capacity {
+                let drop = s.entries.count - capacity / 2
+                s.entries.removeFirst(drop)
+                s.firstSequence += UInt64(drop)
             }
-            sequence.store(firstSequence + UInt64(entries.count) - 1, ordering: .releasing)
+            sequence.store(s.firstSequence + UInt64(s.entries.count) - 1, ordering: .releasing)
         }
     }
 
     /// The current catalog, for code that holds no reader (the writer, tests).
-    var currentCatalog: CatalogSnapshot { lock.withLock { _ in catalog } }
+    var currentCatalog: CatalogSnapshot { state.withLock { $0.catalog } }
 
     /// Reader side, slow path: everything after `seen`.
     func changes(since seen: UInt64) -> Changes {
-        lock.withLock { _ in
-            let last = firstSequence + UInt64(entries.count) - 1
-            var result = Changes(sequence: last, clearAll: false, links: [], catalog: catalog)
-            if seen + 1 < firstSequence {
+        state.withLock { s in
+            let last = s.firstSequence + UInt64(s.entries.count) - 1
+            var result = Changes(sequence: last, clearAll: false, links: [], catalog: s.catalog)
+            if seen + 1 < s.firstSequence {
                 result.clearAll = true
                 return result
             }
-            var index = Int(seen + 1 - firstSequence)
-            while index < entries.count {
-                switch entries[index] {
+            var index = Int(seen + 1 - s.firstSequence)
+            while index < s.entries.count {
+                switch s.entries[index] {
                 case .all:
                     result.clearAll = true
                     result.links.removeAll()

@@ -21,7 +21,7 @@ import Glibc
 /// reloads the catalog and publishes in order with its own changes.
 /// - Repairs: a loop whose connection broke raised its slot's `wanted`; a new
 ///   connection is made here, so that no loop ever waits for one.
-final class PGChangeListener: @unchecked Sendable {
+final class PGChangeListener: Sendable {
     private let settings: PGConnectionSettings
     private let slots: [PGConnectionSlot]
     private let writer: PGWriter
@@ -29,15 +29,19 @@ final class PGChangeListener: @unchecked Sendable {
     private let pollInterval: UInt64
     private let stopFD: Int32
     private let stopped = Atomic<Bool>(false)
-    private var thread: OSThread?
-    private var db: PGConnection?
-    private var lastSeen: (catalog: Int64, keys: Int64)?
-    private var nextPoll: UInt64 = 0
-    private var nextAttempt: UInt64 = 0
-    private var backoff: UInt64 = PGWriter.minimumBackoff
+    private let thread = AtomicLazyReference<OSThread>()
     /// The listening connection is up (for `/healthz` and `/metrics`).
     let connected = Atomic<Bool>(false)
     let externalChanges = Atomic<Int>(0)
+
+    /// What the thread alone knows: made on it, in `start`.
+    private struct Session {
+        var db: PGConnection?
+        var lastSeen: (catalog: Int64, keys: Int64)?
+        var nextPoll: UInt64 = 0
+        var nextAttempt: UInt64 = 0
+        var backoff: UInt64 = PGWriter.minimumBackoff
+    }
 
     init(
         settings: PGConnectionSettings, slots: [PGConnectionSlot], writer: PGWriter, pollMilliseconds: Int,
@@ -52,38 +56,42 @@ final class PGChangeListener: @unchecked Sendable {
     }
 
     func start() {
-        thread = OSThread(name: "store-listen") { [self] in run() }
+        let started = OSThread(name: "store-listen") { [self] in
+            var session = Session()
+            run(&session)
+        }
+        precondition(thread.storeIfNil(started) === started, "the store's listener started twice")
     }
 
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
         _ = write(stopFD, &one, 8)
-        thread?.join()
+        thread.load()?.join()
         close(stopFD)
     }
 
-    private func run() {
+    private func run(_ s: inout Session) {
         while !stopped.load(ordering: .acquiring) {
             let now = Clock.monotonicNanoseconds()
-            if db == nil || db!.isBroken { connect(now: now) }
+            if s.db == nil || s.db!.isBroken { connect(&s, now: now) }
             repairSlots()
             var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
-            if let db { fds.append(pollfd(fd: db.socket, events: Int16(POLLIN), revents: 0)) }
+            if let db = s.db { fds.append(pollfd(fd: db.socket, events: Int16(POLLIN), revents: 0)) }
             let wait = min(pollInterval, 250_000_000) / 1_000_000
             _ = poll(&fds, nfds_t(fds.count), Int32(wait))
             if fds[0].revents != 0 { break }
             var external = false
-            if let db {
+            if let db = s.db {
                 do throws(StoreError) {
                     let own = writer.backendPID.load(ordering: .acquiring)
                     for note in try db.notifications() where note.sender != own { external = true }
-                    if Clock.monotonicNanoseconds() >= nextPoll {
-                        nextPoll = Clock.monotonicNanoseconds() &+ pollInterval
-                        external = try countersMoved(db) || external
+                    if Clock.monotonicNanoseconds() >= s.nextPoll {
+                        s.nextPoll = Clock.monotonicNanoseconds() &+ pollInterval
+                        external = try countersMoved(db, &s) || external
                     }
                 } catch {
-                    dropConnection()
+                    dropConnection(&s)
                 }
             }
             if external {
@@ -91,49 +99,55 @@ final class PGChangeListener: @unchecked Sendable {
                 onExternalChange()
             }
         }
-        db = nil
+        s.db = nil
     }
 
-    private func connect(now: UInt64) {
-        if db != nil { dropConnection() }
-        guard now >= nextAttempt else { return }
+    private func connect(_ s: inout Session, now: UInt64) {
+        if s.db != nil { dropConnection(&s) }
+        guard now >= s.nextAttempt else { return }
         do throws(StoreError) {
             let connection = try PGConnection.connect(settings)
             try connection.execute("LISTEN biqli_changes")
-            db = connection
+            s.db = connection
             connected.store(true, ordering: .releasing)
-            backoff = PGWriter.minimumBackoff
+            s.backoff = PGWriter.minimumBackoff
             // Changes made while nobody listened are unknown: the counters tell.
-            nextPoll = 0
+            s.nextPoll = 0
         } catch {
             // Short waits: this connection tells the loops when the server is back.
-            backoff = min(backoff * 2, PGChangeListener.maximumBackoff)
-            nextAttempt = now &+ backoff
+            s.backoff = min(s.backoff * 2, PGChangeListener.maximumBackoff)
+            s.nextAttempt = now &+ s.backoff
         }
     }
 
     static let maximumBackoff: UInt64 = 250_000_000
 
-    private func dropConnection() {
-        db = nil
+    private func dropConnection(_ s: inout Session) {
+        s.db = nil
         connected.store(false, ordering: .releasing)
-        nextAttempt = Clock.monotonicNanoseconds() &+ backoff
+        s.nextAttempt = Clock.monotonicNanoseconds() &+ s.backoff
     }
 
     /// True when the change counters moved past what the writer's own changes explain.
-    private func countersMoved(_ db: PGConnection) throws(StoreError) -> Bool {
+    private func countersMoved(_ db: PGConnection, _ s: inout Session) throws(StoreError) -> Bool {
         let row = try db.run("listener_versions", "SELECT catalog_version, keys_version FROM store_state")
         guard row.rowCount == 1 else { return false }
         let current = (catalog: row.int(0, 0), keys: row.int(0, 1))
-        defer { lastSeen = current }
-        guard let last = lastSeen, current != last else { return false }
+        defer { s.lastSeen = current }
+        guard let last = s.lastSeen, current != last else { return false }
         let own = writer.ownVersions.withLock { $0 }
         return current != own
     }
 
     private func repairSlots() {
         for slot in slots where slot.wanted.load(ordering: .acquiring) {
-            guard let connection = try? PGConnection.connect(settings) else { return }
+            // Not `try?`: Swift 6.3's region checker loses track of its result (and refuses the hand-over).
+            let connection: PGConnection
+            do throws(StoreError) {
+                connection = try PGConnection.connect(settings)
+            } catch {
+                return
+            }
             slot.offer(connection)
         }
     }

@@ -6,16 +6,17 @@ import Model
 import Glibc
 #endif
 
-/// One libpq connection, used by one thread at a time (libpq connections are not
-/// thread-safe; a connection made on one thread may be handed whole to another, as
-/// `PGConnectionSlot` does, hence `@unchecked Sendable`). Statements are prepared once by name and run with binary
+/// One libpq connection, used by one thread at a time. libpq connections are not
+/// thread-safe, so this is not `Sendable`: a connection made on one thread is handed whole
+/// to another (`sending`: `PGWriter.start`, `PGConnectionSlot.offer`), and the compiler
+/// checks that the first keeps nothing of it. Statements are prepared once by name and run with binary
 /// parameters and binary results: no text formatting or parsing of numbers and
 /// no hex for `bytea` on the way in or out.
 ///
 /// Errors become `StoreError`: a unique or exclusion violation `.conflict` (with the
 /// constraint's name, see `PGErrors`), a lost connection `.unavailable`, anything
 /// else `.backend` with the SQLSTATE. Messages never carry the connection string.
-final class PGConnection: @unchecked Sendable {
+final class PGConnection {
     let handle: OpaquePointer
     /// Statement names already prepared on this connection.
     private var prepared: Set<String> = []

@@ -12,31 +12,23 @@ import Synchronization
 /// - else the read fails at once with `.unavailable` and `wanted` asks the background
 ///   thread for a connection.
 final class PGConnectionSlot: Sendable {
-    let initial: PGConnection
-    /// The loop's connection (touched on the loop's thread only).
-    private nonisolated(unsafe) var active: PGConnection
-    private let replacement = Mutex<PGConnection?>(nil)
+    private let replacement = Mutex<Parcel?>(nil)
     /// The loop found its connection broken and waits for a new one.
     let wanted = Atomic<Bool>(false)
     /// Whether the server answered the background thread lately.
     private let serverUp: @Sendable () -> Bool
     private let settings: PGConnectionSettings
 
-    init(_ connection: PGConnection, settings: PGConnectionSettings, serverUp: @escaping @Sendable () -> Bool) {
-        initial = connection
-        active = connection
+    init(settings: PGConnectionSettings, serverUp: @escaping @Sendable () -> Bool) {
         self.settings = settings.withConnectTimeout(seconds: 2)
         self.serverUp = serverUp
     }
 
-    /// The usable connection, on the loop's thread.
-    func current() throws(StoreError) -> PGConnection {
+    /// The usable connection, on the loop's thread: `active` (the loop's own, which the
+    /// loop keeps: `PGReader`), or what replaces it when it broke.
+    func current(_ active: inout PGConnection) throws(StoreError) -> PGConnection {
         if active.isAlive() { return active }
-        if let fresh = replacement.withLock({ slot -> PGConnection? in
-            let value = slot
-            slot = nil
-            return value
-        }), !fresh.isBroken {
+        if let fresh = replacement.withLock({ $0.take() })?.connection, !fresh.isBroken {
             active = fresh
             return fresh
         }
@@ -49,9 +41,19 @@ final class PGConnectionSlot: Sendable {
         throw .unavailable("the PostgreSQL connection of this loop is being re-established")
     }
 
-    /// Background thread: hands over a new connection.
-    func offer(_ connection: PGConnection) {
-        replacement.withLock { $0 = connection }
+    /// Background thread: hands over a new connection, which it keeps nothing of.
+    func offer(_ connection: sending PGConnection) {
+        let parcel = Parcel(connection)
+        replacement.withLock { $0 = parcel }
         wanted.store(false, ordering: .releasing)
+    }
+
+    /// A connection on its way from the background thread to the loop. `Mutex` cannot take
+    /// a non-`Sendable` value captured by its closure (the region checker of Swift 6.3
+    /// treats every capture as the caller's), so it takes this box.
+    // @unchecked: holds a connection the offering thread keeps nothing of (`sending`), taken whole by one loop.
+    private final class Parcel: @unchecked Sendable {
+        let connection: PGConnection
+        init(_ connection: sending PGConnection) { self.connection = connection }
     }
 }

@@ -11,15 +11,18 @@ import Model
 final class PGReader: PGQueries {
     private var cache: ReaderCache
     private let slot: PGConnectionSlot
+    /// The loop's connection (the slot replaces it when it broke).
+    private var active: PGConnection
 
-    init(slot: PGConnectionSlot, log: InvalidationLog, linkCacheCapacity: Int) {
+    init(connection: PGConnection, slot: PGConnectionSlot, log: InvalidationLog, linkCacheCapacity: Int) {
         cache = ReaderCache(log: log, linkCacheCapacity: linkCacheCapacity)
         self.slot = slot
-        super.init(db: slot.initial)
+        active = connection
+        super.init(db: connection)
     }
 
     override var db: PGConnection {
-        get throws(StoreError) { try slot.current() }
+        get throws(StoreError) { try slot.current(&active) }
     }
 
     // MARK: from the snapshot

@@ -8,7 +8,7 @@ import Synchronization
 /// needs: changes made by other processes arrive by notification
 /// (`PGChangeListener`), and an unreachable server makes writes fail fast with
 /// `.unavailable` while everything reconnects by itself.
-public final class PGStore: Store, @unchecked Sendable {
+public final class PGStore: Store, Sendable {
     public struct Options: Sendable {
         /// Most jobs in one group-commit transaction.
         public var maxBatchCount = 512
@@ -35,7 +35,8 @@ public final class PGStore: Store, @unchecked Sendable {
 
     public let settings: PGConnectionSettings
     public let options: Options
-    private let readers: [PGReader]
+    /// One reader per loop, each used on its loop's thread only (`reader(loop:)`).
+    private let readers: PerLoop<PGReader>
     private let writer: PGWriter
     private let listener: PGChangeListener
     private let queue: WriteQueue
@@ -43,12 +44,12 @@ public final class PGStore: Store, @unchecked Sendable {
     private let closeState = Mutex(false)
 
     private init(
-        settings: PGConnectionSettings, options: Options, readers: [PGReader], writer: PGWriter,
+        settings: PGConnectionSettings, options: Options, readers: sending [PGReader], writer: PGWriter,
         listener: PGChangeListener, queue: WriteQueue, log: InvalidationLog
     ) {
         self.settings = settings
         self.options = options
-        self.readers = readers
+        self.readers = PerLoop(values: readers)
         self.writer = writer
         self.listener = listener
         self.queue = queue
@@ -74,15 +75,18 @@ public final class PGStore: Store, @unchecked Sendable {
         // The loops reconnect by themselves only while the listener reaches the server.
         let serverUp = ServerUpFlag()
         var slots: [PGConnectionSlot] = []
+        var loopReaders: [PGReader] = []
         for _ in 0..<max(readers, 1) {
-            slots.append(
-                PGConnectionSlot(try PGConnection.connect(settings), settings: settings, serverUp: serverUp.read))
+            let slot = PGConnectionSlot(settings: settings, serverUp: serverUp.read)
+            slots.append(slot)
+            loopReaders.append(
+                PGReader(
+                    connection: try PGConnection.connect(settings), slot: slot, log: log,
+                    linkCacheCapacity: options.linkCacheCapacity))
         }
-        let loopReaders = slots.map { PGReader(slot: $0, log: log, linkCacheCapacity: options.linkCacheCapacity) }
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
-        let writer = PGWriter(
-            connection: writerConnection, settings: settings, queue: queue, log: log, clock: options.clock)
+        let writer = PGWriter()
         let invalidate: @Sendable () -> Void = { [queue] in
             _ = queue.enqueue(
                 VoidWriteJob(body: { tx in (tx as? PGTransaction)?.invalidateAll() }, completion: { _ in }))
@@ -90,8 +94,8 @@ public final class PGStore: Store, @unchecked Sendable {
         let listener = PGChangeListener(
             settings: settings, slots: slots, writer: writer, pollMilliseconds: options.changePollMilliseconds,
             onExternalChange: invalidate)
-        serverUp.listener = listener
-        writer.start()
+        _ = serverUp.listener.storeIfNil(listener)
+        writer.start(connection: writerConnection, settings: settings, queue: queue, log: log, clock: options.clock)
         listener.start()
         return PGStore(
             settings: settings, options: options, readers: loopReaders, writer: writer, listener: listener,
@@ -106,7 +110,7 @@ public final class PGStore: Store, @unchecked Sendable {
 
     public func reader(loop: Int) -> any StoreReader {
         precondition(loop >= 0 && loop < readers.count, "no reader for loop \(loop)")
-        return readers[loop]
+        return readers.value(loop)
     }
 
     public func write<T: Sendable>(
@@ -232,9 +236,9 @@ public final class PGStore: Store, @unchecked Sendable {
 
 /// Whether the listener's connection is up, read by the loops' connection slots (made
 /// before the listener, which needs the slots).
-private final class ServerUpFlag: @unchecked Sendable {
-    /// Set once before any loop reads.
-    var listener: PGChangeListener?
+private final class ServerUpFlag: Sendable {
+    /// Set once, before any loop reads.
+    let listener = AtomicLazyReference<PGChangeListener>()
 
-    @Sendable func read() -> Bool { listener?.connected.load(ordering: .acquiring) ?? false }
+    @Sendable func read() -> Bool { listener.load()?.connected.load(ordering: .acquiring) ?? false }
 }

@@ -11,16 +11,18 @@ import Model
 /// ...
 /// pruner.stop()   // before store.close()
 /// ```
-public final class RetentionPruner: @unchecked Sendable {
+public final class RetentionPruner: Sendable {
     private let store: any Store
     public let maxAgeMilliseconds: Int64
     public let intervalMilliseconds: Int64
     private let clock: @Sendable () -> Int64
     private let onPass: @Sendable (Result<Int, StoreError>) -> Void
-    private let monitor = Monitor()
-    private var thread: OSThread?
-    private var stopping = false
-    private var wakeNow = false
+    private struct State {
+        var thread: OSThread?
+        var stopping = false
+        var wakeNow = false
+    }
+    private let monitor = Monitor(State())
 
     /// - Parameters:
     ///   - onPass: called on the pruner's thread after each pass with the rows
@@ -41,26 +43,26 @@ public final class RetentionPruner: @unchecked Sendable {
 
     /// Starts the thread; the first pass runs at once. Calling it twice does nothing.
     public func start() {
-        monitor.withLock {
-            guard thread == nil, !stopping else { return }
-            thread = OSThread(name: "store-prune") { [self] in run() }
+        monitor.withLock { s in
+            guard s.thread == nil, !s.stopping else { return }
+            s.thread = OSThread(name: "store-prune") { [self] in run() }
         }
     }
 
     /// Runs a pass now instead of at the next interval.
     public func runSoon() {
-        monitor.withLock {
-            wakeNow = true
+        monitor.withLock { s in
+            s.wakeNow = true
             monitor.signal()
         }
     }
 
     /// Stops after the current pass (if any) and waits for the thread.
     public func stop() {
-        let running: OSThread? = monitor.withLock {
-            stopping = true
+        let running: OSThread? = monitor.withLock { s in
+            s.stopping = true
             monitor.signal()
-            return thread
+            return s.thread
         }
         running?.join()
     }
@@ -77,12 +79,12 @@ public final class RetentionPruner: @unchecked Sendable {
             onPass(result)
             if case .failure(.closed) = result { return }
             let deadline = Clock.monotonicNanoseconds() &+ UInt64(intervalMilliseconds) * 1_000_000
-            let stop: Bool = monitor.withLock {
-                while !stopping && !wakeNow {
-                    if !monitor.wait(untilMonotonic: deadline) { break }
+            let stop: Bool = monitor.withCondition { held in
+                while !held.state.stopping && !held.state.wakeNow {
+                    if !held.wait(untilMonotonic: deadline) { break }
                 }
-                wakeNow = false
-                return stopping
+                held.state.wakeNow = false
+                return held.state.stopping
             }
             if stop { return }
         }

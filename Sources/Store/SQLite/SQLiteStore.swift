@@ -1,5 +1,6 @@
 import Core
 import Model
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ import Glibc
 /// }
 /// let link = try store.reader(loop: i).link(host: host, key: key)
 /// ```
-public final class SQLiteStore: Store, @unchecked Sendable {
+public final class SQLiteStore: Store, Sendable {
     /// The file name inside the data directory.
     public static let fileName = "edge.sqlite3"
     /// The schema version this binary writes; newer files are refused.
@@ -23,32 +24,32 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public let path: String
     public let options: Options
-    private let readers: [SQLiteReader]
+    /// One reader per loop, each used on its loop's thread only (`reader(loop:)`).
+    private let readers: PerLoop<SQLiteReader>
     private let queue: WriteQueue
     private let writer: SQLiteWriter
     private let checkpointer: Checkpointer?
     let log: InvalidationLog
-    private let closeLock = Monitor()
-    private var stopped = false
+    private let stopped = Atomic<Bool>(false)
+    /// Database files found readable by group or others at open and made 0600 (path,
+    /// previous mode): the caller says so.
+    public let filesMadePrivate: [(path: String, mode: UInt32)]
 
     private init(
-        path: String, options: Options, readers: [SQLiteReader], writer: SQLiteWriter, queue: WriteQueue,
-        log: InvalidationLog, checkpointer: Checkpointer?
+        path: String, options: Options, readers: sending [SQLiteReader], writer: SQLiteWriter, queue: WriteQueue,
+        log: InvalidationLog, checkpointer: Checkpointer?, filesMadePrivate: [(path: String, mode: UInt32)]
     ) {
         self.checkpointer = checkpointer
         self.path = path
         self.options = options
-        self.readers = readers
+        self.readers = PerLoop(values: readers)
         self.writer = writer
         self.queue = queue
         self.log = log
+        self.filesMadePrivate = filesMadePrivate
     }
 
     deinit { close() }
-
-    /// Database files found readable by group or others at open and made 0600 (path,
-    /// previous mode): the caller says so.
-    public private(set) var filesMadePrivate: [(path: String, mode: UInt32)] = []
 
     /// Opens (creating if needed) `<dataDirectory>/edge.sqlite3`; creates the directory.
     public static func open(dataDirectory: String, readers: Int, options: Options = .init()) throws(StoreError)
@@ -80,10 +81,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         try db.exec("PRAGMA journal_size_limit = \(max(options.walSizeLimitBytes, 0))")
         try Migrations.apply(on: db)
         var checkpointer: Checkpointer?
+        var checkpointerConnection: SQLiteConnection?
         if options.backgroundCheckpoint {
-            let c = try Checkpointer(
-                path: path, thresholdPages: options.walCheckpointPages, resetPages: options.walResetPages,
-                options: options)
+            checkpointerConnection = try Checkpointer.connect(path: path, options: options)
+            let c = Checkpointer(thresholdPages: options.walCheckpointPages, resetPages: options.walResetPages)
             c.attach(to: db)
             checkpointer = c
         } else {
@@ -104,15 +105,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
-        let writer = SQLiteWriter(db: db, queue: queue, log: log, options: options)
-        writer.checkpointer = checkpointer
-        try writer.start()
-        checkpointer?.start()
-        let store = SQLiteStore(
+        let writer = SQLiteWriter()
+        try writer.start(db: db, queue: queue, log: log, checkpointer: checkpointer, options: options)
+        if let checkpointer, let checkpointerConnection { checkpointer.start(on: checkpointerConnection) }
+        return SQLiteStore(
             path: path, options: options, readers: loopReaders, writer: writer, queue: queue, log: log,
-            checkpointer: checkpointer)
-        store.filesMadePrivate = madePrivate
-        return store
+            checkpointer: checkpointer, filesMadePrivate: madePrivate)
     }
 
     // MARK: Store
@@ -123,7 +121,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public func reader(loop: Int) -> any StoreReader {
         precondition(loop >= 0 && loop < readers.count, "no reader for loop \(loop)")
-        return readers[loop]
+        return readers.value(loop)
     }
 
     public func write<T: Sendable>(
@@ -210,12 +208,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func close() {
-        let first = closeLock.withLock {
-            if stopped { return false }
-            stopped = true
-            return true
-        }
-        guard first else { return }
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = queue.close()
         // Called from a completion (or the last reference dropped there): the
         // writer drains and stops by itself; it cannot wait for itself, so nothing

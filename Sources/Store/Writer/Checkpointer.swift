@@ -23,27 +23,32 @@ import Synchronization
 /// transaction starts the WAL from its beginning again. That checkpoint
 /// includes two `fsync`s, which the batches queued meanwhile wait for: rare
 /// (once per `resetPages` of WAL), but visible in the highest percentiles.
-final class Checkpointer: @unchecked Sendable {
-    private let db: SQLiteConnection
+final class Checkpointer: Sendable {
     private let thresholdPages: Int32
     private let resetPages: Int
-    private let monitor = Monitor()
+    private struct State {
+        var sleeping = false
+        var stopping = false
+        var thread: OSThread?
+    }
+    private let monitor = Monitor(State())
     private let requested = Atomic<Bool>(false)
-    private var sleeping = false
-    private var stopping = false
-    private var thread: OSThread?
     let checkpoints = Atomic<Int>(0)
     /// Pause after each pass, nanoseconds.
     static let minimumInterval: UInt64 = 50_000_000
     /// WAL size in pages after the writer's last commit (set by the hook, on the writer thread).
     let walPages = Atomic<Int>(0)
 
-    init(path: String, thresholdPages: Int, resetPages: Int, options: SQLiteStore.Options) throws(StoreError) {
-        db = try SQLiteConnection.open(
-            path: path, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, cacheKiB: 1_024,
-            queryOnly: false)
+    init(thresholdPages: Int, resetPages: Int) {
         self.thresholdPages = Int32(max(thresholdPages, 1))
         self.resetPages = max(resetPages, thresholdPages, 1)
+    }
+
+    /// The checkpointer's own connection to the file at `path`, for `start`.
+    static func connect(path: String, options: SQLiteStore.Options) throws(StoreError) -> SQLiteConnection {
+        try SQLiteConnection.open(
+            path: path, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, cacheKiB: 1_024,
+            queryOnly: false)
     }
 
     /// Replaces the writer connection's auto-checkpoint with a request to this thread.
@@ -60,15 +65,18 @@ final class Checkpointer: @unchecked Sendable {
             }, context)
     }
 
-    func start() {
-        thread = OSThread(name: "store-ckpt") { [self] in run() }
+    /// Starts the thread on `connection` (from `connect`), which it alone uses from now on.
+    func start(on connection: sending SQLiteConnection) {
+        let thread = OSThread.start(name: "store-ckpt", taking: { [self] in run(connection) })
+        monitor.withLock { $0.thread = thread }
     }
 
     /// Stops the thread after a last checkpoint. The writer must be stopped first.
     func stop() {
-        monitor.withLock {
-            stopping = true
+        let thread = monitor.withLock { s in
+            s.stopping = true
             monitor.signal()
+            return s.thread
         }
         thread?.join()
     }
@@ -92,34 +100,36 @@ final class Checkpointer: @unchecked Sendable {
 
     private func request() {
         if requested.exchange(true, ordering: .acquiringAndReleasing) { return }
-        monitor.withLock {
-            if sleeping { monitor.signal() }
+        monitor.withLock { s in
+            if s.sleeping { monitor.signal() }
         }
     }
 
-    private func run() {
+    private func run(_ db: SQLiteConnection) {
         while true {
-            let stop: Bool = monitor.withLock {
-                if !stopping && !requested.load(ordering: .acquiring) {
-                    sleeping = true
-                    monitor.wait(untilMonotonic: Clock.monotonicNanoseconds() &+ 1_000_000_000)
-                    sleeping = false
+            let stop: Bool = monitor.withCondition { held in
+                if !held.state.stopping && !requested.load(ordering: .acquiring) {
+                    held.state.sleeping = true
+                    held.wait(untilMonotonic: Clock.monotonicNanoseconds() &+ 1_000_000_000)
+                    held.state.sleeping = false
                 }
-                return stopping
+                return held.state.stopping
             }
             requested.store(false, ordering: .releasing)
-            checkpoint()
+            checkpoint(db)
             if stop { break }
             // Each pass costs two fsyncs: under a steady stream of commits, pace
             // the passes rather than chase every commit.
-            monitor.withLock {
-                if !stopping { monitor.wait(untilMonotonic: Clock.monotonicNanoseconds() &+ Self.minimumInterval) }
+            monitor.withCondition { held in
+                if !held.state.stopping {
+                    held.wait(untilMonotonic: Clock.monotonicNanoseconds() &+ Self.minimumInterval)
+                }
             }
         }
         db.close()
     }
 
-    private func checkpoint() {
+    private func checkpoint(_ db: SQLiteConnection) {
         if writerTurn.load(ordering: .acquiring) { return }
         var logPages: Int32 = 0
         var copied: Int32 = 0

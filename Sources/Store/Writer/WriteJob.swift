@@ -5,6 +5,8 @@ import Model
 ///
 /// A class hierarchy rather than an existential so the queue holds plain
 /// references; the subclasses hold the body and the caller's completion.
+// @unchecked: handed over whole: made by the submitting thread, then run, failed and completed by
+// the writer thread alone (`WriteQueue`'s lock orders the hand-off; no one else keeps the job).
 class WriteJob: @unchecked Sendable {
     /// What to report: nil once the body returned (or refused), else why the job
     /// failed (`.closed` until it runs).
@@ -44,6 +46,7 @@ class WriteJob: @unchecked Sendable {
     }
 }
 
+// @unchecked: a `WriteJob` (`value` is set and read on the writer thread only).
 final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
     private let body: @Sendable (any StoreTransaction) throws -> T
     private let completion: @Sendable (Result<T, StoreError>) -> Void
@@ -76,6 +79,7 @@ final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
 /// calls a job through its class, where an unspecialised generic job looks up the
 /// runtime type of its generic fields (a locked cache) in `run`, in `complete` and in
 /// its deinit, a few percent of the writer's instructions per write.
+// @unchecked: a `WriteJob` (its own fields are constants; the conformance must be restated).
 final class VoidWriteJob: WriteJob, @unchecked Sendable {
     private let body: @Sendable (any StoreTransaction) throws -> Void
     private let completion: @Sendable (Result<Void, StoreError>) -> Void
@@ -100,6 +104,7 @@ final class VoidWriteJob: WriteJob, @unchecked Sendable {
 /// A job whose body may refuse with `Refusal` (`Store.write(refusing:_:completion:)`).
 /// The refusal is kept in the job itself, so it reaches this job's completion only,
 /// also when the writer reruns the batch without the job.
+// @unchecked: a `WriteJob` (`value` and `refusal` are set and read on the writer thread only).
 final class RefusableWriteJob<T: Sendable, Refusal: Error & Sendable>: WriteJob, @unchecked Sendable {
     private let body: @Sendable (any StoreTransaction) throws -> T
     private let completion: @Sendable (Result<T, WriteError<Refusal>>) -> Void

@@ -7,7 +7,7 @@ import Model
 /// condition signal only when the writer is asleep waiting for work (or
 /// lingering and the batch just filled up). The writer swaps the whole pending
 /// array out under the lock, so taking a batch costs no allocation.
-final class WriteQueue: @unchecked Sendable {
+final class WriteQueue: Sendable {
     enum Next {
         case jobs
         /// Nothing arrived within the idle timeout (time for housekeeping).
@@ -16,11 +16,14 @@ final class WriteQueue: @unchecked Sendable {
         case closed
     }
 
-    private let monitor = Monitor()
-    private var pending: [WriteJob] = []
-    private var closed = false
-    private var writerWaiting = false
-    private var writerLingering = false
+    private struct State {
+        var pending: [WriteJob] = []
+        var closed = false
+        var writerWaiting = false
+        var writerLingering = false
+    }
+
+    private let monitor: Monitor<State>
     let maxCount: Int
     /// Nanoseconds the writer may wait for more jobs after the first (0: never).
     let maxWait: UInt64
@@ -28,68 +31,67 @@ final class WriteQueue: @unchecked Sendable {
     init(maxCount: Int, maxWait: UInt64) {
         self.maxCount = max(maxCount, 1)
         self.maxWait = maxWait
-        pending.reserveCapacity(self.maxCount)
+        var state = State()
+        state.pending.reserveCapacity(self.maxCount)
+        monitor = Monitor(state)
     }
 
     /// False when the queue is closed (the job was not taken).
     func enqueue(_ job: WriteJob) -> Bool {
-        monitor.lock()
-        if closed {
-            monitor.unlock()
-            return false
+        monitor.withLock { s in
+            if s.closed { return false }
+            s.pending.append(job)
+            if s.writerWaiting || (s.writerLingering && s.pending.count >= maxCount) {
+                s.writerWaiting = false
+                monitor.signal()
+            }
+            return true
         }
-        pending.append(job)
-        if writerWaiting || (writerLingering && pending.count >= maxCount) {
-            writerWaiting = false
-            monitor.signal()
-        }
-        monitor.unlock()
-        return true
     }
 
     /// Writer side: fills `batch` (which must be empty) with up to `maxCount` jobs.
     func next(into batch: inout [WriteJob], idleTimeout: UInt64) -> Next {
-        monitor.lock()
-        defer { monitor.unlock() }
-        if pending.isEmpty && !closed {
-            let deadline = Clock.monotonicNanoseconds() &+ idleTimeout
-            while pending.isEmpty && !closed {
-                writerWaiting = true
-                if !monitor.wait(untilMonotonic: deadline) && pending.isEmpty {
-                    writerWaiting = false
-                    return .idle
+        monitor.withCondition { held in
+            if held.state.pending.isEmpty && !held.state.closed {
+                let deadline = Clock.monotonicNanoseconds() &+ idleTimeout
+                while held.state.pending.isEmpty && !held.state.closed {
+                    held.state.writerWaiting = true
+                    if !held.wait(untilMonotonic: deadline) && held.state.pending.isEmpty {
+                        held.state.writerWaiting = false
+                        return .idle
+                    }
                 }
+                held.state.writerWaiting = false
             }
-            writerWaiting = false
-        }
-        if pending.isEmpty { return .closed }
-        if maxWait > 0 && pending.count < maxCount && !closed {
-            let deadline = Clock.monotonicNanoseconds() &+ maxWait
-            writerLingering = true
-            while pending.count < maxCount && !closed {
-                if !monitor.wait(untilMonotonic: deadline) { break }
+            if held.state.pending.isEmpty { return .closed }
+            if maxWait > 0 && held.state.pending.count < maxCount && !held.state.closed {
+                let deadline = Clock.monotonicNanoseconds() &+ maxWait
+                held.state.writerLingering = true
+                while held.state.pending.count < maxCount && !held.state.closed {
+                    if !held.wait(untilMonotonic: deadline) { break }
+                }
+                held.state.writerLingering = false
             }
-            writerLingering = false
+            if held.state.pending.count <= maxCount {
+                swap(&batch, &held.state.pending)
+            } else {
+                batch.append(contentsOf: held.state.pending[0..<maxCount])
+                held.state.pending.removeFirst(maxCount)
+            }
+            return .jobs
         }
-        if pending.count <= maxCount {
-            swap(&batch, &pending)
-        } else {
-            batch.append(contentsOf: pending[0..<maxCount])
-            pending.removeFirst(maxCount)
-        }
-        return .jobs
     }
 
     /// Refuses new jobs; the writer drains what is queued, then `next` says `.closed`.
     /// Returns false when it was already closed.
     func close() -> Bool {
-        monitor.withLock {
-            if closed { return false }
-            closed = true
+        monitor.withLock { s in
+            if s.closed { return false }
+            s.closed = true
             monitor.broadcast()
             return true
         }
     }
 
-    var isClosed: Bool { monitor.withLock { closed } }
+    var isClosed: Bool { monitor.withLock { $0.closed } }
 }

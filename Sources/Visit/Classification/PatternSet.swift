@@ -11,7 +11,7 @@ import Darwin
 /// its bucket, which is empty at most positions. For a 200-byte UA and ~100 patterns
 /// that is a few dozen short compares instead of one search per pattern.
 /// Built once (a `static let`) and immutable afterwards, so it is shared by all threads.
-final class PatternSet: @unchecked Sendable {
+final class PatternSet: Sendable {
     /// Which patterns occur in a text (bit `i` for pattern `i`).
     struct Matches: Equatable {
         var low: UInt64 = 0
@@ -38,41 +38,40 @@ final class PatternSet: @unchecked Sendable {
     }
 
     let patterns: [String]
-    private let bytes: UnsafeMutablePointer<UInt8>
-    private let offsets: UnsafeMutablePointer<Int>  // count + 1
-    private let bucketStart: UnsafeMutablePointer<Int>  // bucketCount + 1
-    private let bucketItems: UnsafeMutablePointer<Int>
+    /// Every pattern's bytes, one after the other (never empty: the scan takes their address).
+    private let bytes: [UInt8]
+    private let offsets: [Int]  // count + 1
+    private let bucketStart: [Int]  // bucketCount + 1
+    private let bucketItems: [Int]  // never empty
 
     init(_ patterns: [String]) {
         precondition(patterns.count <= 128, "PatternSet holds at most 128 patterns")
         precondition(patterns.allSatisfy { $0.utf8.count >= 2 && $0.utf8.allSatisfy { !($0 >= 0x41 && $0 <= 0x5A) } })
         self.patterns = patterns
         let flat = patterns.flatMap { Array($0.utf8) }
-        bytes = .allocate(capacity: max(flat.count, 1))
-        bytes.initialize(from: flat, count: flat.count)
-        offsets = .allocate(capacity: patterns.count + 1)
+        bytes = flat.isEmpty ? [0] : flat
+        var offsets: [Int] = []
         var o = 0
-        for (i, p) in patterns.enumerated() {
-            offsets[i] = o
+        for p in patterns {
+            offsets.append(o)
             o += p.utf8.count
         }
-        offsets[patterns.count] = o
+        offsets.append(o)
+        self.offsets = offsets
         var buckets = [[Int]](repeating: [], count: PatternSet.bucketCount)
         for (i, p) in patterns.enumerated() {
             let u = Array(p.utf8)
             buckets[PatternSet.bucket(u[0], u[1])].append(i)
         }
-        bucketStart = .allocate(capacity: PatternSet.bucketCount + 1)
-        bucketItems = .allocate(capacity: max(patterns.count, 1))
-        var k = 0
+        var bucketStart: [Int] = []
+        var bucketItems: [Int] = []
         for b in 0..<PatternSet.bucketCount {
-            bucketStart[b] = k
-            for i in buckets[b] {
-                bucketItems[k] = i
-                k += 1
-            }
+            bucketStart.append(bucketItems.count)
+            bucketItems.append(contentsOf: buckets[b])
         }
-        bucketStart[PatternSet.bucketCount] = k
+        bucketStart.append(bucketItems.count)
+        self.bucketStart = bucketStart
+        self.bucketItems = bucketItems.isEmpty ? [0] : bucketItems
     }
 
     static let bucketCount = 1024
@@ -80,13 +79,6 @@ final class PatternSet: @unchecked Sendable {
     /// Lower-case letters give distinct buckets for distinct pairs (`b1` spans less than 33).
     @inline(__always) static func bucket(_ b0: UInt8, _ b1: UInt8) -> Int {
         (Int(b0) &* 33 &+ Int(b1)) & (bucketCount - 1)
-    }
-
-    deinit {
-        bytes.deallocate()
-        offsets.deallocate()
-        bucketStart.deallocate()
-        bucketItems.deallocate()
     }
 
     /// The index of `pattern` (which must be in the set).
@@ -97,10 +89,26 @@ final class PatternSet: @unchecked Sendable {
 
     /// Every pattern that occurs in `text` (already lower-cased).
     func scan(_ text: UnsafeBufferPointer<UInt8>) -> Matches {
+        guard let base = text.baseAddress, text.count >= 2 else { return Matches() }
+        // The tables through their addresses: no bounds check per step of the scan.
+        return bytes.withUnsafeBufferPointer { bytes in
+            offsets.withUnsafeBufferPointer { offsets in
+                bucketStart.withUnsafeBufferPointer { bucketStart in
+                    bucketItems.withUnsafeBufferPointer { bucketItems in
+                        Self.scan(
+                            base, text.count, bytes: bytes.baseAddress!, offsets: offsets.baseAddress!,
+                            bucketStart: bucketStart.baseAddress!, bucketItems: bucketItems.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func scan(
+        _ base: UnsafePointer<UInt8>, _ n: Int, bytes: UnsafePointer<UInt8>, offsets: UnsafePointer<Int>,
+        bucketStart: UnsafePointer<Int>, bucketItems: UnsafePointer<Int>
+    ) -> Matches {
         var m = Matches()
-        guard let base = text.baseAddress else { return m }
-        let n = text.count
-        guard n >= 2 else { return m }
         for i in 0..<(n - 1) {
             let b = PatternSet.bucket(base[i], base[i + 1])
             var k = bucketStart[b]
