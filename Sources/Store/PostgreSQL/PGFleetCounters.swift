@@ -1,5 +1,6 @@
 import Core
 import Model
+import Synchronization
 
 /// The fleet's rate-limit counts in PostgreSQL (`rate_counts`, and each node's mark in
 /// `nodes`; decision 0016), on a connection of its own used by the resolver's sync
@@ -18,7 +19,7 @@ import Model
 /// stopped should that have failed). The node's
 /// row is its heartbeat's (`PGNodeHeartbeat` claims it before the resolver starts): a
 /// process without one is not counted by the others.
-public final class PGFleetCounters: FleetCounters, @unchecked Sendable {
+public final class PGFleetCounters: FleetCounters, Sendable {
     /// This process's name in `rate_counts`: random, so that a restarted node counts its
     /// previous run's admissions as another node's (they still weigh on the buckets).
     public let node: String
@@ -35,9 +36,14 @@ public final class PGFleetCounters: FleetCounters, @unchecked Sendable {
     private static let pruneEveryNanoseconds: UInt64 = 10_000_000_000
 
     private let settings: PGConnectionSettings
-    /// Touched by the thread that exchanges only.
-    private var db: PGConnection?
-    private var nextPrune: UInt64 = 0
+    /// The connection and the next prune: the sync thread's (one caller at a time; the
+    /// lock is never contended, it lets the compiler check that).
+    private let link = Mutex<Link>(Link())
+
+    private struct Link {
+        var db: PGConnection?
+        var nextPrune: UInt64 = 0
+    }
 
     init(settings: PGConnectionSettings, keySeed: [UInt8], name: String) {
         self.settings = settings.withConnectTimeout(seconds: 2)
@@ -50,37 +56,41 @@ public final class PGFleetCounters: FleetCounters, @unchecked Sendable {
     public var isShared: Bool { true }
 
     public func exchange(_ counts: [FleetCount], nowMicros: Int64) throws(StoreError) -> FleetExchange {
-        let connection = try self.connection()
-        do throws(StoreError) {
-            let result = try run(counts, nowMicros: nowMicros, on: connection)
-            let now = Clock.monotonicNanoseconds()
-            if now >= nextPrune {
-                nextPrune = now &+ PGFleetCounters.pruneEveryNanoseconds
-                try prune(on: connection)
+        try link.withLock { (link) throws(StoreError) -> FleetExchange in
+            let connection = try connection(&link)
+            do throws(StoreError) {
+                let result = try run(counts, nowMicros: nowMicros, on: connection)
+                let now = Clock.monotonicNanoseconds()
+                if now >= link.nextPrune {
+                    link.nextPrune = now &+ PGFleetCounters.pruneEveryNanoseconds
+                    try prune(on: connection)
+                }
+                return result
+            } catch {
+                if connection.isBroken { link.db = nil }
+                throw error
             }
-            return result
-        } catch {
-            if connection.isBroken { db = nil }
-            throw error
         }
     }
 
     public func leave() {
-        guard let connection = try? self.connection() else { return }
-        var p = PGParams()
-        p.text(name)
-        _ = try? connection.run("rate_leave", "UPDATE nodes SET rate_synced_at = NULL WHERE name = $1", p)
-        db = nil
+        link.withLock { link in
+            guard let connection = try? connection(&link) else { return }
+            var p = PGParams()
+            p.text(name)
+            _ = try? connection.run("rate_leave", "UPDATE nodes SET rate_synced_at = NULL WHERE name = $1", p)
+            link.db = nil
+        }
     }
 
-    private func connection() throws(StoreError) -> PGConnection {
-        if let db, db.isAlive() { return db }
-        db = nil
+    private func connection(_ link: inout Link) throws(StoreError) -> PGConnection {
+        if let db = link.db, db.isAlive() { return db }
+        link.db = nil
         let fresh = try PGConnection.connect(settings)
         // The mark is worth nothing after a crash of the server: an exchange need not wait
         // for its WAL to reach the disk (or a synchronous standby). The counts are UNLOGGED.
         try fresh.execute("SET synchronous_commit = off")
-        db = fresh
+        link.db = fresh
         return fresh
     }
 

@@ -21,7 +21,7 @@ import Glibc
 /// without recent heartbeats is a process cut off from the database (or a server that
 /// has not noticed a dead client yet): the name is taken over after 15 s. Claims are
 /// serialised by a transaction lock, so two processes starting at once cannot both win.
-public final class PGNodeHeartbeat: @unchecked Sendable {
+public final class PGNodeHeartbeat: Sendable {
     public struct Identity: Sendable, Equatable {
         public var name: String
         public var version: String
@@ -91,23 +91,24 @@ public final class PGNodeHeartbeat: @unchecked Sendable {
     private let wakeFD: Int32
     private let wanted = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
-    private var thread: OSThread?
-    /// The heartbeat thread's (after `start` returned).
-    private var db: PGConnection?
-    private var holdsName: Bool
-    private var failing = false
+    private let thread = Mutex<OSThread?>(nil)
+
+    /// What only the heartbeat thread touches, handed to it whole at start.
+    private struct Pulse {
+        var db: PGConnection?
+        var holdsName: Bool
+        var failing = false
+    }
 
     private init(
         settings: PGConnectionSettings, identity: Identity, listening: String, intervalMilliseconds: Int,
-        db: PGConnection, claim: Claim, report: @escaping @Sendable (Event) -> Void
+        claim: Claim, report: @escaping @Sendable (Event) -> Void
     ) {
         self.settings = settings.withConnectTimeout(seconds: 3)
         self.identity = identity
         self.listening = Mutex(listening)
         self.intervalNanoseconds = UInt64(max(intervalMilliseconds, 10)) * 1_000_000
-        self.db = db
         self.startedAt = claim.startedAt
-        self.holdsName = claim.holdsName
         self.report = report
         self.wakeFD = csys_eventfd()
     }
@@ -129,8 +130,10 @@ public final class PGNodeHeartbeat: @unchecked Sendable {
         let claim = try Self.claim(on: db, identity: identity, listening: listening)
         let heartbeat = PGNodeHeartbeat(
             settings: settings, identity: identity, listening: listening, intervalMilliseconds: intervalMilliseconds,
-            db: db, claim: claim, report: report)
-        heartbeat.thread = OSThread(name: "node-heartbeat") { [heartbeat] in heartbeat.run() }
+            claim: claim, report: report)
+        var pulse = Pulse(db: db, holdsName: claim.holdsName)
+        let thread = OSThread.start(name: "node-heartbeat") { [heartbeat] in heartbeat.run(&pulse) }
+        heartbeat.thread.withLock { $0 = thread }
         return heartbeat
     }
 
@@ -148,13 +151,13 @@ public final class PGNodeHeartbeat: @unchecked Sendable {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
-        thread?.join()
+        thread.withLock { $0 }?.join()
         close(wakeFD)
     }
 
     // MARK: the thread
 
-    private func run() {
+    private func run(_ pulse: inout Pulse) {
         var next = Clock.monotonicNanoseconds() &+ intervalNanoseconds
         while !stopping.load(ordering: .acquiring) {
             let now = Clock.monotonicNanoseconds()
@@ -168,38 +171,40 @@ public final class PGNodeHeartbeat: @unchecked Sendable {
             if stopping.load(ordering: .acquiring) { break }
             let asked = wanted.exchange(false, ordering: .acquiringAndReleasing)
             guard asked || Clock.monotonicNanoseconds() >= next else { continue }
-            beat(listening: listening.withLock { $0 })
+            beat(&pulse, listening: listening.withLock { $0 })
             next = Clock.monotonicNanoseconds() &+ intervalNanoseconds
         }
-        if let db, db.isAlive() {
+        if let db = pulse.db, db.isAlive() {
             _ = try? record(db, listening: "")
         }
-        db = nil
+        pulse.db = nil
     }
 
-    private func beat(listening text: String) {
+    private func beat(_ pulse: inout Pulse, listening text: String) {
         do throws(StoreError) {
-            if db == nil || !db!.isAlive() {
-                db = nil
-                let fresh = try Self.connect(settings)
-                let held = try Self.lockName(on: fresh, identity.name)
-                if !held && holdsName { report(.nameHeldElsewhere) }
-                holdsName = held
-                db = fresh
-            } else if !holdsName {
-                holdsName = try Self.lockName(on: db!, identity.name)
+            let db: PGConnection
+            if let current = pulse.db, current.isAlive() {
+                db = current
+                if !pulse.holdsName { pulse.holdsName = try Self.lockName(on: db, identity.name) }
+            } else {
+                pulse.db = nil
+                db = try Self.connect(settings)
+                let held = try Self.lockName(on: db, identity.name)
+                if !held && pulse.holdsName { report(.nameHeldElsewhere) }
+                pulse.holdsName = held
+                pulse.db = db
             }
-            try record(db!, listening: text)
+            try record(db, listening: text)
             beats.add(1, ordering: .relaxed)
-            if failing {
-                failing = false
+            if pulse.failing {
+                pulse.failing = false
                 report(.resumed)
             }
         } catch {
-            db = nil
+            pulse.db = nil
             failures.add(1, ordering: .relaxed)
-            if !failing {
-                failing = true
+            if !pulse.failing {
+                pulse.failing = true
                 report(.failing(error.safeMessage))
             }
         }
