@@ -129,7 +129,8 @@ public final class Resolver: Sendable {
     {
         switch outcome {
         case .replay(let stored, let receipt), .live(let stored, let receipt):
-            return ResponseFactory.success(stored: stored, receipt: receipt, requestId: requestId)
+            // On the loop: an unsigned receipt is signed here (decision 0023).
+            return ResponseFactory.success(stored: stored, receipt: signer.complete(receipt), requestId: requestId)
         case .rejected(let error, let abuse):
             // An unavailable handoff takes from the address's failure bucket; once that
             // is spent, such refusals become 429 (and only they: valid tokens still match).

@@ -73,7 +73,7 @@ final class IdempotencyTests: XCTestCase {
             XCTAssertEqual(again.openId, first.openId)
         }
         XCTAssertEqual(w.openEvents.count, 2)
-        XCTAssertTrue(w.openEvents.allSatisfy { $0.receipt != nil && $0.receiptExpiresAt == w.now + 600_000 })
+        XCTAssertTrue(w.openEvents.allSatisfy { $0.receiptInput != nil && $0.receiptExpiresAt == w.now + 600_000 })
     }
 
     func testANoneAnswerStoresNoReceipt() {

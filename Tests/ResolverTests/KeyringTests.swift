@@ -127,3 +127,36 @@ final class KeyringTests: XCTestCase {
         return out
     }
 }
+
+/// Decision 0023: the writer stores a receipt's signed part; the loop signs it.
+final class UnsignedReceiptTests: XCTestCase {
+    func testASigningInputSignsToTheSameJWSAsTheKeyAndAgainAfterARotation() throws {
+        let w = World()
+        let claims = Array(#"{"iss":"https://edge.example.test","jti":"x"}"#.utf8)
+        let direct = w.keyring.sign(claims, now: w.now)
+        let input = w.keyring.signingInput(claims, now: w.now)
+        XCTAssertEqual(Array(direct.prefix(input.count)), input)
+        XCTAssertEqual(w.keyring.sign(input: input), direct, "Ed25519 is deterministic: the same JWS")
+        // The key is retired: the stored input still signs with it, to the same bytes.
+        try w.keyring.rotate(now: w.now)
+        XCTAssertEqual(w.keyring.sign(input: input), direct)
+        XCTAssertNil(w.keyring.sign(input: Array("eyJhbGciOiJFZERTQSJ9.e30".utf8)), "no key made this one")
+    }
+
+    func testAHandoffMatchIsAnsweredWithTheSignedReceiptAndItsReplayWithTheSameOne() throws {
+        let w = World()
+        var r = w.android()
+        r.handoffToken = w.addHandoff(platform: .android).token
+        let first = w.resolve(r)
+        first.assertMatch("exact_install_referrer")
+        let receipt = try XCTUnwrap(first.receipt)
+        XCTAssertNotNil(ReceiptVerifier.verify(receipt, jwks: w.resolver.jwks(readerLoop: 0, now: w.now).body))
+        let stored = try XCTUnwrap(w.openEvents.first { $0.id == first.openId })
+        XCTAssertNil(stored.receipt, "stored unsigned")
+        XCTAssertNotNil(stored.receiptInput)
+        try w.keyring.rotate(now: w.now)  // a replay after a rotation still gets the same receipt
+        var retry = r
+        retry.requestId = "req_" + SDKRequest.hex(32, upper: false)
+        XCTAssertEqual(w.resolve(retry).receipt, receipt)
+    }
+}

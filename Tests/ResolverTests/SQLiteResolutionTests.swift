@@ -181,7 +181,9 @@ final class SQLiteResolutionTests: XCTestCase {
             a.assertMatch("exact_install_referrer")
             let receipt = try XCTUnwrap(a.receipt)
             let stored = try XCTUnwrap(store.reader(loop: 0).openEvent(id: XCTUnwrap(a.openId)))
-            XCTAssertEqual(stored.receipt, Array(receipt.utf8))
+            // Stored unsigned, signed on the way out (decision 0023).
+            let input = try XCTUnwrap(stored.receiptInput)
+            XCTAssertEqual(Array(receipt.utf8.prefix(input.count + 1)), input + [UInt8(ascii: ".")])
             XCTAssertEqual(stored.receiptExpiresAt, now + 600_000)
 
             let replay = resolve(claim, at: now + 599_999)

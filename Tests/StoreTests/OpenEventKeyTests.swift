@@ -61,6 +61,10 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertNil(insert(own, key: "open_a1"))
         XCTAssertNil(insert(hashed, key: "key_b2"))
         XCTAssertNil(insert(open("biq_open_3", event: "open_c3", key: "open_c3"), key: "open_c3"))
+        var unsigned = open("biq_open_4", event: "open_d4", key: "open_d4")
+        unsigned.receiptInput = Array("header.payload".utf8)
+        unsigned.receiptExpiresAt = 640_000
+        XCTAssertNil(insert(unsigned, key: "open_d4"))
         let byKey = try reader.openEvent(
             app: Fixture.appId, eventId: "open_new", idempotencyKey: "key_b2", keyHash: SHA256.hash("key_b2"))
         XCTAssertEqual(byKey?.receipt, hashed.receipt)
@@ -71,6 +75,12 @@ final class OpenEventKeyTests: StoreTestCase {
         let none = try reader.openEvent(id: "biq_open_3")
         XCTAssertNil(none?.receipt)
         XCTAssertNil(none?.receiptExpiresAt)
+        XCTAssertNil(none?.receiptInput)
+        let stored = try reader.openEvent(id: "biq_open_4")
+        XCTAssertEqual(stored?.receiptInput, unsigned.receiptInput, "schema 8: a receipt stored unsigned")
+        XCTAssertNil(stored?.receipt)
+        XCTAssertEqual(stored?.receiptInput(validAt: 639_999), unsigned.receiptInput)
+        XCTAssertNil(stored?.receiptInput(validAt: 640_000))
     }
 
     func testAStoredReceiptIsValidUntilItsExpiryExcluded() {

@@ -145,8 +145,11 @@ final class PGQueriesTests: PGTestCase {
             try tx.insertClick(bare)
             try tx.insertHandoff(handoff)
             try tx.insertHandoff(claimed)
-            let own = Fixture.open(
+            var own = Fixture.open(
                 id: "biq_open_1", eventId: "open_a1", idempotencyKeyHash: SHA256.hash("open_a1"), at: now - 4_000)
+            // A receipt stored unsigned (decision 0023).
+            own.receiptInput = Array("eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0".utf8)
+            own.receiptExpiresAt = now + 600_000
             try tx.insertOpenEvent(own, idempotencyKey: "open_a1")
             try tx.insertOpenEvent(withReceipt, idempotencyKey: "key_b2")
             try tx.insertOpenEvent(

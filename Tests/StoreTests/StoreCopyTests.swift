@@ -112,8 +112,10 @@ final class StoreCopyTests: PGTestCase {
             try tx.insertHandoff(claimed)
             try tx.insertHandoff(Fixture.handoff(token: 9, clickId: "biq_clk_n1", expiresAt: now - 1))
 
-            let own = Fixture.open(
+            var own = Fixture.open(
                 id: "biq_open_1", eventId: "open_a1", idempotencyKeyHash: SHA256.hash("open_a1"), at: now - 4_000)
+            own.receiptInput = Array("header.payload".utf8)
+            own.receiptExpiresAt = now + 600_000
             try tx.insertOpenEvent(own, idempotencyKey: "open_a1")
             var withReceipt = Fixture.open(
                 id: "biq_open_2", eventId: "open_b2", idempotencyKeyHash: SHA256.hash("key_b2"), at: now - 3_000)

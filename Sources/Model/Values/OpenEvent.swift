@@ -43,14 +43,19 @@ public struct OpenEvent: Sendable, Equatable {
     /// The attribution receipt of a matched answer (a compact JWS), kept so that a
     /// replay of the same event returns it until `receiptExpiresAt`; nil for `none`.
     public var receipt: [UInt8]?
-    /// When `receipt` expires (its `exp`), milliseconds since the epoch.
+    /// When `receipt` (or `receiptInput`) expires (its `exp`), milliseconds since the epoch.
     public var receiptExpiresAt: Int64?
+    /// The receipt's signed part (`header.payload`) when the write stored it unsigned,
+    /// instead of `receipt`: the signature is made after the commit, on an event loop
+    /// rather than the store's one writer thread, and again for a replay (Ed25519 is
+    /// deterministic: the same JWS every time). Decision 0023.
+    public var receiptInput: [UInt8]?
 
     public init(
         id: String, appId: String, appInstanceId: String, eventId: String, idempotencyKeyHash: [UInt8]?,
         requestHash: [UInt8], platform: Platform, matchedBy: MatchType, firstOpen: Bool, sdkVersion: String,
         linkId: String?, clickId: String?, at: Int64, storedResponse: [UInt8], receipt: [UInt8]? = nil,
-        receiptExpiresAt: Int64? = nil
+        receiptExpiresAt: Int64? = nil, receiptInput: [UInt8]? = nil
     ) {
         self.id = id
         self.appId = appId
@@ -68,12 +73,19 @@ public struct OpenEvent: Sendable, Equatable {
         self.storedResponse = storedResponse
         self.receipt = receipt
         self.receiptExpiresAt = receiptExpiresAt
+        self.receiptInput = receiptInput
     }
 
     /// The stored receipt while it is valid at `now` (ms), else nil.
     public func receipt(validAt now: Int64) -> [UInt8]? {
         guard let receipt, let expiresAt = receiptExpiresAt, now < expiresAt else { return nil }
         return receipt
+    }
+
+    /// The stored unsigned receipt (`receiptInput`) while it is valid at `now` (ms), else nil.
+    public func receiptInput(validAt now: Int64) -> [UInt8]? {
+        guard let receiptInput, let expiresAt = receiptExpiresAt, now < expiresAt else { return nil }
+        return receiptInput
     }
 
     public var confidence: Confidence { matchedBy.confidence }

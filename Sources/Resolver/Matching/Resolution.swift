@@ -36,7 +36,10 @@ enum Resolution {
         {
             if e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
             // The same event: its receipt too, while it is valid (an SDK whose answer was lost).
-            return .replay(stored: e.storedResponse, receipt: e.receipt(validAt: c.now))
+            let receipt =
+                e.receipt(validAt: c.now).map(ReceiptBytes.signed)
+                ?? e.receiptInput(validAt: c.now).map(ReceiptBytes.unsigned)
+            return .replay(stored: e.storedResponse, receipt: receipt)
         }
 
         // 3. First-open immutability.
@@ -102,9 +105,11 @@ enum Resolution {
             }
         }
 
-        // The receipt of a match decided here is signed here, so that it is stored with
-        // the event in the same commit and every replay of the event can return it.
-        if receipt == nil, let m = match { receipt = c.signer.sign(c, match: m) }
+        // The receipt of a match decided here is prepared here, so that it is stored with
+        // the event in the same commit and every replay of the event can return it; its
+        // signature is made on the loop that answers (decision 0023), not on this one
+        // writer thread.
+        let unsigned = receipt == nil ? match.map { c.signer.prepare(c, match: $0) } : nil
 
         // Writes: nothing above has written, save the handoff binding of this match.
         let becomesFirstOpen = r.firstOpen && match != nil && instance?.firstOpenId == nil
@@ -120,11 +125,12 @@ enum Resolution {
                 idempotencyKeyHash: c.idempotencyKeyHash, requestHash: c.requestHash, platform: r.platform,
                 matchedBy: match?.matchedBy ?? .none, firstOpen: r.firstOpen, sdkVersion: r.sdkVersion,
                 linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored,
-                receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt),
+                receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt ?? unsigned?.expiresAt,
+                receiptInput: unsigned?.input),
             idempotencyKey: c.idempotencyKey)
         if let id = consumedClick {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict(.clickConsumed) }
         }
-        return .live(stored: stored, receipt: receipt?.jws)
+        return .live(stored: stored, receipt: receipt.map { .signed($0.jws) } ?? unsigned.map { .unsigned($0.input) })
     }
 }

@@ -28,10 +28,11 @@ final class ResolutionContext: Sendable {
     /// none), its stored response rendered here so that the writer does not.
     let expectedStored: [UInt8]
     /// The receipt of that expected answer when it is the app link, signed here for
-    /// the same reason: the writer stores it with the open event (issue 14) and
-    /// signs only the matches that it alone decides (handoff, probabilistic).
+    /// the same reason: the writer stores it with the open event (issue 14). Of the matches
+    /// it alone decides (handoff, probabilistic) it stores the receipt's signed part, and
+    /// the loop signs it after the commit (decision 0023).
     let expectedReceipt: SignedReceipt?
-    /// Signs those (on the writer).
+    /// Prepares the receipts of those (on the writer); the loop that answers signs them.
     let signer: ReceiptSigner
 
     init(
@@ -90,9 +91,9 @@ enum Outcome: Sendable {
     /// receipt of the same event while it is valid; nil otherwise, and for an
     /// earlier event's answer given to a new one (first-open immutability, a
     /// handoff's binding instance asking again).
-    case replay(stored: [UInt8], receipt: [UInt8]?)
+    case replay(stored: [UInt8], receipt: ReceiptBytes?)
     /// A new open event was written with `receipt` (nil for `none`).
-    case live(stored: [UInt8], receipt: [UInt8]?)
+    case live(stored: [UInt8], receipt: ReceiptBytes?)
     /// Refused before anything was written. `abuse` marks failures that count
     /// toward the per-address bucket of invalid tokens.
     case rejected(ResolverError, abuse: Bool)

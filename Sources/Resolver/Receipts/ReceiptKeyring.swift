@@ -44,6 +44,9 @@ public final class ReceiptKeyring: Sendable {
     private struct State: Sendable {
         var current: SigningKey
         var records: [SigningKeyRecord]
+        /// Keys other than `current` that signed a stored receipt input lately (parsed
+        /// once: parsing derives the public key).
+        var retired: [SigningKey] = []
         var rotating = false
         /// `store.publishableKeysVersion` when `records` were read: another process's
         /// change to the keys (another edge rotated) moves it.
@@ -103,6 +106,7 @@ public final class ReceiptKeyring: Sendable {
         state.withLock {
             if let newest { $0.current = newest }
             $0.records = records
+            $0.retired = $0.retired.filter { key in records.contains { $0.kid == key.kid } }
             $0.rotating = false
             $0.version = version
         }
@@ -127,14 +131,42 @@ public final class ReceiptKeyring: Sendable {
     }
 
     /// A compact JWS of `claims` (UTF-8) with the current key; may start a background rotation.
-    func sign(_ claims: [UInt8], now: Int64) -> [UInt8] {
+    func sign(_ claims: [UInt8], now: Int64) -> [UInt8] { signingKey(now: now).sign(payload: claims) }
+
+    /// The signed part (`header.payload`) of the receipt of `claims` with the current key,
+    /// for the writer to store and an event loop to sign (`sign(input:)`, decision 0023).
+    func signingInput(_ claims: [UInt8], now: Int64) -> [UInt8] {
+        signingKey(now: now).signingInput(payload: claims)
+    }
+
+    /// The compact JWS of a signing input that this keyring's `signingInput` made: signed by
+    /// the key its header names, current or retired (the keys stay known until their
+    /// receipts have expired); nil when that key is gone.
+    func sign(input: [UInt8]) -> [UInt8]? {
+        let key = state.withLock { s -> SigningKey? in
+            if s.current.made(input) { return s.current }
+            if let known = s.retired.first(where: { $0.made(input) }) { return known }
+            for record in s.records where record.kid != s.current.kid {
+                guard let key = SigningKey(secretKey: record.secretKey, createdAt: record.createdAt, kid: record.kid),
+                    key.made(input)
+                else { continue }
+                s.retired.append(key)
+                return key
+            }
+            return nil
+        }
+        return key?.sign(input: input)
+    }
+
+    /// The key that signs now; may start a background rotation.
+    private func signingKey(now: Int64) -> SigningKey {
         let (key, startRotation) = state.withLock { s -> (SigningKey, Bool) in
             guard !s.rotating, isDue(s.current, now: now) else { return (s.current, false) }
             s.rotating = true
             return (s.current, true)
         }
         if startRotation { rotateInBackground(now: now) }
-        return key.sign(payload: claims)
+        return key
     }
 
     private func isDue(_ key: SigningKey, now: Int64) -> Bool {

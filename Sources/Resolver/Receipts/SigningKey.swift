@@ -79,26 +79,66 @@ final class SigningKey: @unchecked Sendable {
     /// place, signed where it lies, and the signature encoded after it. Only
     /// base64url characters and dots, so a JSON string holds it without escapes.
     func sign(payload: [UInt8]) -> [UInt8] {
-        let signatureBytes = Int(crypto_sign_BYTES)
-        let total =
-            headerPrefix.count + Base64URL.encodedCount(payload.count) + 1 + Base64URL.encodedCount(signatureBytes)
+        let total = headerPrefix.count + Base64URL.encodedCount(payload.count) + Self.signatureSuffixCount
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             var o = headerPrefix.withUnsafeBytes { header in
                 UnsafeMutableRawBufferPointer(out).copyMemory(from: header)
                 return header.count
             }
             o += payload.withUnsafeBytes { Base64URL.encode($0, into: UnsafeMutableBufferPointer(rebasing: out[o...])) }
-            let signedCount = o
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: signatureBytes) { signature in
-                _ = crypto_sign_detached(
-                    signature.baseAddress!, nil, out.baseAddress!, UInt64(signedCount),
-                    secret.bindMemory(to: UInt8.self).baseAddress!)
-                out[o] = UInt8(ascii: ".")
-                o += 1
-                o += Base64URL.encode(
-                    UnsafeRawBufferPointer(signature), into: UnsafeMutableBufferPointer(rebasing: out[o...]))
-            }
-            initialized = o
+            initialized = appendSignature(out, signed: o)
         }
+    }
+
+    /// `header.payload` without its signature: what the store's writer keeps for a receipt
+    /// that an event loop signs after the commit (decision 0023).
+    func signingInput(payload: [UInt8]) -> [UInt8] {
+        let total = headerPrefix.count + Base64URL.encodedCount(payload.count)
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            let o = headerPrefix.withUnsafeBytes { header in
+                UnsafeMutableRawBufferPointer(out).copyMemory(from: header)
+                return header.count
+            }
+            initialized =
+                o
+                + payload.withUnsafeBytes {
+                    Base64URL.encode($0, into: UnsafeMutableBufferPointer(rebasing: out[o...]))
+                }
+        }
+    }
+
+    /// Whether `input` is a signing input of this key (its header names this key).
+    func made(_ input: [UInt8]) -> Bool { input.starts(with: headerPrefix) }
+
+    /// The compact JWS of a signing input (`header.payload`). Ed25519 is deterministic:
+    /// the same input always gives the same JWS, so a replay signs its event's input again.
+    func sign(input: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: input.count + Self.signatureSuffixCount) { out, initialized in
+            let o = input.withUnsafeBytes { raw in
+                UnsafeMutableRawBufferPointer(out).copyMemory(from: raw)
+                return raw.count
+            }
+            initialized = appendSignature(out, signed: o)
+        }
+    }
+
+    /// A dot and the base64url signature.
+    private static let signatureSuffixCount = 1 + Base64URL.encodedCount(Int(crypto_sign_BYTES))
+
+    /// Signs the first `signed` bytes of `out` and writes `.signature` after them; returns
+    /// the bytes written in all.
+    private func appendSignature(_ out: UnsafeMutableBufferPointer<UInt8>, signed: Int) -> Int {
+        let signatureBytes = Int(crypto_sign_BYTES)
+        var o = signed
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: signatureBytes) { signature in
+            _ = crypto_sign_detached(
+                signature.baseAddress!, nil, out.baseAddress!, UInt64(signed),
+                secret.bindMemory(to: UInt8.self).baseAddress!)
+            out[o] = UInt8(ascii: ".")
+            o += 1
+            o += Base64URL.encode(
+                UnsafeRawBufferPointer(signature), into: UnsafeMutableBufferPointer(rebasing: out[o...]))
+        }
+        return o
     }
 }

@@ -181,7 +181,7 @@ struct CopyTable {
                 ("idempotency_key_hash", .bytes), ("request_hash", .bytes), ("platform", .text),
                 ("matched_by", .text), ("first_open", .flag), ("sdk_version", .text), ("link_id", .text),
                 ("click_id", .text), ("at", .int), ("stored_response", .bytes), ("receipt", .bytes),
-                ("receipt_expires_at", .int),
+                ("receipt_expires_at", .int), ("receipt_input", .bytes),
             ]),
     ]
 

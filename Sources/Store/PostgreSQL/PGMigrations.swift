@@ -17,6 +17,7 @@ enum PGMigrations {
         Migration(version: 5, sql: PGSchemaV5.sql),
         Migration(version: 6, sql: PGSchemaV6.sql),
         Migration(version: 7, sql: PGSchemaV7.sql),
+        Migration(version: 8, sql: PGSchemaV8.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

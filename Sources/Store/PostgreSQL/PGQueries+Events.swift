@@ -71,7 +71,8 @@ extension PGQueries {
 
     static let openColumns = """
         e.id, e.app_id, e.instance_id, e.event_id, e.idempotency_key_hash, e.request_hash, e.platform, e.matched_by, \
-        e.first_open, e.sdk_version, e.link_id, e.click_id, e.at, e.stored_response, e.receipt, e.receipt_expires_at
+        e.first_open, e.sdk_version, e.link_id, e.click_id, e.at, e.stored_response, e.receipt, e.receipt_expires_at, \
+        e.receipt_input
         """
     static let keyedOpen = "open_event_keys k JOIN open_events e ON e.id = k.open_id AND e.at = k.at"
     /// Every day's partition is probed (`open_events_id`).
@@ -116,7 +117,8 @@ extension PGQueries {
             idempotencyKeyHash: keyHash, requestHash: r.bytes(i, 5), platform: platform, matchedBy: matchedBy,
             firstOpen: r.bool(i, 8), sdkVersion: r.text(i, 9), linkId: r.optionalText(i, 10),
             clickId: r.optionalText(i, 11), at: r.int(i, 12), storedResponse: r.bytes(i, 13),
-            receipt: r.optionalBytes(i, 14), receiptExpiresAt: r.optionalInt(i, 15))
+            receipt: r.optionalBytes(i, 14), receiptExpiresAt: r.optionalInt(i, 15),
+            receiptInput: r.optionalBytes(i, 16))
     }
 
     func openEvent(id: String) throws(StoreError) -> OpenEvent? {

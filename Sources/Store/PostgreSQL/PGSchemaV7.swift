@@ -15,8 +15,6 @@
 /// their rate-limit syncs fail (their statement names `rate_nodes`), so during a rolling
 /// upgrade they decide their limits alone, as while the database is away, until they
 /// are replaced; the new nodes do not count them. README, "Nodes and upgrading a fleet".
-///
-/// (Another branch may add its own step 7: the steps are renumbered on merge.)
 enum PGSchemaV7 {
     static let sql = """
         ALTER TABLE nodes ADD COLUMN rate_synced_at bigint;

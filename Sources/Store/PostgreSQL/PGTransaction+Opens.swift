@@ -19,8 +19,8 @@ extension PGTransaction {
         ), event AS (
             INSERT INTO open_events (id, app_id, instance_id, event_id, idempotency_key_hash, request_hash, platform,
                                      matched_by, first_open, sdk_version, link_id, click_id, at, stored_response,
-                                     receipt, receipt_expires_at)
-            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16
+                                     receipt, receipt_expires_at, receipt_input)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $19
             WHERE (SELECT count(*) FROM keys) = CASE WHEN $18::bytea IS NULL THEN 1 ELSE 2 END
             RETURNING 1
         )
@@ -69,7 +69,7 @@ extension PGTransaction {
     private func insertOpen(_ event: OpenEvent, keyColumn: [UInt8]?, keyRow: [UInt8]?) throws(StoreError) {
         unusedKey = nil
         let eventKey = Array(event.eventId.utf8)
-        var p = PGParams(capacity: 18)
+        var p = PGParams(capacity: 19)
         p.text(event.id)
         p.text(event.appId)
         p.text(event.appInstanceId)
@@ -88,6 +88,7 @@ extension PGTransaction {
         p.int(event.receiptExpiresAt)
         p.bytes(eventKey)
         p.bytes(keyRow)
+        p.bytes(event.receiptInput)
         let rows = try db.run("pgt_insert_open", Self.insertOpenSQL, p)
         if rows.int(0, 2) == 1 {
             if let linkId = event.linkId {

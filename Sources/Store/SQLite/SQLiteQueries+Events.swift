@@ -57,7 +57,7 @@ extension SQLiteQueries {
 
     static let openColumns = """
         id, app_id, instance_id, event_id, idempotency_key_hash, request_hash, platform, matched_by, first_open, \
-        sdk_version, link_id, click_id, at, stored_response, receipt, receipt_expires_at
+        sdk_version, link_id, click_id, at, stored_response, receipt, receipt_expires_at, receipt_input
         """
     static let selectOpen = "SELECT \(openColumns) FROM open_events WHERE id = ?1"
     static let selectOpenByEvent = "SELECT \(openColumns) FROM open_events WHERE app_id = ?1 AND event_id = ?2"
@@ -87,7 +87,7 @@ extension SQLiteQueries {
             idempotencyKeyHash: keyHash, requestHash: s.blob(5), platform: platform, matchedBy: matchedBy,
             firstOpen: s.bool(8), sdkVersion: s.text(9), linkId: s.optionalText(10), clickId: s.optionalText(11),
             at: s.int64(12), storedResponse: s.blob(13), receipt: s.optionalBlob(14),
-            receiptExpiresAt: s.isNull(15) ? nil : s.int64(15))
+            receiptExpiresAt: s.isNull(15) ? nil : s.int64(15), receiptInput: s.optionalBlob(16))
     }
 
     func openEvent(id: String) throws(StoreError) -> OpenEvent? {

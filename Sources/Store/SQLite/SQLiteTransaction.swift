@@ -315,7 +315,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
 
     static let insertOpenSQL = """
         INSERT INTO open_events (\(openColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
         """
 
     /// Without the key text the hash is kept as given (an empty one as none).
@@ -381,6 +381,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
             b.blob(14, event.storedResponse)
             b.blob(15, event.receipt)
             b.int(16, event.receiptExpiresAt)
+            b.blob(17, event.receiptInput)
         }
         if let linkId = event.linkId {
             counts.links.addOpen(linkId: linkId, at: event.at, matchedBy: event.matchedBy, firstOpen: event.firstOpen)

@@ -26,6 +26,7 @@ enum Migrations {
         Migration(version: 5, sql: SchemaV5.sql),
         Migration(version: 6, sql: SchemaV6.sql),
         Migration(version: 7, sql: SchemaV7.sql),
+        Migration(version: 8, sql: SchemaV8.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

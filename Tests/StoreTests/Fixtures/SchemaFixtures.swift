@@ -16,6 +16,7 @@ enum SchemaFixtures {
         (5, v5),
         (6, v6),
         (7, v7),
+        (8, v8),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -413,5 +414,16 @@ enum SchemaFixtures {
 
                 INSERT INTO console_sessions VALUES (X'0A0B', 'session', 'sk_fixture', 1000, 2000);
                 PRAGMA user_version = 7;
+                """)
+
+    /// Version 8: a receipt stored unsigned (decision 0023); the fixture's event keeps its
+    /// signed one.
+    static let v8 =
+        v7
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 7;",
+            with: """
+                ALTER TABLE open_events ADD COLUMN receipt_input BLOB;
+                PRAGMA user_version = 8;
                 """)
 }
