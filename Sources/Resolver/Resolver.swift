@@ -99,7 +99,10 @@ public final class Resolver: Sendable {
         _ context: ResolutionContext, requestId: String, address: String, loop: Int, attempt: Int,
         _ completion: @escaping @Sendable (HTTPResponse) -> Void
     ) {
-        store.write(
+        // Concurrently: the body's rows are guarded by unique keys and conditional updates
+        // (a race it cannot see is a `.conflict`, run again below), so a backend with
+        // several connections may run it on any of them (decision 0023).
+        store.writeConcurrently(
             { tx in try Resolution.run(context, in: tx) },
             completion: { [self] result in
                 switch result {

@@ -37,6 +37,17 @@ public protocol Store: AnyObject, Sendable {
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     )
 
+    /// `write` for a body whose rows are kept right by unique keys and conditional updates
+    /// rather than by the order of writes, and that changes no catalog row (the
+    /// resolver's: an open event, its instance, a handoff's claim, a consumed click; a
+    /// race it cannot see throws `.conflict` and is run again). A store may run such
+    /// bodies on several connections at once, beside the other writes (PostgreSQL's
+    /// concurrent writers, decision 0023); the default is `write`.
+    func writeConcurrently<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    )
+
     /// Blocking form of `write` for the CLI, the management API's slow path and tests.
     func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws(StoreError)
         -> T
@@ -78,6 +89,13 @@ public protocol Store: AnyObject, Sendable {
 
 /// Reads. Implemented by per-loop readers and by transactions (which see their own writes).
 extension Store {
+    public func writeConcurrently<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        write(body, completion: completion)
+    }
+
     public func write(
         _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void

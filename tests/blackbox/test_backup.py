@@ -4,7 +4,7 @@ every handoff acknowledged before the backup began resolves there, and receipts 
 verify with the restored edge's JWKS. A restore refuses a directory in use or not empty and a
 damaged backup, and leaves nothing behind. On PostgreSQL the commands point at pg_dump; the
 README's PostgreSQL recipes are tested in test_backup_postgresql.py."""
-import base64, json, os, subprocess, tarfile, threading, time
+import base64, json, os, re, subprocess, tarfile, threading, time
 
 import nacl.signing
 import pytest
@@ -12,6 +12,10 @@ import pytest
 from edge import BINARY, request
 from fixtures_data import UA_ANDROID, referrer_token, resolve_android, start_demo, visit
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The SQLite schema this checkout's binary writes: the last step of Migrations.swift.
+SCHEMA = max(int(v) for v in re.findall(r"Migration\(version: (\d+)",
+                                          open(os.path.join(ROOT, "Sources/Store/Schema/Migrations.swift")).read()))
 ROOMY = {"BIQLI_EDGE_RATE_PER_ADDRESS": "1000000", "BIQLI_EDGE_RATE_PER_INSTANCE": "1000000",
          "BIQLI_EDGE_RATE_PER_TOKEN": "1000", "BIQLI_EDGE_RATE_PER_APP": "10000000",
          "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS": "100000",
@@ -91,7 +95,7 @@ def test_a_backup_under_android_load_restores_every_acknowledged_handoff_and_rec
         for w in workers:
             w.join(timeout=30)
     assert made.returncode == 0, made.stderr
-    assert "schema 7" in made.stdout and "secrets/source-address.key" in made.stdout, made.stdout
+    assert f"schema {SCHEMA}" in made.stdout and "secrets/source-address.key" in made.stdout, made.stdout
     before = [t for t, at in acknowledged if at < backup_window[0]]
     after = [t for t, at in acknowledged if at > backup_window[1]]
     assert len(before) >= 500 and after, (len(before), len(after))
@@ -106,7 +110,7 @@ def test_a_backup_under_android_load_restores_every_acknowledged_handoff_and_rec
         names = archive.getnames()
         manifest = json.load(archive.extractfile("biqli-edge-backup.json"))
     assert names[0] == "biqli-edge-backup.json" and "edge.sqlite3" in names
-    assert manifest["format"] == "biqli-edge-backup" and manifest["schemaVersion"] == 7
+    assert manifest["format"] == "biqli-edge-backup" and manifest["schemaVersion"] == SCHEMA
     assert {f["path"] for f in manifest["files"]} == set(names[1:])
     assert all(len(f["sha256"]) == 64 for f in manifest["files"])
 

@@ -12,6 +12,11 @@ from conftest import OPS, run
 
 DOMAIN = "go.ops.test"
 FINGERPRINT = ":".join(["AB"] * 32)
+# The SQLite schema this checkout's binary writes: the last step of Migrations.swift.
+SCHEMA = max(int(v) for v in re.findall(
+    r"Migration\(version: (\d+)",
+    open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                      "Sources/Store/Schema/Migrations.swift")).read()))
 CATALOG = {
     "domains": [{"hostname": DOMAIN, "verified": True}],
     "mobileApps": [{"name": "Ops App", "domains": [DOMAIN],
@@ -165,7 +170,7 @@ def test_the_upgrade_restarts_the_service_migrates_the_store_and_keeps_data_and_
     version = m.sh("biqli-edge --version").stdout.strip()
     assert version != "biqli-edge 0.1.0"
     assert m.main_pid() != STATE["pid"], "postinst restarted the service on the new binary"
-    assert sqlite(m, "PRAGMA user_version") == "7", "the new binary migrated the store at start-up"
+    assert sqlite(m, "PRAGMA user_version") == str(SCHEMA), "the new binary migrated the store at start-up"
     assert int(sqlite(m, "SELECT count(*) FROM clicks")) == STATE["clicks"]
     stored = set(sqlite(m, "SELECT hex(token_hash) FROM handoffs").lower().split())
     assert {handoff_key(t) for t in STATE["tokens"]} <= stored

@@ -14,6 +14,11 @@ public final class PGStore: Store, Sendable {
         public var maxBatchCount = 512
         /// How long the writer may wait for more jobs after the first (microseconds).
         public var maxBatchWaitMicroseconds = 0
+        /// Writers, each on a connection and a thread of its own, that run the bodies
+        /// given to `writeConcurrently` (the resolver's), beside the writer of everything
+        /// else: a resolution is several round trips to the server, so one connection
+        /// caps them at about a thousand a second (decision 0023). 0 runs them on the one writer.
+        public var concurrentWriters = 4
         /// Links each loop's reader keeps.
         public var linkCacheCapacity = 100_000
         /// The polling fallback of change notifications.
@@ -38,6 +43,8 @@ public final class PGStore: Store, Sendable {
     /// One reader per loop, each used on its loop's thread only (`reader(loop:)`).
     private let readers: PerLoop<PGReader>
     private let writer: PGWriter
+    /// `writeConcurrently`'s writers and their shared queue (nil: they go to `writer`).
+    private let concurrent: (writers: [PGWriter], queue: WriteQueue)?
     private let listener: PGChangeListener
     private let queue: WriteQueue
     private let log: InvalidationLog
@@ -45,12 +52,14 @@ public final class PGStore: Store, Sendable {
 
     private init(
         settings: PGConnectionSettings, options: Options, readers: sending [PGReader], writer: PGWriter,
-        listener: PGChangeListener, queue: WriteQueue, log: InvalidationLog
+        concurrent: (writers: [PGWriter], queue: WriteQueue)?, listener: PGChangeListener, queue: WriteQueue,
+        log: InvalidationLog
     ) {
         self.settings = settings
         self.options = options
         self.readers = PerLoop(values: readers)
         self.writer = writer
+        self.concurrent = concurrent
         self.listener = listener
         self.queue = queue
         self.log = log
@@ -95,11 +104,25 @@ public final class PGStore: Store, Sendable {
             settings: settings, slots: slots, writer: writer, pollMilliseconds: options.changePollMilliseconds,
             onExternalChange: invalidate)
         _ = serverUp.listener.storeIfNil(listener)
+        var concurrent: (writers: [PGWriter], queue: WriteQueue)?
+        if options.concurrentWriters > 0 {
+            let shared = WriteQueue(
+                maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
+            var writers: [PGWriter] = []
+            for n in 1...options.concurrentWriters {
+                let w = PGWriter()
+                w.start(
+                    connection: try PGConnection.connect(settings), settings: settings, queue: shared, log: log,
+                    clock: options.clock, name: "store-writer-\(n)")
+                writers.append(w)
+            }
+            concurrent = (writers, shared)
+        }
         writer.start(connection: writerConnection, settings: settings, queue: queue, log: log, clock: options.clock)
         listener.start()
         return PGStore(
-            settings: settings, options: options, readers: loopReaders, writer: writer, listener: listener,
-            queue: queue, log: log)
+            settings: settings, options: options, readers: loopReaders, writer: writer, concurrent: concurrent,
+            listener: listener, queue: queue, log: log)
     }
 
     // MARK: Store
@@ -127,10 +150,18 @@ public final class PGStore: Store, Sendable {
         if !queue.enqueue(VoidWriteJob(body: body, completion: completion)) { completion(.failure(.closed)) }
     }
 
+    public func writeConcurrently<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        let target = concurrent?.queue ?? queue
+        if !target.enqueue(TypedWriteJob(body: body, completion: completion)) { completion(.failure(.closed)) }
+    }
+
     public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
         throws(StoreError) -> T
     {
-        if writer.isWriterThread {
+        if isWriterThread {
             throw .backend(code: -1, message: "writeAndWait called on the store's writer thread")
         }
         let waiter = ResultWaiter<T, StoreError>()
@@ -151,7 +182,7 @@ public final class PGStore: Store, Sendable {
     public func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
         refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
     ) throws(WriteError<Refusal>) -> T {
-        if writer.isWriterThread {
+        if isWriterThread {
             throw .store(.backend(code: -1, message: "writeAndWait called on the store's writer thread"))
         }
         let waiter = ResultWaiter<T, WriteError<Refusal>>()
@@ -194,12 +225,19 @@ public final class PGStore: Store, Sendable {
         }
         guard first else { return }
         _ = queue.close()
+        _ = concurrent?.queue.close()
         listener.stop()
-        guard !writer.isWriterThread else {
-            writer.detach()
-            return
+        // Closed from a writer's own thread (a completion): no writer is waited for.
+        let all = [writer] + (concurrent?.writers ?? [])
+        let fromAWriter = all.contains { $0.isWriterThread }
+        for w in all {
+            if fromAWriter { w.detach() } else { w.join() }
         }
-        writer.join()
+    }
+
+    /// On one of the writers' threads (where waiting for a write would wait for itself).
+    private var isWriterThread: Bool {
+        writer.isWriterThread || (concurrent?.writers.contains { $0.isWriterThread } ?? false)
     }
 
     // MARK: beyond the protocol
@@ -210,15 +248,18 @@ public final class PGStore: Store, Sendable {
     }
 
     /// Counters for `/metrics`.
+    /// Counters for `/metrics`: every writer's together (the concurrent ones too).
     public var statistics: Statistics {
-        Statistics(
-            batches: writer.batches.load(ordering: .relaxed), jobs: writer.jobs.load(ordering: .relaxed),
-            failedJobs: writer.failedJobs.load(ordering: .relaxed),
-            failedCommits: writer.failedCommits.load(ordering: .relaxed),
-            largestBatch: writer.largestBatch.load(ordering: .relaxed),
-            reconnects: writer.reconnects.load(ordering: .relaxed),
+        let all = [writer] + (concurrent?.writers ?? [])
+        func sum(_ load: (PGWriter) -> Int) -> Int { all.reduce(0) { $0 + load($1) } }
+        return Statistics(
+            batches: sum { $0.batches.load(ordering: .relaxed) }, jobs: sum { $0.jobs.load(ordering: .relaxed) },
+            failedJobs: sum { $0.failedJobs.load(ordering: .relaxed) },
+            failedCommits: sum { $0.failedCommits.load(ordering: .relaxed) },
+            largestBatch: all.map { $0.largestBatch.load(ordering: .relaxed) }.max() ?? 0,
+            reconnects: sum { $0.reconnects.load(ordering: .relaxed) },
             externalChanges: listener.externalChanges.load(ordering: .relaxed),
-            writerCPUNanoseconds: writer.cpuNanoseconds.load(ordering: .relaxed), reachable: isReachable)
+            writerCPUNanoseconds: sum { $0.cpuNanoseconds.load(ordering: .relaxed) }, reachable: isReachable)
     }
 
     public struct Statistics: Sendable, Equatable {

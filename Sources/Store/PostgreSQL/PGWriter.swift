@@ -48,11 +48,11 @@ final class PGWriter: Sendable {
     /// Starts the writer thread on `connection`, which from now on it alone uses. Once.
     func start(
         connection: sending PGConnection, settings: PGConnectionSettings, queue: WriteQueue, log: InvalidationLog,
-        clock: @escaping @Sendable () -> Int64
+        clock: @escaping @Sendable () -> Int64, name: String = "store-writer"
     ) {
         let loop = PGWriterLoop(
             connection: connection, writer: self, settings: settings, queue: queue, log: log, clock: clock)
-        let started = OSThread.start(name: "store-writer", taking: { loop.run() })
+        let started = OSThread.start(name: name, taking: { loop.run() })
         precondition(thread.storeIfNil(started) === started, "the store's writer started twice")
     }
 

@@ -1,12 +1,13 @@
 import Core
 import Model
 
-/// The hand-off from request threads to the writer thread.
+/// The hand-off from request threads to the writer thread (or threads: PostgreSQL's
+/// concurrent writers share one queue, each taking what piled up while it was busy).
 ///
 /// `enqueue` is what event loops pay: one uncontended mutex, an append, and a
-/// condition signal only when the writer is asleep waiting for work (or
-/// lingering and the batch just filled up). The writer swaps the whole pending
-/// array out under the lock, so taking a batch costs no allocation.
+/// condition signal only when a writer is asleep waiting for work (or lingering and
+/// the batch just filled up). A writer swaps the whole pending array out under the
+/// lock, so taking a batch costs no allocation.
 final class WriteQueue: Sendable {
     enum Next {
         case jobs
@@ -19,7 +20,11 @@ final class WriteQueue: Sendable {
     private struct State {
         var pending: [WriteJob] = []
         var closed = false
-        var writerWaiting = false
+        /// Writers asleep waiting for work, and wake-ups sent to them not yet taken: an
+        /// enqueue signals only while some waiting writer has none coming (a burst of
+        /// enqueues before a writer runs costs one signal, not one each).
+        var writersWaiting = 0
+        var wakeupsSent = 0
         var writerLingering = false
     }
 
@@ -41,8 +46,10 @@ final class WriteQueue: Sendable {
         monitor.withLock { s in
             if s.closed { return false }
             s.pending.append(job)
-            if s.writerWaiting || (s.writerLingering && s.pending.count >= maxCount) {
-                s.writerWaiting = false
+            if s.writersWaiting > s.wakeupsSent {
+                s.wakeupsSent += 1
+                monitor.signal()
+            } else if s.writerLingering && s.pending.count >= maxCount {
                 monitor.signal()
             }
             return true
@@ -54,14 +61,13 @@ final class WriteQueue: Sendable {
         monitor.withCondition { held in
             if held.state.pending.isEmpty && !held.state.closed {
                 let deadline = Clock.monotonicNanoseconds() &+ idleTimeout
+                held.state.writersWaiting += 1
+                defer { held.state.writersWaiting -= 1 }
                 while held.state.pending.isEmpty && !held.state.closed {
-                    held.state.writerWaiting = true
-                    if !held.wait(untilMonotonic: deadline) && held.state.pending.isEmpty {
-                        held.state.writerWaiting = false
-                        return .idle
-                    }
+                    let woken = held.wait(untilMonotonic: deadline)
+                    if held.state.wakeupsSent > 0 { held.state.wakeupsSent -= 1 }
+                    if !woken && held.state.pending.isEmpty { return .idle }
                 }
-                held.state.writerWaiting = false
             }
             if held.state.pending.isEmpty { return .closed }
             if maxWait > 0 && held.state.pending.count < maxCount && !held.state.closed {
