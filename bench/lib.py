@@ -104,7 +104,7 @@ def with_cpu(run, requests_of, server_pid=None, edge_pid=None):
     cpu = {"wrk": ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) * 1e6 / n}
     if edge_pid:
         per = {k: (after[k] - before.get(k, 0)) * 1e6 / n for k in after}
-        cpu.update(edge=sum(per.values()), writer=per.get("store-writer", 0),
+        cpu.update(edge=sum(per.values()), writer=sum(v for k, v in per.items() if k.startswith("store-writer")),
                    loops=sum(v for k, v in per.items() if k.startswith("biqli-loop")))
     else:
         cpu["server"] = (after - before) * 1e6 / n
@@ -191,19 +191,43 @@ class PostgresCluster:
     with one database for the edge; `pid` is the postmaster's (its backends are its
     children, for `tree_cpu`)."""
 
-    def __init__(self):
+    def __init__(self, statements=False):
+        """`statements`: with pg_stat_statements, for `top_statements` (where the server's
+        time goes)."""
         need("pgbench", "postgresql-contrib")
         self.dir = tempfile.mkdtemp(prefix="bench-pg-")
         self.cluster = os.path.join(ROOT, "scripts", "pg-cluster")
         admin = subprocess.run([self.cluster, "start", self.dir], check=True, capture_output=True,
                                text=True).stdout.strip()
         atexit.register(self.stop)
+        if statements:
+            with open(f"{self.dir}/data/postgresql.conf", "a") as conf:
+                conf.write("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = all\n")
+            subprocess.run([self.cluster, "restart", self.dir, "fast"], check=True, capture_output=True)
         subprocess.run(["psql", admin, "-qc", "CREATE DATABASE edge"], check=True)
         self.url = admin.rsplit("/", 1)[0] + "/edge"
+        if statements:
+            subprocess.run(["psql", self.url, "-qc", "CREATE EXTENSION pg_stat_statements"], check=True)
         self.pid = int(open(f"{self.dir}/data/postmaster.pid").readline())
 
     def stop(self):
         subprocess.run([self.cluster, "stop", self.dir], capture_output=True)
+
+    def reset_statements(self):
+        subprocess.run(["psql", self.url, "-qc", "SELECT pg_stat_statements_reset()"], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def top_statements(self, per, n=12):
+        """The statements that took the server's time since the last reset: calls per
+        request and microseconds per request (`per` requests)."""
+        query = ("SELECT calls, total_exec_time, regexp_replace(left(query, 90), '\\s+', ' ', 'g') "
+                 "FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT %d" % n)
+        out = subprocess.run(["psql", self.url, "-tAF", "\t", "-c", query], capture_output=True, text=True).stdout
+        rows = []
+        for line in out.splitlines():
+            calls, total_ms, text = line.split("\t", 2)
+            rows.append([f"{int(calls) / per:.2f}", f"{float(total_ms) * 1000 / per:.1f}", text])
+        return rows
 
     def cpu_seconds(self):
         """CPU of the server: the postmaster with the backends it reaped (cutime, cstime)
@@ -261,6 +285,8 @@ def prepare():
     ap.add_argument("--connections", type=int, default=64)
     ap.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
                     help="the edge's store: its SQLite file, or a PostgreSQL cluster this bench starts")
+    ap.add_argument("--pg-statements", action="store_true",
+                    help="with --backend postgresql: print where the server's time went, per statement")
     args = ap.parse_args()
     need("wrk", "wrk")
     if "BIQLI_EDGE_BINARY" not in os.environ:

@@ -94,7 +94,8 @@ if callgrind:
     instructions(callgrind)
     sys.exit(0)
 
-postgres = PostgresCluster() if args.backend == "postgresql" else None
+postgres = PostgresCluster(statements=args.pg_statements) if args.backend == "postgresql" else None
+statements = {}
 edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited,
                                    **({"BIQLI_EDGE_DATABASE_URL": postgres.url} if postgres else {})},
             args=("serve", "--demo"), data_dir=f"{work}/demo-data")
@@ -131,8 +132,16 @@ try:
     n = wrk(f"http://127.0.0.1:{nginx.http_port}/", args.seconds, connections=args.connections)
     results = {}
     for mode in ("handoff", "none"):
+        if args.pg_statements:
+            postgres.reset_statements()
+        server_before = postgres.cpu_seconds() if postgres else 0
         results[mode] = measured(f"http://127.0.0.1:{edge.http_port}/api/v1/track/open",
                                  f"{here}/track_open.lua", {**env, "MODE": mode})
+        if postgres:
+            done = results[mode]["rps"] * args.seconds
+            results[mode]["server_us"] = (postgres.cpu_seconds() - server_before) * 1e6 / done
+        if args.pg_statements:
+            statements[mode] = postgres.top_statements(results[mode]["rps"] * args.seconds)
     # What the run really did: count the opens by match type.
     query = "SELECT matched_by, COUNT(*) FROM open_events GROUP BY matched_by"
     if postgres:
@@ -148,11 +157,15 @@ try:
         c = r["cpu"]
         rows.append([label, f"{n['rps']:,.0f}", f"{r['rps']:,.0f}", f"{r['rps'] / n['rps']:.2f}x",
                      f"{r['p99_ms']:.2f}", r["non2xx3xx"],
-                     f"{c['edge']:.0f} ({c['writer']:.0f} / {c['loops']:.0f})", f"{c['wrk']:.0f}"])
+                     f"{c['edge']:.0f} ({c['writer']:.0f} / {c['loops']:.0f})", f"{c['wrk']:.0f}",
+                     f"{r['server_us']:.0f}" if "server_us" in r else "-"])
 finally:
     edge.stop()
     nginx.stop()
 print(f"\nresolver on {args.backend}: {args.loops} loops/workers, {args.connections} connections, {args.seconds}s per run, "
       f"wrk -t2 on the same {os.cpu_count()} cores; {count:,} tokens collected; open events by match: {by_match}")
 table(rows, ["case", "nginx 302 req/s", "edge req/s", "edge/nginx", "edge p99 ms", "non-2xx",
-             "edge CPU us/req (writer / loops)", "wrk CPU us/req"])
+             "edge CPU us/req (writer / loops)", "wrk CPU us/req", "PostgreSQL CPU us/req"])
+for mode, rows in statements.items():
+    print(f"\nPostgreSQL statements, {mode} run (per request)")
+    table(rows, ["calls", "server us", "statement"])

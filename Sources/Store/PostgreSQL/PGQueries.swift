@@ -100,7 +100,8 @@ class PGQueries: StoreReader {
 
     /// The app's event with `eventId`, else the one whose own eventId is the key (an
     /// event whose Idempotency-Key was its eventId, decision 0008), else the one holding
-    /// the key's hash: SQLite's three lookups in that order, in one round trip.
+    /// the key's hash: SQLite's three lookups in that order, in one round trip when none
+    /// is found (the keys alone), one more per event read.
     func openEvent(app: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]) throws(StoreError)
         -> OpenEvent?
     {
@@ -110,7 +111,13 @@ class PGQueries: StoreReader {
         p.bytes(Array(eventId.utf8))
         p.bytes(Array(idempotencyKey.utf8))
         p.bytes(keyHash)
-        return try Self.first(db.run("pgq_open_idempotency", Self.selectOpenForIdempotency, p), Self.decodeOpen)
+        let keys = try db.run("pgq_open_idempotency_keys", Self.selectIdempotencyKeys, p)
+        for r in 0..<keys.rowCount {
+            if let event = try event(id: keys.text(r, 1), at: keys.int(r, 2), ownKey: keys.int(r, 0) == 2) {
+                return event
+            }
+        }
+        return nil
     }
 
     // MARK: row helpers
