@@ -166,7 +166,8 @@ extension PGQueries {
         p.int(at)
         return try Self.first(
             ownKey
-                ? db.run("pgq_open_at_own_key", Self.selectOpenAtOwnKey, p) : db.run("pgq_open_at", Self.selectOpenAt, p),
+                ? db.run("pgq_open_at_own_key", Self.selectOpenAtOwnKey, p)
+                : db.run("pgq_open_at", Self.selectOpenAt, p),
             Self.decodeOpen)
     }
 
