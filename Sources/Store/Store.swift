@@ -242,6 +242,14 @@ public protocol StoreTransaction: StoreReader, CertificateWriting {
     /// this key, in either form.
     func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError)
     func upsertAppInstance(_ instance: AppInstance) throws(StoreError)
+    /// The resolver's two first reads, which a store may answer in one round trip: the
+    /// app instance (`appInstance`) and the idempotency look-up
+    /// (`openEvent(app:eventId:idempotencyKey:keyHash:)`).
+    func resolutionState(app: String, instance: String, eventId: String, idempotencyKey: String, keyHash: [UInt8])
+        throws(StoreError) -> (instance: AppInstance?, event: OpenEvent?)
+    /// `upsertAppInstance(instance)` (when given) then
+    /// `insertOpenEvent(event, idempotencyKey:)`, which a store may write in one statement.
+    func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String, instance: AppInstance?) throws(StoreError)
 
     func putDomain(_ domain: Domain) throws(StoreError)
     /// Creates a domain; `.conflict(.domain)` when the hostname is taken (`domain_taken`).
@@ -306,6 +314,22 @@ extension StoreReader {
 extension StoreTransaction {
     /// One writer per database: nothing to wait for.
     public func lock(_ lock: StoreLock) throws(StoreError) {}
+
+    /// The two reads one after the other.
+    public func resolutionState(
+        app: String, instance: String, eventId: String, idempotencyKey: String, keyHash: [UInt8]
+    ) throws(StoreError) -> (instance: AppInstance?, event: OpenEvent?) {
+        let found = try appInstance(app: app, instance: instance)
+        return (found, try openEvent(app: app, eventId: eventId, idempotencyKey: idempotencyKey, keyHash: keyHash))
+    }
+
+    /// The two writes one after the other.
+    public func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String, instance: AppInstance?)
+        throws(StoreError)
+    {
+        if let instance { try upsertAppInstance(instance) }
+        try insertOpenEvent(event, idempotencyKey: idempotencyKey)
+    }
 
     public func insertOpenEvent(_ event: OpenEvent, idempotencyKey: String) throws(StoreError) {
         try insertOpenEvent(event)

@@ -24,16 +24,18 @@ enum Resolution {
         let r = c.request
         let appId = c.app.id
 
-        // 1 (last part). The instance's platform.
-        let instance = try tx.appInstance(app: appId, instance: r.appInstanceId)
+        // 1 (last part) and 2, read together (one round trip on PostgreSQL).
+        let state = try tx.resolutionState(
+            app: appId, instance: r.appInstanceId, eventId: r.eventId, idempotencyKey: c.idempotencyKey,
+            keyHash: c.idempotencyKeyHash)
+        // 1. The instance's platform.
+        let instance = state.instance
         if let instance, instance.platform != r.platform { return .rejected(.platformMismatch, abuse: false) }
 
         // 2. Idempotency, by eventId and by the Idempotency-Key. An event found by
         // its eventId with the same canonical request also has the same key (the key's
         // hash is part of it), and a key belongs to one event only: nothing else to look up.
-        if let e = try tx.openEvent(
-            app: appId, eventId: r.eventId, idempotencyKey: c.idempotencyKey, keyHash: c.idempotencyKeyHash)
-        {
+        if let e = state.event {
             if e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
             // The same event: its receipt too, while it is valid (an SDK whose answer was lost).
             let receipt =
@@ -113,12 +115,11 @@ enum Resolution {
 
         // Writes: nothing above has written, save the handoff binding of this match.
         let becomesFirstOpen = r.firstOpen && match != nil && instance?.firstOpenId == nil
-        if instance == nil || becomesFirstOpen {
-            try tx.upsertAppInstance(
-                AppInstance(
-                    appId: appId, instanceId: r.appInstanceId, platform: r.platform,
-                    firstOpenId: becomesFirstOpen ? c.openId : nil, createdAt: instance?.createdAt ?? c.now))
-        }
+        let instanceWrite =
+            instance == nil || becomesFirstOpen
+            ? AppInstance(
+                appId: appId, instanceId: r.appInstanceId, platform: r.platform,
+                firstOpenId: becomesFirstOpen ? c.openId : nil, createdAt: instance?.createdAt ?? c.now) : nil
         try tx.insertOpenEvent(
             OpenEvent(
                 id: c.openId, appId: appId, appInstanceId: r.appInstanceId, eventId: r.eventId,
@@ -127,7 +128,7 @@ enum Resolution {
                 linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored,
                 receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt ?? unsigned?.expiresAt,
                 receiptInput: unsigned?.input),
-            idempotencyKey: c.idempotencyKey)
+            idempotencyKey: c.idempotencyKey, instance: instanceWrite)
         if let id = consumedClick {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict(.clickConsumed) }
         }

@@ -55,12 +55,33 @@ extension PGTransaction {
         }
     }
 
+    /// The resolver's batches count opens only: one table's upsert, not four (three of them
+    /// over empty arrays).
+    static let upsertOpenCountsSQL = """
+        INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count)
+        SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::bool[], $5::int8[])
+        ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = link_open_counts.count + excluded.count
+        """
+
     /// Adds the pending counts to `click_counts` and the links' daily counts and forgets
     /// them. Called before COMMIT (`flushPending`) and
     /// before a read of the counts through this transaction. On failure the counts stay
     /// pending and the caller rolls back.
     func flushCounts() throws(StoreError) {
         if counts.isEmpty { return }
+        if counts.entries.isEmpty && counts.links.hasOpensOnly {
+            let opens = counts.links.sortedOpens
+            let o = opens.count
+            var p = PGParams(capacity: 5)
+            p.array(PGParams.textOID, count: o) { w in for e in opens { w.text(e.key.linkId) } }
+            p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(e.key.day) } }
+            p.array(PGParams.textOID, count: o) { w in for e in opens { w.text(e.key.matchedBy.rawValue) } }
+            p.array(PGParams.boolOID, count: o) { w in for e in opens { w.bool(e.key.firstOpen) } }
+            p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(Int64(e.count)) } }
+            try db.run("pgt_upsert_open_counts", Self.upsertOpenCountsSQL, p)
+            counts.removeAll()
+            return
+        }
         let entries = counts.entries.sorted { a, b in
             let (x, y) = (a.key, b.key)
             if x.appId != y.appId { return x.appId < y.appId }

@@ -56,6 +56,9 @@ struct LinkCounter: Equatable {
     /// Countries are counted with every click, so no click rows means no country rows.
     var isEmpty: Bool { clicks.isEmpty && opens.isEmpty }
 
+    /// Opens and nothing else (a batch of the resolver's).
+    var hasOpensOnly: Bool { clicks.isEmpty && countries.isEmpty && !opens.isEmpty }
+
     /// The UTC day (days since the epoch) that holds `milliseconds`; floors negative times too.
     static func day(_ milliseconds: Int64) -> Int64 {
         milliseconds >= 0 ? milliseconds / dayMilliseconds : (milliseconds + 1) / dayMilliseconds - 1
