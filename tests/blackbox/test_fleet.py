@@ -343,3 +343,39 @@ def test_a_change_whose_notification_was_lost_arrives_by_polling(edge_factory):
     took = until(lambda: visit(a, "/docs", ua=UA_DESKTOP)[1].get("location") == "https://www.example.com/docs-lost",
                  3, "the change without its notification")
     print(f"a change without its notification seen after {took:.3f} s")
+
+
+# ---------------------------------------------------------------- races across two edges
+
+
+def test_fifty_identical_opens_and_fifty_instances_for_one_handoff_race_across_two_edges(edge_factory):
+    """Issue 24 item 1: each edge runs the resolver's writes on several connections at once
+    (PGStore.Options.concurrentWriters) beside the other edge's: the database's unique keys and
+    conditional updates keep the rules. 50 identical opens sent to both edges give one open event
+    and one receipt; 50 installations claiming one handoff through both edges give one binding,
+    and every other one an unavailable handoff."""
+    a, b = fleet(edge_factory)
+    phone = Device(a, "android")
+    token = android_token(a, "invite", "?ref=BOB")
+    h, body = phone.prepare(handoff=token)
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(lambda i: post((a, b)[i % 2], h, body), range(50)))
+    bodies = [ok(x, "exact_install_referrer") for x in answers]
+    assert len({x["open"]["id"] for x in bodies}) == 1
+    assert bodies[0]["attributionReceipt"] and len({x["attributionReceipt"] for x in bodies}) == 1
+    verify_receipt(bodies[0]["attributionReceipt"], jwks(b))
+    assert len(open_events(a, event_id=json.loads(body)["eventId"])) == 1
+
+    contested = android_token(b, "invite", "?ref=ZED")
+    devices = [Device((a, b)[i % 2], "android") for i in range(50)]
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(lambda d: d.open(handoff=contested), devices))
+    won = [d for d, x in zip(devices, answers)
+           if x.status == 200 and x.json["open"]["matchedBy"] == "exact_install_referrer"]
+    assert len(won) == 1, [x.status for x in answers]
+    for d, x in zip(devices, answers):
+        if d is not won[0]:
+            assert x.status == 404 and x.json["error"]["code"] == "resource_not_found", x
+    [row] = backend.rows(a.database_url, "SELECT claimed_instance FROM handoffs WHERE token_hash = ?",
+                         (handoff_key(contested),))
+    assert row["claimed_instance"] == won[0].instance
