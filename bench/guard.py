@@ -120,7 +120,7 @@ def measure(n):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--update", action="store_true", help="write the measured figures as the new baseline")
     parser.add_argument("--binary", help="the release binary (default .build/release/biqli-edge)")
     args = parser.parse_args()
