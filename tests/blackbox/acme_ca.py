@@ -11,17 +11,28 @@ PEBBLE = shutil.which("pebble")
 CHALLTESTSRV = shutil.which("pebble-challtestsrv")
 
 
+# Ports this process handed out: a port is only free until someone binds it, and a test
+# picks the edge's ports, then starts Pebble on ports it picks, then the edge: the kernel may
+# hand the same free port out twice in between (seen: "Address already in use").
+_HANDED_OUT = set()
+
+
 def free_port(udp_too=False):
-    """A port free on 127.0.0.1 now (TCP, and UDP when `udp_too`: a DNS server takes both)."""
+    """A port free on 127.0.0.1 now (TCP, and UDP when `udp_too`: a DNS server takes both),
+    never one this process handed out before."""
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
+        if port in _HANDED_OUT:
+            continue
         if not udp_too:
+            _HANDED_OUT.add(port)
             return port
         try:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
                 u.bind(("127.0.0.1", port))
+            _HANDED_OUT.add(port)
             return port
         except OSError:
             continue
