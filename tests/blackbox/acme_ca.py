@@ -11,31 +11,40 @@ PEBBLE = shutil.which("pebble")
 CHALLTESTSRV = shutil.which("pebble-challtestsrv")
 
 
-# Ports this process handed out: a port is only free until someone binds it, and a test
-# picks the edge's ports, then starts Pebble on ports it picks, then the edge: the kernel may
-# hand the same free port out twice in between (seen: "Address already in use").
+# Ports this process handed out: a port is only free until someone binds it. A test picks
+# the edge's ports, then starts Pebble on ports it picks, then the edge; meanwhile the kernel
+# may give the same port to another bind(0) or, as the local end of an outgoing connection,
+# to any process (seen: "Address already in use", Pebble exiting). So the ports come from
+# below the kernel's ephemeral range, never twice.
 _HANDED_OUT = set()
+
+
+def _ephemeral_floor():
+    try:
+        return int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
 
 
 def free_port(udp_too=False):
     """A port free on 127.0.0.1 now (TCP, and UDP when `udp_too`: a DNS server takes both),
-    never one this process handed out before."""
+    below the ephemeral range and never one this process handed out before."""
+    import random
+    top = _ephemeral_floor() - 1
     while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = random.randint(max(1024, top - 12_000), top)
         if port in _HANDED_OUT:
             continue
-        if not udp_too:
-            _HANDED_OUT.add(port)
-            return port
         try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
-                u.bind(("127.0.0.1", port))
-            _HANDED_OUT.add(port)
-            return port
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", port))
+            if udp_too:
+                with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
+                    u.bind(("127.0.0.1", port))
         except OSError:
             continue
+        _HANDED_OUT.add(port)
+        return port
 
 
 class Pebble:

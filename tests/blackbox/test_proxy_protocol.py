@@ -168,12 +168,8 @@ def test_the_setting_is_checked_at_start(env, fragment):
 # ---------------------------------------------------------------- a real HAProxy in front
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+# Ports below the kernel's ephemeral range, never handed out twice (see acme_ca.free_port).
+from acme_ca import free_port  # noqa: E402
 
 
 @pytest.fixture
