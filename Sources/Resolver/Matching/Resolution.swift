@@ -35,14 +35,7 @@ enum Resolution {
         // 2. Idempotency, by eventId and by the Idempotency-Key. An event found by
         // its eventId with the same canonical request also has the same key (the key's
         // hash is part of it), and a key belongs to one event only: nothing else to look up.
-        if let e = state.event {
-            if e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
-            // The same event: its receipt too, while it is valid (an SDK whose answer was lost).
-            let receipt =
-                e.receipt(validAt: c.now).map(ReceiptBytes.signed)
-                ?? e.receiptInput(validAt: c.now).map(ReceiptBytes.unsigned)
-            return .replay(stored: e.storedResponse, receipt: receipt)
-        }
+        if let e = state.event { return Resolution.answer(c, toStored: e) }
 
         // 3. First-open immutability.
         if r.firstOpen, let firstId = instance?.firstOpenId, let first = try tx.openEvent(id: firstId) {
@@ -80,7 +73,16 @@ enum Resolution {
                 // Bound to this instance already (unbound, it would have been bound above).
                 guard h.claimedByInstance != nil else { throw StoreError.conflict(.handoffClaim) }
                 if let openId = h.claimedByOpen, let original = try tx.openEvent(id: openId) {
-                    // The binding instance asks again: the same accepted result.
+                    // Bound by an event that committed after step 2 read (a concurrent writer,
+                    // whose claim this one waited for): if it is this very request, answer as
+                    // step 2 would have, receipt included.
+                    if let e = try tx.resolutionState(
+                        app: appId, instance: r.appInstanceId, eventId: r.eventId,
+                        idempotencyKey: c.idempotencyKey, keyHash: c.idempotencyKeyHash
+                    ).event {
+                        return Resolution.answer(c, toStored: e)
+                    }
+                    // The binding instance asks again with another event: the same accepted result.
                     return .replay(stored: original.storedResponse, receipt: nil)
                 }
                 match = .handoff(HandoffView(h), matchedBy: matchedBy)
@@ -133,5 +135,16 @@ enum Resolution {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict(.clickConsumed) }
         }
         return .live(stored: stored, receipt: receipt.map { .signed($0.jws) } ?? unsigned.map { .unsigned($0.input) })
+    }
+
+    /// Step 2's answer to a request whose eventId or Idempotency-Key names a stored event:
+    /// a conflict when the request differs, else the event's answer and its receipt while
+    /// it is valid (an SDK whose answer was lost).
+    private static func answer(_ c: ResolutionContext, toStored e: OpenEvent) -> Outcome {
+        if e.requestHash != c.requestHash { return .rejected(.idempotencyConflict, abuse: false) }
+        let receipt =
+            e.receipt(validAt: c.now).map(ReceiptBytes.signed)
+            ?? e.receiptInput(validAt: c.now).map(ReceiptBytes.unsigned)
+        return .replay(stored: e.storedResponse, receipt: receipt)
     }
 }
