@@ -252,6 +252,25 @@ def test_session_resumption_works(edge_factory, cert_dir):
     s2.close()
 
 
+def test_a_tls13_handshake_issues_one_ticket_that_resumes(edge_factory, cert_dir, tmp_path):
+    """One ticket per full handshake, not OpenSSL's two (a visitor opens one connection);
+    the one ticket resumes."""
+    edge = edge_factory(env={"BIQLI_EDGE_CERT_DIR": str(cert_dir)})
+    session = tmp_path / "session.pem"
+    get = b"GET /healthz HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n"
+
+    def s_client(*extra):
+        return subprocess.run(["openssl", "s_client", "-tls1_3", "-connect", f"127.0.0.1:{edge.https_port}",
+                               "-servername", "a.test", "-msg", "-ign_eof", *extra],
+                              input=get, capture_output=True, timeout=20).stdout.decode()
+
+    first = s_client("-sess_out", str(session))
+    assert "200 OK" in first and "Reused, TLSv1.3" not in first
+    assert first.count("NewSessionTicket") == 1, first
+    again = s_client("-sess_in", str(session))
+    assert "200 OK" in again and "Reused, TLSv1.3" in again
+
+
 def test_certificates_reload_on_sighup_and_on_change_without_dropping_connections(edge_factory, cert_dir):
     edge = edge_factory(env={"BIQLI_EDGE_CERT_DIR": str(cert_dir)})
     kept = Conn(edge.https_port, tls=True, sni="a.test")
