@@ -24,9 +24,9 @@ each side's time went by shared object and by symbol. `BENCH_KEEP=1` keeps the
 
 Usage: bench/clicks.py [--seconds N] [--loops N] [--connections N] [--rounds N] [--perf]
 """
-import json, os, shutil, subprocess, sys
+import json, os, shutil, subprocess, sys, time, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import Edge, Nginx, prepare, scratch_dir, table, with_cpu
+from lib import Edge, Nginx, prepare, scratch_dir, table, with_children, with_cpu
 
 HOST = "go.example.test"
 UA = {
@@ -73,19 +73,6 @@ def click_load(port, ua):
     return r
 
 
-def children(pid):
-    out = [pid]
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = open(f"/proc/{entry}/stat").read()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-                out.append(int(entry))
-    return out
-
-
 def recorded(pids, path, run):
     """`run()` while perf samples `pids` (every thread) into `path`."""
     p = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "2000", "-g", "-o", path,
@@ -127,8 +114,6 @@ shutil.copy(key_file, cert)
 kind = subprocess.run(["openssl", "x509", "-noout", "-text"], input=leaf, capture_output=True, text=True).stdout
 assert "prime256v1" in kind or "P-256" in kind, "the demo certificate is not ECDSA P-256"
 
-import urllib.request
-
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *a, **k):
@@ -154,9 +139,9 @@ conf = conf.replace("ssl_session_tickets on;", f"""ssl_session_tickets on;
                               return 302 '{web}'; }}""")
 with open(f"{nginx.dir}/nginx.conf", "w") as f:
     f.write(conf)
-subprocess.run(["nginx", "-c", f"{nginx.dir}/nginx.conf", "-p", nginx.dir, "-s", "reload"], check=True)
-import time
-time.sleep(0.5)
+subprocess.run(["nginx", "-c", f"{nginx.dir}/nginx.conf", "-p", nginx.dir, "-s", "reload"], check=True,
+               stderr=subprocess.DEVNULL)
+time.sleep(0.5)  # the reload's new workers
 
 results = {}
 perf_files = {}
@@ -169,7 +154,7 @@ try:
                 run = lambda: click_load(port, UA[case])
                 server = {"server_pid": nginx.pid} if who == "nginx" else {"edge_pid": edge.proc.pid}
                 if profile and i == rounds - 1:
-                    pids = children(nginx.pid) if who == "nginx" else [edge.proc.pid]
+                    pids = with_children(nginx.pid) if who == "nginx" else [edge.proc.pid]
                     path = f"{work}/perf-{case}-{who}.data"
                     perf_files[(case, who)] = path
                     r = recorded(pids, path, lambda: with_cpu(run, count, **server))
@@ -190,7 +175,7 @@ for case in ("desktop", "android"):
     cpu_e = sum(r["cpu"]["edge"] for r in e) / len(e)
     rows.append([f"{case} click (new TLS)", ", ".join(f"{r['rps']:,.0f}" for r in n),
                  ", ".join(f"{r['rps']:,.0f}" for r in e), ", ".join(f"{x:.2f}" for x in ratios),
-                 f"{sum(n_['rps'] for n_ in n) and sum(r['rps'] for r in e) / sum(r['rps'] for r in n):.2f}x",
+                 f"{sum(r['rps'] for r in e) / sum(r['rps'] for r in n):.2f}x",  # all rounds together
                  f"{cpu_n:.0f}", f"{cpu_e:.0f}",
                  f"{sum(r['cpu']['wrk'] for r in n) / len(n):.0f} / {sum(r['cpu']['wrk'] for r in e) / len(e):.0f}",
                  f"{max(r['p99_ms'] for r in n):.1f} / {max(r['p99_ms'] for r in e):.1f}"])

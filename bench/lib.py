@@ -76,8 +76,8 @@ def thread_cpu(pid):
     return out
 
 
-def tree_cpu(pid):
-    """CPU seconds of `pid` and of its child processes (nginx's master and workers)."""
+def with_children(pid):
+    """`pid` and its child processes (nginx's master and workers)."""
     pids = [pid]
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -87,6 +87,12 @@ def tree_cpu(pid):
                 continue
             if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
                 pids.append(int(entry))
+    return pids
+
+
+def tree_cpu(pid):
+    """CPU seconds of `pid` and of its child processes (nginx's master and workers)."""
+    pids = with_children(pid)
     return sum(sum(thread_cpu(p).values()) for p in pids)
 
 
