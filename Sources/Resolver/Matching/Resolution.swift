@@ -15,8 +15,9 @@ import Store
 ///
 /// What cannot change (the app link, the stored response of an answer without a
 /// handoff and its receipt) was prepared on the event loop (decision 0008). The
-/// receipt of a match only this body can decide (handoff, probabilistic) is signed
-/// here, so that the event is stored with its receipt in one commit (issue 14).
+/// receipt of a match only this body can decide (handoff, probabilistic) is prepared
+/// here and stored unsigned with the event in one commit (issue 14); the loop that
+/// answers signs it (decision 0023).
 enum Resolution {
     static let unavailableHandoff = ResolverError.resourceNotFound("The handoff is unknown, expired or unavailable.")
 
