@@ -26,7 +26,7 @@ Usage: bench/clicks.py [--seconds N] [--loops N] [--connections N] [--rounds N] 
 """
 import json, os, shutil, subprocess, sys, time, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import Edge, Nginx, prepare, scratch_dir, table, with_children, with_cpu
+from lib import Edge, Nginx, need, prepare, scratch_dir, table, with_children, with_cpu
 
 HOST = "go.example.test"
 UA = {
@@ -52,6 +52,8 @@ def option(name, default=None, flag=False):
 rounds = option("--rounds", 3)
 profile = option("--perf", False, flag=True)
 args = prepare()
+if profile:
+    need("perf", "linux-perf")
 work = scratch_dir("bench-clicks-")
 
 tool = f"{work}/tlsclick"
