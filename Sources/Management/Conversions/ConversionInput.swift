@@ -2,7 +2,8 @@ import Core
 import Model
 
 /// The body of a lead or a sale, read as the official PHP SDK sends it (the contract's
-/// list): `null` for every absent optional member, `[]` for an empty `metadata`, `\u`
+/// list): `null` for every absent optional member, `[]` for an empty `metadata` (the same
+/// as `{}` and as none), `\u`
 /// escapes (the JSON parser's), no `paymentProcessor` (`custom`), a processor and invoice
 /// with spaces around them (trimmed). Members the edge does not know are ignored, so that
 /// a newer SDK's additions do not break it (decision 0024); they still count in the
@@ -24,8 +25,8 @@ struct ConversionInput: Sendable, Equatable {
     var currency: String?
     var paymentProcessor: String?
     var invoiceId: String?
-    /// SHA-256 of the type and the body's canonical form (nulls dropped, `[]` metadata as
-    /// `{}`, keys sorted): equal for the same request however it was spelled.
+    /// SHA-256 of the type and the body's canonical form (nulls and an empty metadata
+    /// dropped, keys sorted): equal for the same request however it was spelled.
     var requestHash: [UInt8]
 
     static let maxIdLength = 255
@@ -94,9 +95,16 @@ struct ConversionInput: Sendable, Equatable {
         var processor: String?
         var invoice: String?
         if type == .sale {
+            var whole: Int64?
             switch body.value("amount") {
-            case nil: problems.add("amount", "is required: an integer in the currency's minor unit (4999 = 49.99 USD)")
-            case .int(let a)?:
+            case .int(let a)?: whole = a
+            // JSON has one number type: 1299.0 is the integer 1299 (as JSON Schema reads it).
+            case .double(let d)? where d.rounded() == d && abs(d) <= Double(maxAmount): whole = Int64(d)
+            default: break
+            }
+            switch (body.value("amount"), whole) {
+            case (nil, _): problems.add("amount", "is required: an integer in the currency's minor unit (4999 = 49.99 USD)")
+            case (_, let a?):
                 if a < 0 {
                     problems.add("amount", "must not be negative")
                 } else if a > maxAmount {
@@ -126,11 +134,13 @@ struct ConversionInput: Sendable, Equatable {
             requestHash: SHA256.hash(identity))
     }
 
-    /// Null members dropped (null means absent), an empty list as `metadata` made `{}`.
+    /// Null members dropped (null means absent), and an empty `metadata` (`{}`, or `[]` as
+    /// PHP encodes an empty array): it means none.
     static func normalize(_ members: [(String, JSONValue)]) -> [(String, JSONValue)] {
         members.compactMap { name, value in
             if case .null = value { return nil }
-            if name == "metadata", case .array(let items) = value, items.isEmpty { return (name, .object([])) }
+            if name == "metadata", case .array(let items) = value, items.isEmpty { return nil }
+            if name == "metadata", case .object(let items) = value, items.isEmpty { return nil }
             return (name, value)
         }
     }
