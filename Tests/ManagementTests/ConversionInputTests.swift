@@ -123,13 +123,15 @@ final class ConversionInputTests: XCTestCase {
             try parse(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","occurredAt":"\#(at)"}"#)
                 .occurredAt, now - 3_600_000)
         let offset = try parse(
-            .lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","occurredAt":"2026-05-28T22:26:40+02:00"}"#)
+            .lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","occurredAt":"2026-05-28T22:26:40+02:00"}"#
+        )
         XCTAssertEqual(offset.occurredAt, Timestamp.parse("2026-05-28T20:26:40Z"))
         for bad in ["2020-01-01T00:00:00Z", Timestamp.format(milliseconds: now + 3_600_000), "yesterday", "1780000000"]
         {
             XCTAssertEqual(
                 fields(
-                    try refusal(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","occurredAt":"\#(bad)"}"#)),
+                    try refusal(
+                        .lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","occurredAt":"\#(bad)"}"#)),
                 ["occurredAt"], bad)
         }
     }
@@ -139,18 +141,23 @@ final class ConversionInputTests: XCTestCase {
             Set(fields(try refusal(.lead, #"{"clickId":3}"#))),
             ["eventId", "eventName", "customerExternalId", "clickId"])
         XCTAssertEqual(
-            fields(try refusal(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":{"apiKey":"x"}}"#)),
+            fields(
+                try refusal(
+                    .lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":{"apiKey":"x"}}"#)),
             ["metadata.apiKey"])
         XCTAssertEqual(
             fields(try refusal(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":[1]}"#)),
             ["metadata"])
         XCTAssertEqual(
             fields(
-                try refusal(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":{"a":{"b":{"c":{}}}}}"#)),
+                try refusal(
+                    .lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":{"a":{"b":{"c":{}}}}}"#)
+            ),
             ["metadata"])
         XCTAssertEqual(
             fields(try refusal(.lead, #"{"eventId":"a\tb","eventName":"n","customerExternalId":"c"}"#)), ["eventId"])
-        let kept = try parse(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":{"plan":"pro"}}"#)
+        let kept = try parse(
+            .lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","metadata":{"plan":"pro"}}"#)
         XCTAssertEqual(kept.metadata, #"{"plan":"pro"}"#)
         XCTAssertNil(try refusal(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","futureField":1}"#))
     }

@@ -12,7 +12,8 @@ enum ConversionStoreCases {
         var random = SystemRandomNumberGenerator()
         return (0..<400).map { i in
             let at = start + Int64(i) * 25 + (i % 7 == 0 ? -40 : 0)
-            let id = Identifier.clickPrefix + ULID.make(milliseconds: UInt64(at), random: (random.next(), random.next()))
+            let id =
+                Identifier.clickPrefix + ULID.make(milliseconds: UInt64(at), random: (random.next(), random.next()))
             return Fixture.click(id: id, at: at)
         }
     }
@@ -43,9 +44,11 @@ final class ConversionStoreTests: StoreTestCase {
         // An id of the same time that no click has; the times before and after all clicks.
         let near = Identifier.clickPrefix + ULID.make(milliseconds: UInt64(clicks[200].at), random: (1, 2))
         XCTAssertNil(try reader.conversionClick(id: near))
-        XCTAssertNil(try reader.conversionClick(id: Identifier.clickPrefix + ULID.make(milliseconds: 1_000, random: (1, 2))))
         XCTAssertNil(
-            try reader.conversionClick(id: Identifier.clickPrefix + ULID.make(milliseconds: 1_800_000_000_000, random: (1, 2))))
+            try reader.conversionClick(id: Identifier.clickPrefix + ULID.make(milliseconds: 1_000, random: (1, 2))))
+        XCTAssertNil(
+            try reader.conversionClick(
+                id: Identifier.clickPrefix + ULID.make(milliseconds: 1_800_000_000_000, random: (1, 2))))
         for bad in ["", "biq_clk_", "biq_clk_x", "biq_lnk_" + String(clicks[0].id.dropFirst(8)), clicks[0].id + "0"] {
             XCTAssertNil(try reader.conversionClick(id: bad), bad)
         }
@@ -94,12 +97,15 @@ final class PGConversionStoreTests: PGTestCase {
         try inTransaction { tx in for c in clicks { try tx.insertClick(c) } }
         XCTAssertEqual(try reader.conversionClick(id: clicks[123].id), clicks[123])
         // Still held by the writer's deferred inserts: the transaction sees its own.
-        let late = Fixture.click(id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(now), random: (3, 4)), at: now)
+        let late = Fixture.click(
+            id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(now), random: (3, 4)), at: now)
         try inTransaction { tx in
             try tx.insertClick(late)
             XCTAssertEqual(try tx.conversionClick(id: late.id), late)
         }
-        XCTAssertNil(try reader.conversionClick(id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(now), random: (1, 2))))
+        XCTAssertNil(
+            try reader.conversionClick(
+                id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(now), random: (1, 2))))
         XCTAssertNil(try reader.conversionClick(id: "biq_clk_x"))
 
         let first = ConversionStoreCases.customer("c1", click: "biq_clk_a", name: "Ann", at: 1)

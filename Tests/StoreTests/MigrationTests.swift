@@ -46,7 +46,8 @@ final class MigrationTests: XCTestCase {
             [
                 "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances",
                 "certificate_orders", "certificates", "click_counts", "clicks", "console_sessions",
-                "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts", "link_country_counts", "link_open_counts",
+                "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
+                "link_country_counts", "link_open_counts",
                 "links", "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys",
             ])

@@ -170,7 +170,8 @@ enum KeysCommand {
         }
         let rows = keys.map { k in
             [
-                k.id, k.name, "..." + k.hint, k.scopes.map { KeyScope.encode($0).replacingOccurrences(of: " ", with: ",") } ?? "all",
+                k.id, k.name, "..." + k.hint,
+                k.scopes.map { KeyScope.encode($0).replacingOccurrences(of: " ", with: ",") } ?? "all",
                 Timestamp.format(milliseconds: k.createdAt),
                 k.revokedAt.map { Timestamp.format(milliseconds: $0) } ?? "-",
             ]

@@ -93,7 +93,8 @@ public final class ManagementAPI: Sendable {
                     throw ManagementError.malformed(RequestBody.missing)
                 }
                 if route.isConversion {
-                    call.idempotencyKey = try ConversionHeaders.idempotencyKey(request.headers.values("idempotency-key"))
+                    call.idempotencyKey = try ConversionHeaders.idempotencyKey(
+                        request.headers.values("idempotency-key"))
                 } else {
                     call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
                 }

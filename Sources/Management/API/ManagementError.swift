@@ -98,7 +98,8 @@ enum ManagementError: Error, Sendable, Equatable {
             return "This Idempotency-Key was already used with a different request; use a new key for a new request."
         case .internalError: return "An unexpected failure prevented the request; retry it."
         case .insufficientScope(let scope):
-            return "This key does not hold the \(scope.rawValue) scope; create one that does (biqli-edge keys create --scope \(scope.rawValue))."
+            return
+                "This key does not hold the \(scope.rawValue) scope; create one that does (biqli-edge keys create --scope \(scope.rawValue))."
         case .idempotencyKeyRequired:
             return "Send an Idempotency-Key header (1 to 255 bytes, no control character), the same on every retry."
         case .invalidClickId: return "clickId names no click of this workspace."

@@ -27,7 +27,9 @@ enum ConversionHeaders {
     static func idempotencyKey(_ values: [String]) throws(ManagementError) -> String {
         guard let value = values.first else { throw .idempotencyKeyRequired }
         guard values.count == 1 else { throw .malformed(FieldProblem("Idempotency-Key", "must appear once")) }
-        guard isValidIdempotencyKey(value) else { throw .malformed(FieldProblem("Idempotency-Key", idempotencyKeyRule)) }
+        guard isValidIdempotencyKey(value) else {
+            throw .malformed(FieldProblem("Idempotency-Key", idempotencyKeyRule))
+        }
         return value
     }
 

@@ -103,7 +103,8 @@ struct ConversionInput: Sendable, Equatable {
             default: break
             }
             switch (body.value("amount"), whole) {
-            case (nil, _): problems.add("amount", "is required: an integer in the currency's minor unit (4999 = 49.99 USD)")
+            case (nil, _):
+                problems.add("amount", "is required: an integer in the currency's minor unit (4999 = 49.99 USD)")
             case (_, let a?):
                 if a < 0 {
                     problems.add("amount", "must not be negative")

@@ -38,7 +38,8 @@ enum ConversionJSON {
                 (
                     "sale",
                     .object([
-                        ("amount", .int(event.amount ?? 0)), ("currency", .string(event.currency ?? Currency.defaultCode)),
+                        ("amount", .int(event.amount ?? 0)),
+                        ("currency", .string(event.currency ?? Currency.defaultCode)),
                         ("paymentProcessor", optional(event.paymentProcessor)),
                         ("invoiceId", optional(event.invoiceId)),
                     ])

@@ -34,12 +34,17 @@ extension OpenAPIDocument {
 
     static func conversionOperation(_ type: String, summary: String, description: String) -> JSONValue {
         let headers: JSONValue = [
-            "X-Biq-Request-Id": ["description": "The caller's when valid, else generated.", "schema": ["type": "string"]],
+            "X-Biq-Request-Id": [
+                "description": "The caller's when valid, else generated.", "schema": ["type": "string"],
+            ],
             "Cache-Control": ref("headers", "CacheControl"),
             "Idempotent-Replayed": replayedHeader.1,
         ]
         let errors: [(String, String)] = [
-            ("400", "validation_error (body not a JSON object, a header that breaks its rule) or idempotency_key_required."),
+            (
+                "400",
+                "validation_error (body not a JSON object, a header that breaks its rule) or idempotency_key_required."
+            ),
             ("401", "invalid_token: no workspace secret key (a mobile publishable key is refused here too)."),
             ("403", "insufficient_scope: the key does not hold conversions.create."),
             ("409", "idempotency_conflict: the Idempotency-Key or the eventId was used by another request."),
@@ -87,13 +92,15 @@ extension OpenAPIDocument {
             "post": conversionOperation(
                 "lead", summary: "Track a lead",
                 description:
-                    "What the official server SDK sends (biqli/sdk, base URL https://<edge host>/api): ties the customer (customerExternalId) to the click (clickId, a click of this edge; without it, the customer's attributed click). Durable before the answer. Needs a key with the conversions.create scope.")
+                    "What the official server SDK sends (biqli/sdk, base URL https://<edge host>/api): ties the customer (customerExternalId) to the click (clickId, a click of this edge; without it, the customer's attributed click). Durable before the answer. Needs a key with the conversions.create scope."
+            )
         ],
         "/api/v1/track/sale": [
             "post": conversionOperation(
                 "sale", summary: "Track a sale",
                 description:
-                    "A sale of the customer, attributed to clickId or else to the customer's click (its lead's). amount is an integer in the currency's minor unit (4999 = 49.99 USD); currency an ISO 4217 code with a minor unit, usd by default. Durable before the answer. Needs a key with the conversions.create scope.")
+                    "A sale of the customer, attributed to clickId or else to the customer's click (its lead's). amount is an integer in the currency's minor unit (4999 = 49.99 USD); currency an ISO 4217 code with a minor unit, usd by default. Durable before the answer. Needs a key with the conversions.create scope."
+            )
         ],
     ]
 
@@ -145,7 +152,8 @@ extension OpenAPIDocument {
                     "currency",
                     [
                         "type": ["string", "null"],
-                        "description": "ISO 4217, lowercase (usd by default); a code without a minor unit (xxx, xau...) is 422 currency_unavailable.",
+                        "description":
+                            "ISO 4217, lowercase (usd by default); a code without a minor unit (xxx, xau...) is 422 currency_unavailable.",
                     ]
                 ),
                 ("paymentProcessor", ["type": ["string", "null"], "description": "Trimmed; custom by default."]),

@@ -14,8 +14,10 @@ public enum Currency {
         return digits[code.lowercased()]
     }
 
-    static let zero = ["bif", "clp", "djf", "gnf", "isk", "jpy", "kmf", "krw", "pyg", "rwf", "ugx", "uyi", "vnd",
-        "vuv", "xaf", "xof", "xpf"]
+    static let zero = [
+        "bif", "clp", "djf", "gnf", "isk", "jpy", "kmf", "krw", "pyg", "rwf", "ugx", "uyi", "vnd",
+        "vuv", "xaf", "xof", "xpf",
+    ]
     static let three = ["bhd", "iqd", "jod", "kwd", "lyd", "omr", "tnd"]
     static let four = ["clf", "uyw"]
     static let two = [
