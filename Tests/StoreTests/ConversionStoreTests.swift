@@ -33,6 +33,69 @@ enum ConversionStoreCases {
     }
 }
 
+extension ConversionStoreCases {
+    /// Lists in order, pages by cursor, filters, erasure: on the store `write` and `read` reach.
+    static func listsAndErasure(
+        write: (@escaping @Sendable (any StoreTransaction) throws -> Void) throws -> Void,
+        read: () -> any StoreReader
+    ) throws {
+        let made: [ConversionEvent] = (0..<9).map { i in
+            // Recorded in time order; sales' ids sort after leads' whatever their time.
+            let type: ConversionType = i % 3 == 0 ? .sale : .lead
+            var e = event("evt_\(i)", key: [UInt8(i)], customer: "biq_cus_\(i % 3)", at: Int64(100 + i))
+            e.id = type.idPrefix + String(20 - i)
+            e.type = type
+            e.linkId = "l\(i % 2)"
+            e.occurredAt = Int64(1_000 - i)
+            return e
+        }
+        try write { tx in
+            for i in 0..<3 {
+                _ = try tx.upsertCustomer(
+                    Customer(
+                        id: "biq_cus_\(i)", externalId: "c\(i)", name: "N\(i)", email: "e\(i)@x",
+                        clickId: "biq_clk_\(i)",
+                        linkId: "l\(i % 2)", createdAt: 1, updatedAt: 1))
+            }
+            for e in made { XCTAssertTrue(try tx.insertConversionEvent(e)) }
+        }
+        let reader = read()
+        XCTAssertEqual(try reader.customers(after: nil, limit: 2).map(\.id), ["biq_cus_0", "biq_cus_1"])
+        XCTAssertEqual(try reader.customers(after: "biq_cus_1", limit: 2).map(\.id), ["biq_cus_2"])
+        XCTAssertEqual(
+            try reader.conversionEvents(customerId: "biq_cus_0", limit: 10).map(\.eventId), ["evt_6", "evt_3", "evt_0"])
+        var seen: [String] = []
+        var after: String?
+        repeat {
+            let page = try reader.conversionEvents(type: nil, linkId: nil, after: after, limit: 4)
+            seen += page.map(\.eventId)
+            after = page.count == 4 ? page.last?.id : nil
+        } while after != nil
+        XCTAssertEqual(seen, made.map(\.eventId), "in the order recorded, across pages")
+        XCTAssertEqual(
+            try reader.conversionEvents(type: .sale, linkId: nil, after: nil, limit: 10).map(\.eventId),
+            ["evt_0", "evt_3", "evt_6"])
+        XCTAssertEqual(
+            try reader.conversionEvents(type: .lead, linkId: "l1", after: nil, limit: 10).map(\.eventId),
+            ["evt_1", "evt_5", "evt_7"])
+        XCTAssertEqual(
+            try reader.conversionEvents(type: nil, linkId: "l1", after: made[5].id, limit: 10).map(\.eventId),
+            ["evt_7"])
+
+        try write { tx in
+            XCTAssertTrue(try tx.eraseCustomer(id: "biq_cus_1", externalId: "erased_biq_cus_1", now: 9))
+            XCTAssertFalse(try tx.eraseCustomer(id: "biq_cus_9", externalId: "x", now: 9))
+            try tx.setConversionResponse(id: made[1].id, response: Array("{}".utf8))
+        }
+        let after2 = read()
+        XCTAssertNil(try after2.customer(externalId: "c1"))
+        let erased = try after2.customer(externalId: "erased_biq_cus_1")
+        XCTAssertEqual([erased?.name, erased?.email, erased?.clickId], [nil, nil, "biq_clk_1"])
+        XCTAssertEqual(try after2.conversionEvent(eventId: "evt_1")?.response, Array("{}".utf8))
+        XCTAssertEqual(try after2.conversionEvents(customerId: "biq_cus_1", limit: 10).count, 3, "events kept")
+    }
+}
+
 /// SQLite: the click found by the time in its id (no index on `clicks.id`, decision 0010).
 final class ConversionStoreTests: StoreTestCase {
     func testAClickIsFoundByItsIdAndOnlyItsOwn() throws {
@@ -52,6 +115,10 @@ final class ConversionStoreTests: StoreTestCase {
         for bad in ["", "biq_clk_", "biq_clk_x", "biq_lnk_" + String(clicks[0].id.dropFirst(8)), clicks[0].id + "0"] {
             XCTAssertNil(try reader.conversionClick(id: bad), bad)
         }
+    }
+
+    func testListsAndErasure() throws {
+        try ConversionStoreCases.listsAndErasure(write: { body in try write { tx in try body(tx) } }, read: { reader })
     }
 
     func testNoClicksAtAll() throws {
@@ -92,6 +159,11 @@ final class ConversionStoreTests: StoreTestCase {
 
 /// PostgreSQL: the same, the click through its day's partition.
 final class PGConversionStoreTests: PGTestCase {
+    func testListsAndErasure() throws {
+        try ConversionStoreCases.listsAndErasure(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
     func testAClickIsFoundByItsIdAndTheRowsAreKeptOnce() throws {
         let clicks = ConversionStoreCases.clicks(start: now - 5_000)
         try inTransaction { tx in for c in clicks { try tx.insertClick(c) } }

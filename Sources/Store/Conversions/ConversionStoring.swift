@@ -13,6 +13,16 @@ public protocol ConversionReading: AnyObject {
     func conversionEvent(eventId: String) throws(StoreError) -> ConversionEvent?
     /// The lead or sale recorded with the `Idempotency-Key` of this SHA-256.
     func conversionEvent(idempotencyKeyHash: [UInt8]) throws(StoreError) -> ConversionEvent?
+
+    /// Customers ordered by id, after `after` (the previous page's last id).
+    func customers(after: String?, limit: Int) throws(StoreError) -> [Customer]
+    /// The customer's leads and sales, oldest first (by `occurredAt`, then id), at most `limit`.
+    func conversionEvents(customerId: String, limit: Int) throws(StoreError) -> [ConversionEvent]
+    /// Leads and sales in the order they were recorded (`createdAt`, then id), of `type` and
+    /// of link `linkId` when given, after the event `after` (the previous page's last id):
+    /// a range of an index whatever the page's depth.
+    func conversionEvents(type: ConversionType?, linkId: String?, after: String?, limit: Int) throws(StoreError)
+        -> [ConversionEvent]
 }
 
 /// The writes of the conversions' tables, inside a write body. Both are single
@@ -27,4 +37,9 @@ public protocol ConversionWriting: ConversionReading {
     /// nothing written) then. On PostgreSQL a concurrent insert of the same keys is
     /// waited for, so that the row that won can be read right after.
     func insertConversionEvent(_ event: ConversionEvent) throws(StoreError) -> Bool
+    /// Erasure: the customer's name, email and avatar cleared, its external ID replaced by
+    /// `externalId`; its events stay. False when there is no customer `id`.
+    func eraseCustomer(id: String, externalId: String, now: Int64) throws(StoreError) -> Bool
+    /// Replaces the stored answer of event `id` (erasure takes the customer's fields out).
+    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError)
 }

@@ -68,4 +68,68 @@ extension PGQueries {
         p.bytes(idempotencyKeyHash)
         return try Self.first(db.run("pgq_conversion_by_key", Self.selectConversionByKey, p), Self.decodeConversion)
     }
+
+    // MARK: lists
+
+    static let selectCustomersPage = """
+        SELECT \(customerColumns) FROM customers WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT $2
+        """
+
+    func customers(after: String?, limit: Int) throws(StoreError) -> [Customer] {
+        try willQuery()
+        var p = PGParams()
+        p.text(after ?? "")
+        p.int(Int64(limit))
+        return try Self.all(db.run("pgq_customers_page", Self.selectCustomersPage, p), Self.decodeCustomer)
+    }
+
+    static let selectCustomerEvents = """
+        SELECT \(conversionColumns) FROM conversion_events WHERE customer_id = $1
+        ORDER BY occurred_at, id COLLATE "C" LIMIT $2
+        """
+
+    func conversionEvents(customerId: String, limit: Int) throws(StoreError) -> [ConversionEvent] {
+        try willQuery()
+        var p = PGParams()
+        p.text(customerId)
+        p.int(Int64(limit))
+        return try Self.all(db.run("pgq_customer_events", Self.selectCustomerEvents, p), Self.decodeConversion)
+    }
+
+    static let selectEventsPage = """
+        SELECT \(conversionColumns) FROM conversion_events
+        WHERE (created_at, id COLLATE "C") > ($2, $3::text COLLATE "C") AND ($1::text IS NULL OR type = $1::text)
+        ORDER BY created_at, id COLLATE "C" LIMIT $4
+        """
+    static let selectLinkEventsPage = """
+        SELECT \(conversionColumns) FROM conversion_events
+        WHERE link_id = $5 AND (created_at, id COLLATE "C") > ($2, $3::text COLLATE "C")
+            AND ($1::text IS NULL OR type = $1::text)
+        ORDER BY created_at, id COLLATE "C" LIMIT $4
+        """
+    static let selectEventTime = "SELECT created_at FROM conversion_events WHERE id = $1"
+
+    func conversionEvents(type: ConversionType?, linkId: String?, after: String?, limit: Int) throws(StoreError)
+        -> [ConversionEvent]
+    {
+        try willQuery()
+        var from: (Int64, String) = (-1, "")
+        if let after {
+            var q = PGParams()
+            q.text(after)
+            let at = try Self.first(db.run("pgq_event_time", Self.selectEventTime, q)) { r, i in r.int(i, 0) }
+            from = (at ?? (ULID.milliseconds(after.dropFirst(8)).map { Int64($0) } ?? -1), after)
+        }
+        var p = PGParams()
+        p.text(type?.rawValue)
+        p.int(from.0)
+        p.text(from.1)
+        p.int(Int64(limit))
+        if let linkId {
+            p.text(linkId)
+            return try Self.all(
+                db.run("pgq_link_events_page", Self.selectLinkEventsPage, p), Self.decodeConversion)
+        }
+        return try Self.all(db.run("pgq_events_page", Self.selectEventsPage, p), Self.decodeConversion)
+    }
 }

@@ -43,6 +43,7 @@ enum PGSchemaV9 {
             response bytea NOT NULL
         );
         CREATE INDEX conversion_events_customer ON conversion_events(customer_id, occurred_at);
-        CREATE INDEX conversion_events_link ON conversion_events(link_id, id COLLATE "C") WHERE link_id IS NOT NULL;
+        CREATE INDEX conversion_events_link ON conversion_events(link_id, created_at, id COLLATE "C") WHERE link_id IS NOT NULL;
+        CREATE INDEX conversion_events_created ON conversion_events(created_at, id COLLATE "C");
         """
 }

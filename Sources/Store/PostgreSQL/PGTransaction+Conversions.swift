@@ -60,4 +60,26 @@ extension PGTransaction {
         p.bytes(event.response)
         return try db.run("pgt_insert_conversion", Self.insertConversionSQL, p).affectedRows > 0
     }
+
+    static let eraseCustomerSQL = """
+        UPDATE customers SET external_id = $2, name = NULL, email = NULL, avatar = NULL, updated_at = $3
+        WHERE id = $1
+        """
+
+    func eraseCustomer(id: String, externalId: String, now: Int64) throws(StoreError) -> Bool {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        p.text(externalId)
+        p.int(now)
+        return try db.run("pgt_erase_customer", Self.eraseCustomerSQL, p).affectedRows > 0
+    }
+
+    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError) {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        p.bytes(response)
+        try db.run("pgt_conversion_response", "UPDATE conversion_events SET response = $2 WHERE id = $1", p)
+    }
 }

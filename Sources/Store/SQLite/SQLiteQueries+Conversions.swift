@@ -104,4 +104,66 @@ extension SQLiteQueries {
     func conversionEvent(idempotencyKeyHash: [UInt8]) throws(StoreError) -> ConversionEvent? {
         try db.queryFirst(Self.selectConversionByKey, { $0.bind(1, idempotencyKeyHash) }, row: Self.decodeConversion)
     }
+
+    // MARK: lists
+
+    static let selectCustomersPage = """
+        SELECT \(customerColumns) FROM customers WHERE id > ?1 ORDER BY id LIMIT ?2
+        """
+
+    func customers(after: String?, limit: Int) throws(StoreError) -> [Customer] {
+        try db.queryAll(
+            Self.selectCustomersPage,
+            { s in
+                s.bind(1, after ?? "")
+                s.bind(2, limit)
+            }, row: Self.decodeCustomer)
+    }
+
+    static let selectCustomerEvents = """
+        SELECT \(conversionColumns) FROM conversion_events WHERE customer_id = ?1 ORDER BY occurred_at, id LIMIT ?2
+        """
+
+    func conversionEvents(customerId: String, limit: Int) throws(StoreError) -> [ConversionEvent] {
+        try db.queryAll(
+            Self.selectCustomerEvents,
+            { s in
+                s.bind(1, customerId)
+                s.bind(2, limit)
+            }, row: Self.decodeConversion)
+    }
+
+    /// `?1` the type or NULL, `?2` and `?3` the cursor event's time and id (or -1 and ''),
+    /// `?4` the limit, `?5` the link.
+    static let selectEventsPage = """
+        SELECT \(conversionColumns) FROM conversion_events
+        WHERE (created_at, id) > (?2, ?3) AND (?1 IS NULL OR type = ?1)
+        ORDER BY created_at, id LIMIT ?4
+        """
+    static let selectLinkEventsPage = """
+        SELECT \(conversionColumns) FROM conversion_events
+        WHERE link_id = ?5 AND (created_at, id) > (?2, ?3) AND (?1 IS NULL OR type = ?1)
+        ORDER BY created_at, id LIMIT ?4
+        """
+    static let selectEventTime = "SELECT created_at FROM conversion_events WHERE id = ?1"
+
+    func conversionEvents(type: ConversionType?, linkId: String?, after: String?, limit: Int) throws(StoreError)
+        -> [ConversionEvent]
+    {
+        var from: (Int64, String) = (-1, "")
+        if let after {
+            // A cursor naming no event (erased, or made up): from its id's time on.
+            let at = try db.queryFirst(Self.selectEventTime, { $0.bind(1, after) }, row: { $0.int64(0) })
+            from = (at ?? (ULID.milliseconds(after.dropFirst(8)).map { Int64($0) } ?? -1), after)
+        }
+        return try db.queryAll(
+            linkId == nil ? Self.selectEventsPage : Self.selectLinkEventsPage,
+            { s in
+                s.bind(1, type?.rawValue)
+                s.bind(2, from.0)
+                s.bind(3, from.1)
+                s.bind(4, limit)
+                if let linkId { s.bind(5, linkId) }
+            }, row: Self.decodeConversion)
+    }
 }

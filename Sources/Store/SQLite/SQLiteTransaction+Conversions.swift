@@ -60,4 +60,24 @@ extension SQLiteTransaction {
         }
         return changed > 0
     }
+
+    static let eraseCustomerSQL = """
+        UPDATE customers SET external_id = ?2, name = NULL, email = NULL, avatar = NULL, updated_at = ?3
+        WHERE id = ?1
+        """
+
+    func eraseCustomer(id: String, externalId: String, now: Int64) throws(StoreError) -> Bool {
+        try db.execute(Self.eraseCustomerSQL) { s in
+            s.bind(1, id)
+            s.bind(2, externalId)
+            s.bind(3, now)
+        } > 0
+    }
+
+    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError) {
+        try db.execute("UPDATE conversion_events SET response = ?2 WHERE id = ?1") { s in
+            s.bind(1, id)
+            s.bind(2, response)
+        }
+    }
 }

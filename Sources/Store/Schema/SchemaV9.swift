@@ -6,8 +6,8 @@
 ///   brought them (the first attributed one) and its link.
 /// - `conversion_events`: leads and sales. The idempotency rule lives in its unique keys:
 ///   one event per `event_id` whatever its type, one per `Idempotency-Key` (its SHA-256);
-///   the answer it got is kept to be replayed. By customer for a sale's attribution and a
-///   customer's journey, by link for the link's events.
+///   the answer it got is kept to be replayed. By customer for a customer's journey; in
+///   the order they were recorded (`created_at`, then id) for the events list, by link too.
 enum SchemaV9 {
     static let sql = """
         ALTER TABLE secret_keys ADD COLUMN scopes TEXT;
@@ -44,6 +44,7 @@ enum SchemaV9 {
             response BLOB NOT NULL
         );
         CREATE INDEX conversion_events_customer ON conversion_events(customer_id, occurred_at);
-        CREATE INDEX conversion_events_link ON conversion_events(link_id, id) WHERE link_id IS NOT NULL;
+        CREATE INDEX conversion_events_link ON conversion_events(link_id, created_at, id) WHERE link_id IS NOT NULL;
+        CREATE INDEX conversion_events_created ON conversion_events(created_at, id);
         """
 }

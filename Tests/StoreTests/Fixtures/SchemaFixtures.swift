@@ -467,7 +467,8 @@ enum SchemaFixtures {
                     response BLOB NOT NULL
                 );
                 CREATE INDEX conversion_events_customer ON conversion_events(customer_id, occurred_at);
-                CREATE INDEX conversion_events_link ON conversion_events(link_id, id) WHERE link_id IS NOT NULL;
+                CREATE INDEX conversion_events_link ON conversion_events(link_id, created_at, id) WHERE link_id IS NOT NULL;
+                CREATE INDEX conversion_events_created ON conversion_events(created_at, id);
                 INSERT INTO customers VALUES ('biq_cus_01HFIXTURE0000000000000000', 'fixture-customer', NULL, NULL,
                     NULL, 'biq_clk_01HFIXTURE0000000000000000', '\(linkId)', 1000, 1000);
                 INSERT INTO conversion_events VALUES ('biq_lev_01HFIXTURE0000000000000000', 'lead', 'evt_fixture',
