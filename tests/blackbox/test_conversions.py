@@ -314,3 +314,97 @@ def test_keys_without_the_scope_a_mobile_key_and_an_old_key(demo):
     # The demo's key was made without scopes (as every key before them): every power.
     status, _, _ = request(demo.http_port, "/api/v1/links", headers={"Authorization": "Bearer " + demo.secret_key})
     assert status == 200
+
+
+# ---------------------------------------------------------------- customers and events (item 5)
+
+
+def get(edge, path, key=None):
+    status, _, raw = request(edge.http_port, path, headers={"Authorization": "Bearer " + (key or edge.secret_key)})
+    return status, json.loads(raw)
+
+
+def test_a_customers_journey_its_listing_and_the_events_pages(demo):
+    click, other_click = new_click(demo, "invite"), new_click(demo, "promo")
+    c = client(demo)
+    customer, other = "cus_" + uuid.uuid4().hex, "cus_" + uuid.uuid4().hex
+    lead = c.lead(click_id=click, event_name="Sign up", customer_external_id=customer, customer_name="Ann")
+    sales = [c.sale(customer_external_id=customer, amount=100 * (i + 1), invoice_id=f"in_{i}") for i in range(3)]
+    c.lead(click_id=other_click, event_name="Sign up", customer_external_id=other)
+
+    status, journey = get(demo, f"/api/v1/customers/{customer}")
+    assert status == 200
+    assert journey["externalId"] == customer and journey["name"] == "Ann"
+    assert journey["click"] == {"id": click} and journey["link"]["id"] == LINK_IDS["invite"]
+    assert [e["id"] for e in journey["leads"]] == [lead.body["event"]["id"]]
+    assert [e["amount"] for e in journey["sales"]] == [100, 200, 300]
+    assert get(demo, "/api/v1/customers/nobody")[0] == 404
+
+    status, page = get(demo, "/api/v1/customers?limit=1")
+    assert status == 200 and len(page["data"]) == 1 and page["nextCursor"]
+    status, rest = get(demo, f"/api/v1/customers?cursor={page['nextCursor']}")
+    assert {x["externalId"] for x in page["data"] + rest["data"]} == {customer, other} and rest["nextCursor"] is None
+
+    seen, cursor = [], None
+    while True:
+        status, page = get(demo, "/api/v1/events?limit=2" + (f"&cursor={cursor}" if cursor else ""))
+        assert status == 200
+        seen += page["data"]
+        cursor = page["nextCursor"]
+        if not cursor:
+            break
+    assert [e["type"] for e in seen] == ["lead", "sale", "sale", "sale", "lead"], "in the order recorded"
+    status, sales_page = get(demo, f"/api/v1/events?type=sale&linkId={LINK_IDS['invite']}")
+    assert [e["id"] for e in sales_page["data"]] == [s.body["event"]["id"] for s in sales]
+    assert get(demo, f"/api/v1/events?linkId={LINK_IDS['promo']}")[1]["data"][0]["customerId"] != journey["id"]
+    assert get(demo, "/api/v1/events?type=purchase")[0] == 400
+
+
+def test_erasure_clears_the_personal_fields_everywhere_and_keeps_the_counts(demo):
+    click = new_click(demo)
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    event_id = "evt_" + str(uuid.uuid4())
+    c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+           customer_name="Zoë", customer_email="zoe@example.com", customer_avatar="https://cdn.example.com/z.png")
+    c.sale(customer_external_id=customer, amount=4999, invoice_id="in_z")
+    status, raw_headers, raw = request(demo.http_port, f"/api/v1/customers/{customer}", method="DELETE",
+                                       headers={"Authorization": "Bearer " + demo.secret_key})
+    assert status == 200 and json.loads(raw)["erased"] is True
+    assert get(demo, f"/api/v1/customers/{customer}")[0] == 404
+    [row] = _rows(demo, "SELECT * FROM customers WHERE external_id LIKE 'erased_%'")
+    assert row["name"] is None and row["email"] is None and row["avatar"] is None and row["click_id"] == click
+    stored = events(demo, customer_id=row["id"])
+    assert len(stored) == 2, "the lead and the sale stay"
+    for e in stored:
+        text = bytes(e["response"]).decode()
+        assert "Zo" not in text and "zoe@" not in text and customer not in text
+    # A retry of the lead after the erasure replays the erased answer and writes nothing.
+    again = c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+                   customer_name="Zoë", customer_email="zoe@example.com",
+                   customer_avatar="https://cdn.example.com/z.png")
+    assert again.body["customer"]["name"] is None and again.body["customer"]["externalId"].startswith("erased_")
+    assert get(demo, f"/api/v1/customers/{customer}")[0] == 404
+    status, sales = get(demo, "/api/v1/events?type=sale")
+    assert [e["amount"] for e in sales["data"]] == [4999]
+
+
+def test_the_customer_and_event_scopes(demo):
+    new_click(demo)
+    keys = {}
+    for name, scope in (("shop", "conversions.create"), ("support", "customers.read,events.read"),
+                        ("dpo", "customers.write")):
+        out = cli(["keys", "create", "--name", name, "--scope", scope], demo.dir)
+        assert out.returncode == 0, out.stderr
+        keys[name] = out.stdout.strip()
+    assert get(demo, "/api/v1/customers", keys["shop"])[0] == 403
+    assert get(demo, "/api/v1/events", keys["shop"])[0] == 403
+    assert get(demo, "/api/v1/customers", keys["support"])[0] == 200
+    assert get(demo, "/api/v1/events", keys["support"])[0] == 200
+    assert get(demo, "/api/v1/customers", keys["dpo"])[0] == 403
+    status, _, raw = request(demo.http_port, "/api/v1/customers/x", method="DELETE",
+                             headers={"Authorization": "Bearer " + keys["support"]})
+    assert status == 403 and json.loads(raw)["error"]["details"] == {"requiredScope": "customers.write"}
+    status, _, _ = request(demo.http_port, "/api/v1/customers/x", method="DELETE",
+                           headers={"Authorization": "Bearer " + keys["dpo"]})
+    assert status == 404

@@ -285,6 +285,21 @@ def test_every_operation_answers_as_documented(world):
            headers={"Idempotency-Key": "k-" + uuid.uuid4().hex}, expect=422)
     c.call(TS, "post", TS, sale, headers=sale_headers, key=nokey, expect=401)
 
+    # Customers and events (decision 0024): the customer of the lead above.
+    CL, CI, EL = "/api/v1/customers", "/api/v1/customers/{externalId}", "/api/v1/events"
+    page = c.call(CL, "get", CL, expect=200, query="?limit=1").json
+    assert len(page["data"]) == 1
+    c.call(CL, "get", CL, expect=400, query="?limit=0")
+    c.call(CL, "get", CL, key=nokey, expect=401)
+    journey = c.call(CI, "get", f"{CL}/{customer}", expect=200).json
+    assert journey["click"] == {"id": click} and len(journey["leads"]) == 1 and len(journey["sales"]) == 1
+    c.call(CI, "get", f"{CL}/{customer}", expect=400, query="?x=1")
+    c.call(CI, "get", f"{CL}/nobody", expect=404)
+    c.call(CI, "get", f"{CL}/{customer}", key=nokey, expect=401)
+    c.call(EL, "get", EL, expect=200, query=f"?type=sale&linkId={second['id']}&limit=5")
+    c.call(EL, "get", EL, expect=400, query="?type=purchase")
+    c.call(EL, "get", EL, key=nokey, expect=401)
+
     # Scopes: a key without the one an operation needs gets 403 there, on every keyed operation.
     scoped = {}
     for name, scope in (("shop", "conversions.create"), ("reader", "links.read")):
@@ -294,16 +309,22 @@ def test_every_operation_answers_as_documented(world):
     for path, method, op in operations(doc):
         if op.get("security") == []:
             continue
-        concrete = path.replace("{hostname}", host).replace("{id}", app["id"] if "mobile-apps" in path else
-                                                                    second["id"])
+        concrete = path.replace("{hostname}", host).replace("{externalId}", customer).replace(
+            "{id}", app["id"] if "mobile-apps" in path else second["id"])
         key = scoped["reader"] if op["operationId"].startswith("track.") else scoped["shop"]
         c.call(path, method, concrete, key=key, expect=403)
 
     # The transport's limits, on every operation.
     for path, method, _ in operations(doc):
-        concrete = path.replace("{hostname}", host).replace("{id}", app["id"] if "mobile-apps" in path else
-                                                                    second["id"])
+        concrete = path.replace("{hostname}", host).replace("{externalId}", customer).replace(
+            "{id}", app["id"] if "mobile-apps" in path else second["id"])
         c.transport_limits(path, method, concrete)
+
+    # Erasure, then the customer is no longer found by its external ID.
+    c.call(CI, "delete", f"{CL}/{customer}", expect=400, query="?cascade=1")
+    c.call(CI, "delete", f"{CL}/{customer}", key=nokey, expect=401)
+    assert c.call(CI, "delete", f"{CL}/{customer}", expect=200).json["erased"] is True
+    c.call(CI, "delete", f"{CL}/{customer}", expect=404)
 
     # Deletes last: the app, then the domains.
     c.call(AI, "delete", f"{A}/{app['id']}", expect=400, query="?cascade=1")
@@ -324,7 +345,8 @@ def test_every_operation_answers_as_documented(world):
             if status in ("500",):
                 continue
             if status == "409" and op["operationId"] in ("domains.delete", "mobileApps.delete", "mobileApps.update",
-                                                         "mobileApps.rotateKey", "domains.update", "links.delete"):
+                                                         "mobileApps.rotateKey", "domains.update", "links.delete",
+                                                         "customers.erase"):
                 continue  # only an idempotency conflict can give 409 there; tested elsewhere
             assert int(status) in statuses, f"{op['operationId']} never answered its documented {status}"
 

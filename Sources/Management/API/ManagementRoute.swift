@@ -75,6 +75,8 @@ struct ManagementRoute: Sendable {
         if operationId.hasPrefix("domains.") { return isWrite ? .domainsWrite : .domainsRead }
         if operationId.hasPrefix("mobileApps.") { return isWrite ? .mobileAppsWrite : .mobileAppsRead }
         if operationId.hasPrefix("links.") { return isWrite ? .linksWrite : .linksRead }
+        if operationId.hasPrefix("customers.") { return isWrite ? .customersWrite : .customersRead }
+        if operationId.hasPrefix("events.") { return .eventsRead }
         return nil
     }
 
@@ -140,5 +142,14 @@ enum ManagementRoutesTable {
         ManagementRoute(
             .post, "/api/v1/track/sale", "track.sale", requiresBody: true, scope: .conversionsCreate,
             isConversion: true, .write(ConversionOperations.sale)),
+
+        ManagementRoute(
+            .get, "/api/v1/customers", "customers.list", query: listQuery, .read(CustomerOperations.list)),
+        ManagementRoute(.get, "/api/v1/customers/{externalId}", "customers.get", .read(CustomerOperations.get)),
+        ManagementRoute(
+            .delete, "/api/v1/customers/{externalId}", "customers.erase", .write(CustomerOperations.erase)),
+        ManagementRoute(
+            .get, "/api/v1/events", "events.list", query: listQuery.union(["type", "linkId"]),
+            .read(CustomerOperations.events)),
     ]
 }

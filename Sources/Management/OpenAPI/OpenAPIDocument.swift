@@ -30,9 +30,11 @@ enum OpenAPIDocument {
 
     static func assemble() -> JSONValue {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
-        let paths = [domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths].flatMap(members)
+        let paths = [domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths].flatMap(
+            members)
         let schemas = [
             domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
+            customerSchemas,
         ]
         .flatMap(members)
         let components = members(commonComponents) + [("schemas", .object(schemas))]

@@ -13,6 +13,12 @@ public enum KeyScope: String, Sendable, Equatable, CaseIterable, Comparable {
     case analyticsRead = "analytics.read"
     /// `POST /api/v1/track/lead` and `/api/v1/track/sale` (the server SDK's calls).
     case conversionsCreate = "conversions.create"
+    /// `GET /api/v1/customers`, `GET /api/v1/customers/{externalId}`.
+    case customersRead = "customers.read"
+    /// `DELETE /api/v1/customers/{externalId}` (erasure).
+    case customersWrite = "customers.write"
+    /// `GET /api/v1/events`: leads and sales.
+    case eventsRead = "events.read"
 
     public static func < (a: KeyScope, b: KeyScope) -> Bool { a.rawValue < b.rawValue }
 
