@@ -122,7 +122,7 @@ extension Store {
     }
 }
 
-public protocol StoreReader: AnyObject, CertificateReading {
+public protocol StoreReader: AnyObject, CertificateReading, ConversionReading {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]
     func app(_ id: String) throws(StoreError) -> MobileApp?
@@ -205,7 +205,7 @@ public protocol StoreReader: AnyObject, CertificateReading {
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.
-public protocol StoreTransaction: StoreReader, CertificateWriting {
+public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting {
     var now: Int64 { get }
 
     func insertClick(_ click: Click) throws(StoreError)

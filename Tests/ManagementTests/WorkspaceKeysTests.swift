@@ -43,6 +43,16 @@ final class WorkspaceKeysTests: XCTestCase {
         XCTAssertEqual(try WorkspaceKeys.revoke(id: "sk_nope", store: store, now: 9), .notFound)
     }
 
+    func testAScopedKeyKeepsItsScopesAndDoesNotOpenTheConsole() throws {
+        let full = try WorkspaceKeys.create(name: "ops", store: store, now: 1)
+        let shop = try WorkspaceKeys.create(name: "shop", scopes: [.conversionsCreate], store: store, now: 2)
+        let reader = store.reader(loop: 0)
+        XCTAssertNil(try reader.secretKey(hash: SHA256.hash(full))?.scopes)
+        XCTAssertEqual(try reader.secretKey(hash: SHA256.hash(shop))?.scopes, [.conversionsCreate])
+        XCTAssertNotNil(try WorkspaceOperations.authenticate(key: full, reader: reader))
+        XCTAssertNil(try WorkspaceOperations.authenticate(key: shop, reader: reader))
+    }
+
     func testNamesAreOneLineOfAtMost64Characters() {
         XCTAssertNil(WorkspaceKeys.nameProblem("ops laptop"))
         XCTAssertNil(WorkspaceKeys.nameProblem(String(repeating: "n", count: 64)))

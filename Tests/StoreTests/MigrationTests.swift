@@ -45,8 +45,9 @@ final class MigrationTests: XCTestCase {
             tables,
             [
                 "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances",
-                "certificate_orders", "certificates", "click_counts", "clicks", "console_sessions", "domains",
-                "handoffs", "idempotency_records", "link_click_counts", "link_country_counts", "link_open_counts",
+                "certificate_orders", "certificates", "click_counts", "clicks", "console_sessions",
+                "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
+                "link_country_counts", "link_open_counts",
                 "links", "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys",
             ])

@@ -53,6 +53,16 @@ final class StoreCopyTests: PGTestCase {
             try tx.putSecretKey(SecretKeyRecord(id: "sk_a", name: "CI", keyHash: [1, 2], hint: "ab", createdAt: 5))
             try tx.putSecretKey(
                 SecretKeyRecord(id: "sk_B", name: "ops", keyHash: [3], hint: "cd", createdAt: 5, revokedAt: 9))
+            try tx.putSecretKey(
+                SecretKeyRecord(
+                    id: "sk_c", name: "shop", keyHash: [4], hint: "ef", createdAt: 6, scopes: [.conversionsCreate]))
+            // Conversions (decision 0024): a customer and its sale.
+            var customer = ConversionStoreCases.customer("c1", click: "biq_clk_a", name: "Ann", at: 7)
+            customer.id = "biq_cus_1"
+            _ = try tx.upsertCustomer(customer)
+            var sale = ConversionStoreCases.event("invoice_1", key: [6], customer: customer.id, at: 8)
+            sale.id = "biq_sev_1"
+            _ = try tx.insertConversionEvent(sale)
             // The console's sessions: one signed in, a sign-in link, one expired.
             for (hash, kind, expires) in [
                 (UInt8(1), ConsoleSession.Kind.session, now + 3_600_000), (2, .signInLink, now + 60_000),
@@ -174,6 +184,10 @@ final class StoreCopyTests: PGTestCase {
         try same("claims") { try $0.linkClaims(domain: Fixture.host) }
         try same("secret keys") { try $0.secretKeys() }
         try same("secret key") { try $0.secretKey(hash: [3]) }
+        try same("scoped key") { try $0.secretKey(hash: [4]) }
+        try same("customer") { try $0.customer(externalId: "c1") }
+        try same("sale") { try $0.conversionEvent(eventId: "invoice_1") }
+        try same("sale by key") { try $0.conversionEvent(idempotencyKeyHash: [6]) }
         try same("publishable keys") { try $0.publishableKeys(app: Fixture.appId) }
         try same("publishable key") { try $0.publishableKey(hash: [7, 7]) }
         try same("signing keys") { try $0.signingKeys() }

@@ -4,11 +4,12 @@ checked against the document (the status is documented for the operation, the bo
 against its schema, the documented headers are there). The request bodies sent are validated
 against the documented request schemas too, so those cannot drift either. An operation without a
 scenario here fails the test, so a new route cannot go undocumented-untested."""
-import json, tempfile, uuid
+import json, tempfile, time, uuid
 
 import jsonschema, pytest, referencing, referencing.jsonschema
-from edge import Conn, Edge
-from management_api import FINGERPRINT, Api, new_key
+from edge import Conn, Edge, request
+from fixtures_data import _rows
+from management_api import FINGERPRINT, Api, cli, new_key
 
 METHODS = ("get", "post", "patch", "delete", "put")
 DOC_URI = "urn:biqli-edge:openapi"
@@ -252,11 +253,78 @@ def test_every_operation_answers_as_documented(world):
     c.call(LI, "delete", f"{L}/{second['id']}", key=nokey, expect=401)
     c.call(LI, "delete", f"{L}/{second['id']}", expect=400, query="?force=1")
 
+    # Conversions (decision 0024): a real click of the second link (a desktop visit; its click
+    # is written behind the answer, so it is waited for), a lead on it, a sale through the customer.
+    status, _, _ = request(api.edge.https_port, "/second", headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64)"},
+                           tls=True, sni=host, host=host)
+    assert status == 302
+    deadline = time.time() + 10
+    while not (clicks := _rows(api.edge, "SELECT id FROM clicks WHERE link_id = ?", (second["id"],))):
+        assert time.time() < deadline, "the click was not written"
+        time.sleep(0.05)
+    click = clicks[0]["id"]
+    TL, TS = "/api/v1/track/lead", "/api/v1/track/sale"
+    customer = "cus_" + uuid.uuid4().hex
+    lead = {"clickId": click, "eventId": "evt_" + uuid.uuid4().hex, "eventName": "Sign up",
+            "customerExternalId": customer, "customerName": None, "metadata": []}
+    sdk = {"Idempotency-Key": lead["eventId"], "X-Biq-Request-Id": "req:" + uuid.uuid4().hex}
+    c.call(TL, "post", TL, lead, headers=sdk, expect=201)
+    c.call(TL, "post", TL, lead, headers=sdk, expect=201)  # the replay
+    c.call(TL, "post", TL, {**lead, "eventName": "Other"}, headers=sdk, expect=409)
+    c.call(TL, "post", TL, lead, expect=400)  # no Idempotency-Key
+    c.call(TL, "post", TL, {**lead, "eventId": "evt_" + uuid.uuid4().hex, "clickId": "biq_clk_01ARZ3NDEKTSV4RRFFQ69G5FAV"},
+           headers={"Idempotency-Key": "k-" + uuid.uuid4().hex}, expect=422)
+    c.call(TL, "post", TL, lead, headers=sdk, key=nokey, expect=401)
+    sale = {"eventId": "invoice_" + uuid.uuid4().hex, "customerExternalId": customer, "amount": 1299,
+            "currency": "usd", "invoiceId": "in_1"}
+    sale_headers = {"Idempotency-Key": sale["eventId"]}
+    assert c.call(TS, "post", TS, sale, headers=sale_headers, expect=201).json["click"] == {"id": click}
+    c.call(TS, "post", TS, {**sale, "amount": 1300}, headers=sale_headers, expect=409)
+    c.call(TS, "post", TS, sale, expect=400)
+    c.call(TS, "post", TS, {**sale, "eventId": "evt_" + uuid.uuid4().hex, "currency": "xxx"},
+           headers={"Idempotency-Key": "k-" + uuid.uuid4().hex}, expect=422)
+    c.call(TS, "post", TS, sale, headers=sale_headers, key=nokey, expect=401)
+
+    # Customers and events (decision 0024): the customer of the lead above.
+    CL, CI, EL = "/api/v1/customers", "/api/v1/customers/{externalId}", "/api/v1/events"
+    page = c.call(CL, "get", CL, expect=200, query="?limit=1").json
+    assert len(page["data"]) == 1
+    c.call(CL, "get", CL, expect=400, query="?limit=0")
+    c.call(CL, "get", CL, key=nokey, expect=401)
+    journey = c.call(CI, "get", f"{CL}/{customer}", expect=200).json
+    assert journey["click"] == {"id": click} and len(journey["leads"]) == 1 and len(journey["sales"]) == 1
+    c.call(CI, "get", f"{CL}/{customer}", expect=400, query="?x=1")
+    c.call(CI, "get", f"{CL}/nobody", expect=404)
+    c.call(CI, "get", f"{CL}/{customer}", key=nokey, expect=401)
+    c.call(EL, "get", EL, expect=200, query=f"?type=sale&linkId={second['id']}&limit=5")
+    c.call(EL, "get", EL, expect=400, query="?type=purchase")
+    c.call(EL, "get", EL, key=nokey, expect=401)
+
+    # Scopes: a key without the one an operation needs gets 403 there, on every keyed operation.
+    scoped = {}
+    for name, scope in (("shop", "conversions.create"), ("reader", "links.read")):
+        out = cli(["keys", "create", "--name", name, "--scope", scope], api.edge.dir)
+        assert out.returncode == 0, out.stderr
+        scoped[name] = out.stdout.strip()
+    for path, method, op in operations(doc):
+        if op.get("security") == []:
+            continue
+        concrete = path.replace("{hostname}", host).replace("{externalId}", customer).replace(
+            "{id}", app["id"] if "mobile-apps" in path else second["id"])
+        key = scoped["reader"] if op["operationId"].startswith("track.") else scoped["shop"]
+        c.call(path, method, concrete, key=key, expect=403)
+
     # The transport's limits, on every operation.
     for path, method, _ in operations(doc):
-        concrete = path.replace("{hostname}", host).replace("{id}", app["id"] if "mobile-apps" in path else
-                                                                    second["id"])
+        concrete = path.replace("{hostname}", host).replace("{externalId}", customer).replace(
+            "{id}", app["id"] if "mobile-apps" in path else second["id"])
         c.transport_limits(path, method, concrete)
+
+    # Erasure, then the customer is no longer found by its external ID.
+    c.call(CI, "delete", f"{CL}/{customer}", expect=400, query="?cascade=1")
+    c.call(CI, "delete", f"{CL}/{customer}", key=nokey, expect=401)
+    assert c.call(CI, "delete", f"{CL}/{customer}", expect=200).json["erased"] is True
+    c.call(CI, "delete", f"{CL}/{customer}", expect=404)
 
     # Deletes last: the app, then the domains.
     c.call(AI, "delete", f"{A}/{app['id']}", expect=400, query="?cascade=1")
@@ -277,7 +345,8 @@ def test_every_operation_answers_as_documented(world):
             if status in ("500",):
                 continue
             if status == "409" and op["operationId"] in ("domains.delete", "mobileApps.delete", "mobileApps.update",
-                                                         "mobileApps.rotateKey", "domains.update", "links.delete"):
+                                                         "mobileApps.rotateKey", "domains.update", "links.delete",
+                                                         "customers.erase"):
                 continue  # only an idempotency conflict can give 409 there; tested elsewhere
             assert int(status) in statuses, f"{op['operationId']} never answered its documented {status}"
 

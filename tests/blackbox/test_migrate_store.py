@@ -24,7 +24,7 @@ SQLITE = {**ROOMY, "BIQLI_EDGE_DATABASE_URL": ""}  # the SQLite file, on the Pos
 # The test cluster trusts loopback, so a password is accepted and ignored: it must never be shown.
 PASSWORD = "n0t-Shown-" + uuid.uuid4().hex[:8]
 TABLES = ["secret_keys", "console_sessions", "domains", "mobile_apps", "app_domains", "publishable_keys", "links", "signing_keys",
-          "idempotency_records", "certificates", "acme_accounts", "app_instances", "click_counts",
+          "idempotency_records", "customers", "conversion_events", "certificates", "acme_accounts", "app_instances", "click_counts",
           "link_click_counts", "link_country_counts", "link_open_counts", "handoffs", "clicks", "open_events",
           "open_event_keys"]
 

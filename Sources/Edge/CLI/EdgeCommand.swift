@@ -80,6 +80,8 @@ enum EdgeCommand {
 struct ParsedOptions {
     var flags: Set<String> = []
     var values: [String: String] = [:]
+    /// Every value of each option, in order (`values` keeps the last): `--scope a --scope b`.
+    var allValues: [String: [String]] = [:]
     var positional: [String] = []
 
     /// Nil (after printing why) when an option is unknown or lacks its value.
@@ -112,8 +114,10 @@ struct ParsedOptions {
             } else if allowedValues.contains(name) {
                 if let v = inlineValue {
                     result.values[name] = v
+                    result.allValues[name, default: []].append(v)
                 } else if i < args.count {
                     result.values[name] = args[i]
+                    result.allValues[name, default: []].append(args[i])
                     i += 1
                 } else {
                     printError("biqli-edge \(command): --\(name) needs a value (see --help)")

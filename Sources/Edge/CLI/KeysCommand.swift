@@ -13,28 +13,38 @@ enum KeysCommand {
         They work on the data directory of BIQLI_EDGE_DATA_DIR (or --config), also while
         `serve` runs there.
 
-          keys create --name NAME   create a key and print it, alone on one line (shown once)
-          keys list [--json]        list keys: id, name, last four characters, created, revoked
+          keys create --name NAME [--scope SCOPE]...
+                                    create a key and print it, alone on one line (shown once)
+          keys list [--json]        list keys: id, name, last four characters, scopes, created, revoked
           keys revoke ID            revoke a key (it stops working at once)
 
         Every subcommand takes --config FILE and --help.
 
         Examples:
           biqli-edge keys create --name ci
+          biqli-edge keys create --name shop-backend --scope conversions.create
           export BIQLI_SK=$(biqli-edge keys create --name deploy)
           biqli-edge keys list
           biqli-edge keys revoke sk_01JDEM0KEY0000000000000000
         """
 
     static let createHelp = """
-        Usage: biqli-edge keys create --name NAME [--config FILE]
+        Usage: biqli-edge keys create --name NAME [--scope SCOPE]... [--config FILE]
 
         Creates a workspace secret key and prints it alone on one line of standard output.
         It is shown only this once (only its SHA-256 is stored): keep it in a secret store.
         NAME (1 to 64 characters) tells keys apart in `keys list`.
 
+        Without --scope the key holds every power (as every key made before scopes does).
+        With --scope (repeated, or names separated by commas) it holds only those; a
+        request that needs another is refused with 403 insufficient_scope. Scopes:
+        \(KeyScope.allCases.map(\.rawValue).joined(separator: ", ")).
+        A server that only sends leads and sales (the PHP SDK) needs conversions.create.
+
         Examples:
           biqli-edge keys create --name ci
+          biqli-edge keys create --name shop --scope conversions.create
+          biqli-edge keys create --name reports --scope links.read,analytics.read
           BIQLI_EDGE_DATA_DIR=/var/lib/biqli biqli-edge keys create --name "ops laptop"
           curl -H "Authorization: Bearer $(biqli-edge keys create --name tmp)" http://localhost:8080/api/v1/links
         """
@@ -88,7 +98,9 @@ enum KeysCommand {
             printOut(createHelp)
             return 0
         }
-        guard let options = ParsedOptions.parse(args, flags: [], values: ["name", "config"], command: "keys create")
+        guard
+            let options = ParsedOptions.parse(
+                args, flags: [], values: ["name", "scope", "config"], command: "keys create")
         else { return 2 }
         guard options.positional.isEmpty, let name = options.values["name"] else {
             printError("biqli-edge keys create: --name NAME is required (see --help)")
@@ -98,13 +110,26 @@ enum KeysCommand {
             printError("biqli-edge keys create: --name \(rule)")
             return 2
         }
+        var scopes: [KeyScope]?
+        if let given = options.allValues["scope"] {
+            var unknown: String?
+            guard let parsed = KeyScope.parse(given.joined(separator: ","), unknown: &unknown), !parsed.isEmpty else {
+                let known = KeyScope.allCases.map(\.rawValue).joined(separator: ", ")
+                printError(
+                    "biqli-edge keys create: --scope \(unknown.map { "\"\($0)\" is not a scope" } ?? "is empty"); "
+                        + "the scopes are: \(known)")
+                return 2
+            }
+            scopes = parsed
+        }
         guard let configuration = CommandSetup.configuration(file: options.values["config"], command: "keys create")
         else { return 2 }
         guard let store = CommandSetup.openStore(configuration, command: "keys create") else { return 1 }
         defer { store.close() }
         let key: String
         do {
-            key = try WorkspaceKeys.create(name: name, store: store, now: Int64(Clock.nowMilliseconds()))
+            key = try WorkspaceKeys.create(
+                name: name, scopes: scopes, store: store, now: Int64(Clock.nowMilliseconds()))
         } catch {
             printError("biqli-edge keys create: cannot store the key: \(error)")
             return 1
@@ -145,11 +170,13 @@ enum KeysCommand {
         }
         let rows = keys.map { k in
             [
-                k.id, k.name, "..." + k.hint, Timestamp.format(milliseconds: k.createdAt),
+                k.id, k.name, "..." + k.hint,
+                k.scopes.map { KeyScope.encode($0).replacingOccurrences(of: " ", with: ",") } ?? "all",
+                Timestamp.format(milliseconds: k.createdAt),
                 k.revokedAt.map { Timestamp.format(milliseconds: $0) } ?? "-",
             ]
         }
-        printOut(table(header: ["ID", "NAME", "HINT", "CREATED", "REVOKED"], rows: rows))
+        printOut(table(header: ["ID", "NAME", "HINT", "SCOPES", "CREATED", "REVOKED"], rows: rows))
         return 0
     }
 
@@ -192,6 +219,7 @@ enum KeysCommand {
     static func json(_ k: SecretKeyRecord) -> JSONValue {
         .object([
             ("id", .string(k.id)), ("name", .string(k.name)), ("hint", .string(k.hint)),
+            ("scopes", k.scopes.map { .array($0.map { .string($0.rawValue) }) } ?? .null),
             ("createdAt", .string(Timestamp.format(milliseconds: k.createdAt))),
             ("revokedAt", k.revokedAt.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null),
         ])

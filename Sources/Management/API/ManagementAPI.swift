@@ -29,6 +29,8 @@ public final class ManagementAPI: Sendable {
     public struct PendingWrite: Sendable {
         let call: ManagementCall
         let operation: ManagementRoute.Write
+        /// The operation keeps its own idempotency (conversions): no management record.
+        var ownIdempotency = false
     }
 
     public enum Prepared: Sendable {
@@ -43,7 +45,7 @@ public final class ManagementAPI: Sendable {
     /// the access log and metrics).
     public func prepare(_ request: HTTPRequest, reader: any StoreReader, routeName: inout String) -> Prepared {
         let callerIds = request.headers.values("x-biq-request-id")
-        let requestId = Self.requestId(callerIds.count == 1 ? callerIds[0] : nil)
+        var requestId = Self.requestId(callerIds.count == 1 ? callerIds[0] : nil)
         do {
             let path = request.path
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
@@ -64,9 +66,19 @@ public final class ManagementAPI: Sendable {
                 throw ManagementError.methodNotAllowed(allowed)
             }
             routeName = route.operationId
-            try Self.checkRequestId(callerIds)
+            if route.isConversion {
+                // The server SDK's rule: `:` allowed, 1 to 100 characters.
+                if callerIds.count == 1, ConversionHeaders.isValidRequestId(callerIds[0]) { requestId = callerIds[0] }
+                try ConversionHeaders.checkRequestId(callerIds)
+            } else {
+                try Self.checkRequestId(callerIds)
+            }
             var keyId = ""
-            if !route.isPublic { keyId = try ManagementAuth.authenticate(request.headers, reader: reader).id }
+            if !route.isPublic {
+                let record = try ManagementAuth.authenticate(request.headers, reader: reader)
+                if let scope = route.scope, !record.allows(scope) { throw ManagementError.insufficientScope(scope) }
+                keyId = record.id
+            }
             let query = try QueryParameters(request.query)
             try query.requireOnly(route.query)
             var call = ManagementCall(
@@ -80,8 +92,13 @@ public final class ManagementAPI: Sendable {
                 if route.requiresBody && call.body == nil {
                     throw ManagementError.malformed(RequestBody.missing)
                 }
-                call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
-                return .write(PendingWrite(call: call, operation: operation))
+                if route.isConversion {
+                    call.idempotencyKey = try ConversionHeaders.idempotencyKey(
+                        request.headers.values("idempotency-key"))
+                } else {
+                    call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
+                }
+                return .write(PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion))
             }
         } catch {
             return .answer(errorResponse(error, requestId: requestId))
@@ -96,7 +113,10 @@ public final class ManagementAPI: Sendable {
         let environment = self.environment
         store.write(
             refusing: ManagementError.self,
-            { tx in try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) } },
+            { tx in
+                if write.ownIdempotency { return try write.operation(call, tx, environment) }
+                return try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) }
+            },
             completion: { [self] result in
                 switch result {
                 case .success(let answer):

@@ -1,4 +1,5 @@
 import Core
+import Model
 import Store
 
 /// Why a workspace-API request failed. Every case is one code of the seed's
@@ -29,6 +30,16 @@ enum ManagementError: Error, Sendable, Equatable {
     case idempotencyConflict
     /// 500: the store failed; the detail goes to the log, never to the client.
     case internalError
+    /// 403: the key does not hold the scope the route needs.
+    case insufficientScope(KeyScope)
+    /// 400: a conversion call without `Idempotency-Key`.
+    case idempotencyKeyRequired
+    /// 422: `clickId` names no click of this edge.
+    case invalidClickId
+    /// 422: no `clickId`, and the customer has no attributed click.
+    case attributionRequired
+    /// 422: `currency` is not an ISO 4217 currency with a minor unit.
+    case currencyUnavailable(String)
 
     static func invalid(_ field: String, _ rule: String) -> ManagementError {
         .invalid([FieldProblem(field, rule)])
@@ -43,6 +54,9 @@ enum ManagementError: Error, Sendable, Equatable {
         case .invalid: return 422
         case .domainTaken, .aliasTaken, .idempotencyConflict: return 409
         case .internalError: return 500
+        case .insufficientScope: return 403
+        case .idempotencyKeyRequired: return 400
+        case .invalidClickId, .attributionRequired, .currencyUnavailable: return 422
         }
     }
 
@@ -58,6 +72,11 @@ enum ManagementError: Error, Sendable, Equatable {
         case .aliasTaken: return "alias_taken"
         case .idempotencyConflict: return "idempotency_conflict"
         case .internalError: return "internal_server_error"
+        case .insufficientScope: return "insufficient_scope"
+        case .idempotencyKeyRequired: return "idempotency_key_required"
+        case .invalidClickId: return "invalid_click_id"
+        case .attributionRequired: return "attribution_required"
+        case .currencyUnavailable: return "currency_unavailable"
         }
     }
 
@@ -78,6 +97,16 @@ enum ManagementError: Error, Sendable, Equatable {
         case .idempotencyConflict:
             return "This Idempotency-Key was already used with a different request; use a new key for a new request."
         case .internalError: return "An unexpected failure prevented the request; retry it."
+        case .insufficientScope(let scope):
+            return
+                "This key does not hold the \(scope.rawValue) scope; create one that does (biqli-edge keys create --scope \(scope.rawValue))."
+        case .idempotencyKeyRequired:
+            return "Send an Idempotency-Key header (1 to 255 bytes, no control character), the same on every retry."
+        case .invalidClickId: return "clickId names no click of this workspace."
+        case .attributionRequired:
+            return "Send clickId: this customer has no attributed click yet (a lead with clickId attributes it)."
+        case .currencyUnavailable(let code):
+            return "The currency \(code) is not an ISO 4217 currency with a minor unit."
         }
     }
 
@@ -89,6 +118,11 @@ enum ManagementError: Error, Sendable, Equatable {
         case .domainTaken(let host): return .object([("field", "hostname"), ("hostname", .string(host))])
         case .aliasTaken(let domain, let key):
             return .object([("field", "key"), ("domain", .string(domain)), ("key", .string(key))])
+        case .insufficientScope(let scope): return .object([("requiredScope", .string(scope.rawValue))])
+        case .idempotencyKeyRequired: return .object([("field", "Idempotency-Key")])
+        case .invalidClickId: return .object([("field", "clickId")])
+        case .attributionRequired: return .object([("field", "clickId")])
+        case .currencyUnavailable(let code): return .object([("field", "currency"), ("currency", .string(code))])
         default: return nil
         }
     }

@@ -27,10 +27,18 @@ struct ManagementRoute: Sendable {
     let requiresBody: Bool
     let handler: Handler
     let segments: [Substring]
+    /// What the key must hold (nil on public routes): `scope` or, by default, the one its
+    /// operation id names (`links.*` reads `links.read`, writes `links.write`, analytics
+    /// `analytics.read`...).
+    let scope: KeyScope?
+    /// A conversion call of the server SDK (`track/lead`, `track/sale`): its headers follow
+    /// the SDK's rules (`ConversionHeaders`), and its idempotency is the event's own.
+    let isConversion: Bool
 
     init(
         _ method: HTTPMethod, _ pattern: String, _ operationId: String, query: Set<String> = [],
-        isPublic: Bool = false, requiresBody: Bool = false, _ handler: Handler
+        isPublic: Bool = false, requiresBody: Bool = false, scope: KeyScope? = nil, isConversion: Bool = false,
+        _ handler: Handler
     ) {
         self.method = method
         self.pattern = pattern
@@ -39,6 +47,10 @@ struct ManagementRoute: Sendable {
         self.isPublic = isPublic
         self.requiresBody = requiresBody
         self.handler = handler
+        self.isConversion = isConversion
+        var isWrite = false
+        if case .write = handler { isWrite = true }
+        self.scope = isPublic ? nil : scope ?? Self.defaultScope(operationId, isWrite: isWrite)
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
     }
 
@@ -56,6 +68,16 @@ struct ManagementRoute: Sendable {
             }
         }
         return parameters
+    }
+
+    static func defaultScope(_ operationId: String, isWrite: Bool) -> KeyScope? {
+        if operationId.hasSuffix(".analytics") { return .analyticsRead }
+        if operationId.hasPrefix("domains.") { return isWrite ? .domainsWrite : .domainsRead }
+        if operationId.hasPrefix("mobileApps.") { return isWrite ? .mobileAppsWrite : .mobileAppsRead }
+        if operationId.hasPrefix("links.") { return isWrite ? .linksWrite : .linksRead }
+        if operationId.hasPrefix("customers.") { return isWrite ? .customersWrite : .customersRead }
+        if operationId.hasPrefix("events.") { return .eventsRead }
+        return nil
     }
 
     var isWrite: Bool {
@@ -113,5 +135,21 @@ enum ManagementRoutesTable {
         ManagementRoute(
             .get, "/api/v1/links/{id}/qr.png", "links.qrCodePNG", query: LinkQRCodeOperations.query,
             .read(LinkQRCodeOperations.png)),
+
+        ManagementRoute(
+            .post, "/api/v1/track/lead", "track.lead", requiresBody: true, scope: .conversionsCreate,
+            isConversion: true, .write(ConversionOperations.lead)),
+        ManagementRoute(
+            .post, "/api/v1/track/sale", "track.sale", requiresBody: true, scope: .conversionsCreate,
+            isConversion: true, .write(ConversionOperations.sale)),
+
+        ManagementRoute(
+            .get, "/api/v1/customers", "customers.list", query: listQuery, .read(CustomerOperations.list)),
+        ManagementRoute(.get, "/api/v1/customers/{externalId}", "customers.get", .read(CustomerOperations.get)),
+        ManagementRoute(
+            .delete, "/api/v1/customers/{externalId}", "customers.erase", .write(CustomerOperations.erase)),
+        ManagementRoute(
+            .get, "/api/v1/events", "events.list", query: listQuery.union(["type", "linkId"]),
+            .read(CustomerOperations.events)),
     ]
 }

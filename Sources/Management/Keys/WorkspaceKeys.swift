@@ -13,12 +13,14 @@ public enum WorkspaceKeys {
     public static func nameProblem(_ name: String) -> String? { TextRule.check(name, maxLength: maxNameLength) }
 
     /// Stores a new key named `name` (checked with `nameProblem` first) and returns it,
-    /// the only time it is seen.
-    public static func create(name: String, store: any Store, now: Int64) throws(StoreError) -> String {
+    /// the only time it is seen. `scopes` nil: every power; else exactly those (not empty).
+    public static func create(name: String, scopes: [KeyScope]? = nil, store: any Store, now: Int64)
+        throws(StoreError) -> String
+    {
         let key = KeyMaterial.newSecretKey()
         let record = SecretKeyRecord(
             id: "sk_" + ULID.make(), name: name, keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key),
-            createdAt: now)
+            createdAt: now, scopes: scopes.map { $0.isEmpty ? KeyScope.allCases : $0.sorted() })
         try store.writeAndWait { tx in try tx.putSecretKey(record) }
         return key
     }

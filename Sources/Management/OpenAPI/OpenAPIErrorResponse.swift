@@ -7,6 +7,7 @@ import Core
 enum OpenAPIErrorResponse: String, CaseIterable {
     case badRequest = "BadRequest"
     case unauthorized = "Unauthorized"
+    case forbidden = "Forbidden"
     case notFound = "NotFound"
     case conflict = "Conflict"
     case contentTooLarge = "ContentTooLarge"
@@ -18,6 +19,7 @@ enum OpenAPIErrorResponse: String, CaseIterable {
         switch self {
         case .badRequest: "400"
         case .unauthorized: "401"
+        case .forbidden: "403"
         case .notFound: "404"
         case .conflict: "409"
         case .contentTooLarge: "413"
@@ -33,6 +35,8 @@ enum OpenAPIErrorResponse: String, CaseIterable {
             "validation_error: the request cannot be read: body missing where one is required, not a JSON object, over 65536 bytes or 16 levels, repeated keys or invalid UTF-8; an unknown, repeated or invalid query parameter (an empty cursor too); an Idempotency-Key or X-Biq-Request-Id that breaks its rule or comes twice. details.field names the body member, the parameter or the header."
         case .unauthorized:
             "invalid_token: missing, unknown or revoked workspace secret key, a publishable key, or two Authorization headers."
+        case .forbidden:
+            "insufficient_scope: the key was made with --scope and does not hold the scope this operation needs (details.requiredScope)."
         case .notFound: "resource_not_found."
         case .conflict: "domain_taken, alias_taken or idempotency_conflict."
         case .contentTooLarge:
@@ -76,18 +80,21 @@ enum OpenAPIErrorResponse: String, CaseIterable {
 /// checks no rule, so it has no 422. Any request line can be too long (414).
 extension [OpenAPIErrorResponse] {
     static var meta: Self { [.badRequest, .uriTooLong] }
-    static var listing: Self { [.badRequest, .unauthorized, .uriTooLong, .internalError] }
-    static var reading: Self { [.badRequest, .unauthorized, .notFound, .uriTooLong, .internalError] }
+    static var listing: Self { [.badRequest, .unauthorized, .forbidden, .uriTooLong, .internalError] }
+    static var reading: Self { [.badRequest, .unauthorized, .forbidden, .notFound, .uriTooLong, .internalError] }
     static var creating: Self {
-        [.badRequest, .unauthorized, .conflict, .contentTooLarge, .uriTooLong, .unprocessable, .internalError]
-    }
-    static var changing: Self {
         [
-            .badRequest, .unauthorized, .notFound, .conflict, .contentTooLarge, .uriTooLong, .unprocessable,
+            .badRequest, .unauthorized, .forbidden, .conflict, .contentTooLarge, .uriTooLong, .unprocessable,
             .internalError,
         ]
     }
+    static var changing: Self {
+        [
+            .badRequest, .unauthorized, .forbidden, .notFound, .conflict, .contentTooLarge, .uriTooLong,
+            .unprocessable, .internalError,
+        ]
+    }
     static var deleting: Self {
-        [.badRequest, .unauthorized, .notFound, .conflict, .contentTooLarge, .uriTooLong, .internalError]
+        [.badRequest, .unauthorized, .forbidden, .notFound, .conflict, .contentTooLarge, .uriTooLong, .internalError]
     }
 }

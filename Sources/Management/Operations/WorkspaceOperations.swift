@@ -12,10 +12,12 @@ import Store
 /// The writes run inside the caller's store transaction (`Store.write`), as the API's do.
 public enum WorkspaceOperations {
     /// The record of `key` when it is a well-formed, known and unrevoked workspace secret
-    /// key (the API's bearer rule); nil otherwise.
+    /// key (the API's bearer rule) with every power; nil otherwise. A scoped key (`keys
+    /// create --scope`, decision 0024) does not open the console, where a session can do
+    /// everything.
     public static func authenticate(key: String, reader: any StoreReader) throws(StoreError) -> SecretKeyRecord? {
         guard ManagementAuth.isWellFormed(key), let record = try reader.secretKey(hash: KeyMaterial.hash(key)),
-            record.revokedAt == nil
+            record.revokedAt == nil, record.scopes == nil
         else { return nil }
         return record
     }

@@ -8,15 +8,25 @@ public struct SecretKeyRecord: Sendable, Equatable {
     public var hint: String
     public var createdAt: Int64
     public var revokedAt: Int64?
+    /// What the key may do; nil for every power (keys made before scopes, or without
+    /// `--scope`). Never empty when set.
+    public var scopes: [KeyScope]?
 
-    public init(id: String, name: String, keyHash: [UInt8], hint: String, createdAt: Int64, revokedAt: Int64? = nil) {
+    public init(
+        id: String, name: String, keyHash: [UInt8], hint: String, createdAt: Int64, revokedAt: Int64? = nil,
+        scopes: [KeyScope]? = nil
+    ) {
         self.id = id
         self.name = name
         self.keyHash = keyHash
         self.hint = hint
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.scopes = scopes
     }
+
+    /// True when the key holds `scope` (a key without scopes holds them all).
+    public func allows(_ scope: KeyScope) -> Bool { scopes.map { $0.contains(scope) } ?? true }
 }
 
 /// A Mobile App publishable key (`biqli_mobile_pk_...`), stored hashed.

@@ -72,7 +72,7 @@ struct CopyTable {
             "secret_keys",
             [
                 ("id", .text), ("name", .text), ("key_hash", .bytes), ("hint", .text), ("created_at", .int),
-                ("revoked_at", .int),
+                ("revoked_at", .int), ("scopes", .text),
             ]),
         // The console's sessions (decision 0019), so that an operator signed in stays
         // signed in after the move: only their tokens' hashes, as stored; expired ones
@@ -124,6 +124,23 @@ struct CopyTable {
             [
                 ("scope", .text), ("key_hash", .bytes), ("request_hash", .bytes), ("status", .int), ("body", .bytes),
                 ("created_at", .int),
+            ]),
+        // Conversions (decision 0024): customers, then their leads and sales with the
+        // answers they replay.
+        CopyTable(
+            "customers",
+            [
+                ("id", .text), ("external_id", .text), ("name", .text), ("email", .text), ("avatar", .text),
+                ("click_id", .text), ("link_id", .text), ("created_at", .int), ("updated_at", .int),
+            ]),
+        CopyTable(
+            "conversion_events",
+            [
+                ("id", .text), ("type", .text), ("event_id", .text), ("idempotency_key_hash", .bytes),
+                ("request_hash", .bytes), ("event_name", .text), ("customer_id", .text), ("click_id", .text),
+                ("link_id", .text), ("amount", .int), ("currency", .text), ("payment_processor", .text),
+                ("invoice_id", .text), ("metadata", .text), ("occurred_at", .int), ("created_at", .int),
+                ("response", .bytes),
             ]),
         // Certificates ordered through ACME and the account that ordered them (decision
         // 0017): moving keeps them, rather than ordering everything again. Challenges and

@@ -2,14 +2,14 @@ import Model
 
 /// Secret, publishable and signing keys, and the management API's idempotency records.
 extension PGQueries {
-    static let secretKeyColumns = "id, name, key_hash, hint, created_at, revoked_at"
+    static let secretKeyColumns = "id, name, key_hash, hint, created_at, revoked_at, scopes"
     static let selectSecretKey = "SELECT \(secretKeyColumns) FROM secret_keys WHERE key_hash = $1"
     static let selectSecretKeys = "SELECT \(secretKeyColumns) FROM secret_keys ORDER BY created_at, id COLLATE \"C\""
 
     static func decodeSecretKey(_ r: PGResult, _ i: Int) -> SecretKeyRecord {
         SecretKeyRecord(
             id: r.text(i, 0), name: r.text(i, 1), keyHash: r.bytes(i, 2), hint: r.text(i, 3), createdAt: r.int(i, 4),
-            revokedAt: r.optionalInt(i, 5))
+            revokedAt: r.optionalInt(i, 5), scopes: SQLiteQueries.decodeScopes(r.optionalText(i, 6)))
     }
 
     func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord? {

@@ -193,21 +193,22 @@ extension PGTransaction {
     // MARK: keys and records
 
     static let upsertSecretKeySQL = """
-        INSERT INTO secret_keys (\(secretKeyColumns)) VALUES ($1, $2, $3, $4, $5, $6)
+        INSERT INTO secret_keys (\(secretKeyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
         ON CONFLICT (id) DO UPDATE SET
             name = excluded.name, key_hash = excluded.key_hash, hint = excluded.hint,
-            created_at = excluded.created_at, revoked_at = excluded.revoked_at
+            created_at = excluded.created_at, revoked_at = excluded.revoked_at, scopes = excluded.scopes
         """
 
     func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) {
         try willQuery()
-        var p = PGParams(capacity: 6)
+        var p = PGParams(capacity: 7)
         p.text(key.id)
         p.text(key.name)
         p.bytes(key.keyHash)
         p.text(key.hint)
         p.int(key.createdAt)
         p.int(key.revokedAt)
+        p.text(key.scopes.map(KeyScope.encode))
         try db.run("pgt_upsert_secret_key", Self.upsertSecretKeySQL, p)
     }
 

@@ -1,14 +1,21 @@
 import Model
 
 extension SQLiteQueries {
-    static let secretKeyColumns = "id, name, key_hash, hint, created_at, revoked_at"
+    static let secretKeyColumns = "id, name, key_hash, hint, created_at, revoked_at, scopes"
     static let selectSecretKey = "SELECT \(secretKeyColumns) FROM secret_keys WHERE key_hash = ?1"
     static let selectSecretKeys = "SELECT \(secretKeyColumns) FROM secret_keys ORDER BY created_at, id"
 
     static func decodeSecretKey(_ s: SQLiteStatement) -> SecretKeyRecord {
         SecretKeyRecord(
             id: s.text(0), name: s.text(1), keyHash: s.blob(2), hint: s.text(3), createdAt: s.int64(4),
-            revokedAt: s.optionalInt64(5))
+            revokedAt: s.optionalInt64(5), scopes: decodeScopes(s.optionalText(6)))
+    }
+
+    /// NULL: every power. Names this binary does not know (a newer one wrote them) are
+    /// dropped: the key can do less here, never more.
+    static func decodeScopes(_ text: String?) -> [KeyScope]? {
+        guard let text else { return nil }
+        return text.split(separator: " ").compactMap { KeyScope(rawValue: String($0)) }
     }
 
     func secretKey(hash: [UInt8]) throws(StoreError) -> SecretKeyRecord? {

@@ -176,10 +176,10 @@ extension SQLiteTransaction {
     // MARK: keys and records
 
     static let upsertSecretKeySQL = """
-        INSERT INTO secret_keys (\(secretKeyColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        INSERT INTO secret_keys (\(secretKeyColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
         ON CONFLICT (id) DO UPDATE SET
             name = excluded.name, key_hash = excluded.key_hash, hint = excluded.hint,
-            created_at = excluded.created_at, revoked_at = excluded.revoked_at
+            created_at = excluded.created_at, revoked_at = excluded.revoked_at, scopes = excluded.scopes
         """
 
     func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) {
@@ -190,6 +190,7 @@ extension SQLiteTransaction {
             s.bind(4, key.hint)
             s.bind(5, key.createdAt)
             s.bind(6, key.revokedAt)
+            s.bind(7, key.scopes.map(KeyScope.encode))
         }
     }
 

@@ -17,6 +17,7 @@ enum SchemaFixtures {
         (6, v6),
         (7, v7),
         (8, v8),
+        (9, v9),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -425,5 +426,54 @@ enum SchemaFixtures {
             with: """
                 ALTER TABLE open_events ADD COLUMN receipt_input BLOB;
                 PRAGMA user_version = 8;
+                """)
+
+    /// Version 9: conversions (decision 0024). The fixture's key stays without scopes (every
+    /// power); one customer with a lead on the fixture's link.
+    static let v9 =
+        v8
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 8;",
+            with: """
+                ALTER TABLE secret_keys ADD COLUMN scopes TEXT;
+                CREATE TABLE customers (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    external_id TEXT NOT NULL UNIQUE,
+                    name TEXT,
+                    email TEXT,
+                    avatar TEXT,
+                    click_id TEXT,
+                    link_id TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE TABLE conversion_events (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    type TEXT NOT NULL,
+                    event_id TEXT NOT NULL UNIQUE,
+                    idempotency_key_hash BLOB NOT NULL UNIQUE,
+                    request_hash BLOB NOT NULL,
+                    event_name TEXT NOT NULL,
+                    customer_id TEXT NOT NULL,
+                    click_id TEXT,
+                    link_id TEXT,
+                    amount INTEGER,
+                    currency TEXT,
+                    payment_processor TEXT,
+                    invoice_id TEXT,
+                    metadata TEXT,
+                    occurred_at INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    response BLOB NOT NULL
+                );
+                CREATE INDEX conversion_events_customer ON conversion_events(customer_id, occurred_at);
+                CREATE INDEX conversion_events_link ON conversion_events(link_id, created_at, id) WHERE link_id IS NOT NULL;
+                CREATE INDEX conversion_events_created ON conversion_events(created_at, id);
+                INSERT INTO customers VALUES ('biq_cus_01HFIXTURE0000000000000000', 'fixture-customer', NULL, NULL,
+                    NULL, 'biq_clk_01HFIXTURE0000000000000000', '\(linkId)', 1000, 1000);
+                INSERT INTO conversion_events VALUES ('biq_lev_01HFIXTURE0000000000000000', 'lead', 'evt_fixture',
+                    X'0C0D', X'0E0F', 'Sign up', 'biq_cus_01HFIXTURE0000000000000000',
+                    'biq_clk_01HFIXTURE0000000000000000', '\(linkId)', NULL, NULL, NULL, NULL, NULL, 1000, 1000, X'7B7D');
+                PRAGMA user_version = 9;
                 """)
 }

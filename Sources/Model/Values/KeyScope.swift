@@ -1,0 +1,43 @@
+/// What a workspace secret key may do (issue 25). A key made before scopes existed, or
+/// without `--scope`, holds every power (`SecretKeyRecord.scopes` nil); a scoped key
+/// holds exactly the scopes it was given, and a request that needs another one is
+/// refused with 403 `insufficient_scope`.
+public enum KeyScope: String, Sendable, Equatable, CaseIterable, Comparable {
+    case domainsRead = "domains.read"
+    case domainsWrite = "domains.write"
+    case mobileAppsRead = "mobile_apps.read"
+    case mobileAppsWrite = "mobile_apps.write"
+    case linksRead = "links.read"
+    case linksWrite = "links.write"
+    /// Analytics of links and Mobile Apps.
+    case analyticsRead = "analytics.read"
+    /// `POST /api/v1/track/lead` and `/api/v1/track/sale` (the server SDK's calls).
+    case conversionsCreate = "conversions.create"
+    /// `GET /api/v1/customers`, `GET /api/v1/customers/{externalId}`.
+    case customersRead = "customers.read"
+    /// `DELETE /api/v1/customers/{externalId}` (erasure).
+    case customersWrite = "customers.write"
+    /// `GET /api/v1/events`: leads and sales.
+    case eventsRead = "events.read"
+
+    public static func < (a: KeyScope, b: KeyScope) -> Bool { a.rawValue < b.rawValue }
+
+    /// The scopes of a stored or typed list: names separated by spaces or commas.
+    /// Nil when one of them is not a scope (`unknown` gets its name).
+    public static func parse(_ text: String, unknown: inout String?) -> [KeyScope]? {
+        var scopes: [KeyScope] = []
+        for name in text.split(whereSeparator: { $0 == " " || $0 == "," }) {
+            guard let scope = KeyScope(rawValue: String(name)) else {
+                unknown = String(name)
+                return nil
+            }
+            if !scopes.contains(scope) { scopes.append(scope) }
+        }
+        return scopes.sorted()
+    }
+
+    /// The stored form: names sorted, separated by one space.
+    public static func encode(_ scopes: [KeyScope]) -> String {
+        scopes.sorted().map(\.rawValue).joined(separator: " ")
+    }
+}

@@ -1,0 +1,410 @@
+"""Black-box tests of conversions, `POST /api/v1/track/lead` and `/api/v1/track/sale` (issue 25,
+../shared/spec/conversions-contract.md), against the real binary, with a client written from the
+contract (`conversions_client.py`) and raw requests for what it does not send. Clicks are real
+visits' (an Android visit's handoff names its click, durable before the answer). Runs on both
+backends (scripts/test's two passes); the fleet test on the PostgreSQL pass only."""
+import json, time, uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import backend
+from conversions_client import ApiError, Conversions, invoice_event_id, php_json
+from edge import request
+from fixtures_data import LINK_IDS, _rows, android_token, handoff, start_demo
+from management_api import cli
+from test_resolver import ROOMY
+
+PUBLIC = "https://edge.example.test"
+
+
+@pytest.fixture
+def demo(edge_factory):
+    return start_demo(edge_factory, env=ROOMY)
+
+
+def client(edge, key=None, **kw):
+    return Conversions(key or edge.secret_key, f"http://127.0.0.1:{edge.http_port}/api", **kw)
+
+
+def new_click(edge, key="invite"):
+    """A real click: an Android visit of link `key`; its handoff (durable before the answer) names it."""
+    return handoff(edge, android_token(edge, key))["click_id"]
+
+
+def refused(call, status, code):
+    with pytest.raises(ApiError) as info:
+        call()
+    assert (info.value.status, info.value.code) == (status, code), info.value.body
+    assert info.value.request_id and info.value.body["request_id"] == info.value.request_id
+    assert set(info.value.body["error"]) >= {"code", "message"}
+    return info.value
+
+
+def raw_post(edge, kind, body, headers):
+    raw = body if isinstance(body, bytes) else php_json(body)
+    status, h, payload = request(edge.http_port, f"/api/v1/track/{kind}", method="POST", headers=headers, body=raw)
+    return status, h, json.loads(payload)
+
+
+def events(edge, **where):
+    sql = "SELECT * FROM conversion_events"
+    if where:
+        sql += " WHERE " + " AND ".join(f"{k} = ?" for k in where)
+    return _rows(edge, sql, tuple(where.values()))
+
+
+# ---------------------------------------------------------------- the SDK's story, end to end
+
+
+def test_a_lead_then_a_sale_without_click_id_is_attributed_through_the_customer(demo):
+    click = new_click(demo)
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    lead = c.lead(click_id=click, event_name="Sign up", customer_external_id=customer,
+                  customer_name="Zoë Ünal", customer_email="zoe@example.com",
+                  customer_avatar="https://cdn.example.com/a/zoe.png",
+                  metadata={"plan": "pro", "note": "café ☕ 🎉"})
+    assert lead.status == 201
+    b = lead.body
+    assert set(b) == {"event", "click", "link", "customer", "lead", "request_id"}
+    assert b["event"]["id"].startswith("biq_lev_") and b["event"]["type"] == "lead"
+    assert b["event"]["eventName"] == "Sign up" and b["event"]["metadata"] == {"plan": "pro", "note": "café ☕ 🎉"}
+    assert b["click"] == {"id": click}
+    assert b["link"] == {"id": LINK_IDS["invite"], "shortUrl": "https://go.example.test/invite"}
+    assert b["customer"]["id"].startswith("biq_cus_")
+    assert b["customer"] | {"id": None} == {"id": None, "externalId": customer, "name": "Zoë Ünal",
+                                             "email": "zoe@example.com",
+                                             "avatar": "https://cdn.example.com/a/zoe.png"}
+    assert b["request_id"] == lead.request_id == lead.headers["x-biq-request-id"]
+
+    sale = c.sale(customer_external_id=customer, amount=1299, invoice_id=" inv_1001 ")
+    assert sale.status == 201
+    s = sale.body
+    assert s["event"]["id"].startswith("biq_sev_") and s["event"]["type"] == "sale"
+    assert s["event"]["eventId"] == invoice_event_id("inv_1001")
+    assert s["event"]["eventName"] == "Purchase"
+    assert s["click"] == {"id": click}, "the sale carried no clickId: attributed through the customer's lead"
+    assert s["link"]["id"] == LINK_IDS["invite"] and s["customer"]["id"] == b["customer"]["id"]
+    assert s["sale"] == {"amount": 1299, "currency": "usd", "paymentProcessor": "custom", "invoiceId": "inv_1001"}
+
+    stored = events(demo, customer_id=b["customer"]["id"])
+    assert sorted(e["type"] for e in stored) == ["lead", "sale"]
+    assert {e["click_id"] for e in stored} == {click}
+
+
+def test_the_sdks_live_smoke_test_replays_lead_and_sale(demo):
+    """smoke/live.php: a lead twice with one eventId, a sale twice with one invoice: the same ids."""
+    click = new_click(demo)
+    c = client(demo)
+    customer, event = "smoke_" + uuid.uuid4().hex, "signup:" + uuid.uuid4().hex
+    first = c.lead(click_id=click, event_id=event, event_name="Sign up", customer_external_id=customer)
+    again = c.lead(click_id=click, event_id=event, event_name="Sign up", customer_external_id=customer)
+    assert again.body["event"]["id"] == first.body["event"]["id"]
+    assert again.headers.get("idempotent-replayed") == "true"
+    sales = [c.sale(customer_external_id=customer, amount=1299, currency="usd", payment_processor="stripe",
+                    invoice_id="in_smoke") for _ in range(2)]
+    assert sales[0].body["event"]["id"] == sales[1].body["event"]["id"]
+    for s in sales:
+        assert s.body["sale"]["amount"] == 1299 and s.body["sale"]["currency"] == "usd"
+        assert s.body["click"]["id"] == click
+    assert len(events(demo, event_id=event)) == 1
+    assert len(events(demo, event_id=invoice_event_id("in_smoke", "stripe"))) == 1
+
+
+def test_a_lead_without_click_id_for_a_customer_already_attributed_takes_its_click(demo):
+    click = new_click(demo, "promo")
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    c.lead(click_id=click, event_name="Sign up", customer_external_id=customer)
+    later = c.lead(event_name="Activated", customer_external_id=customer)
+    assert later.body["click"] == {"id": click} and later.body["link"]["id"] == LINK_IDS["promo"]
+
+
+# ---------------------------------------------------------------- what the SDK really sends
+
+
+def test_explicit_nulls_empty_list_metadata_and_u_escapes_are_accepted(demo):
+    click = new_click(demo)
+    event = "evt_" + str(uuid.uuid4())
+    body = (b'{"clickId":"' + click.encode() + b'","eventId":"' + event.encode() + b'","eventName":"Sign up",'
+            b'"customerExternalId":"cus_\\u00fc\\ud83c\\udf89","customerName":null,"customerEmail":null,'
+            b'"customerAvatar":null,"occurredAt":null,"metadata":[]}')
+    headers = {"Authorization": "Bearer " + demo.secret_key, "Content-Type": "application/json",
+               "Accept": "application/json", "Idempotency-Key": event, "X-Biq-Request-Id": "req_" + str(uuid.uuid4())}
+    status, _, answer = raw_post(demo, "lead", body, headers)
+    assert status == 201, answer
+    assert answer["customer"]["externalId"] == "cus_ü🎉" and answer["customer"]["name"] is None
+    assert answer["event"]["metadata"] == {}
+
+
+def test_a_sale_without_payment_processor_defaults_to_custom_and_occurred_at_is_kept(demo):
+    click = new_click(demo)
+    c = client(demo)
+    at = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - 3600))
+    s = c.sale(click_id=click, customer_external_id="cus_" + uuid.uuid4().hex, amount=500, currency="jpy",
+               invoice_id="INV-9", occurred_at=at, metadata={"sku": "A-1"})
+    assert s.body["sale"] == {"amount": 500, "currency": "jpy", "paymentProcessor": "custom", "invoiceId": "INV-9"}
+    assert s.body["event"]["occurredAt"] == at.replace("+00:00", ".000Z")
+
+
+def test_a_caller_request_id_with_a_colon_is_echoed_and_keys_with_punctuation_work(demo):
+    click = new_click(demo)
+    c = client(demo)
+    r = c.lead(click_id=click, event_name="Sign up", customer_external_id="customer_123",
+               idempotency_key="signup:customer_123", request_id="trace:abc.123_x-y")
+    assert r.body["request_id"] == "trace:abc.123_x-y" == r.headers["x-biq-request-id"]
+    assert len(events(demo, idempotency_key_hash=__import__("hashlib").sha256(b"signup:customer_123").digest())) == 1
+
+
+# ---------------------------------------------------------------- replays and conflicts
+
+
+def test_a_lost_answer_replayed_gets_the_first_answer_and_one_event(demo):
+    click = new_click(demo)
+    c = client(demo)
+    body = {"clickId": click, "eventId": "evt_" + str(uuid.uuid4()), "eventName": "Sign up",
+            "customerExternalId": "cus_" + uuid.uuid4().hex, "customerName": None, "customerEmail": None,
+            "customerAvatar": None, "occurredAt": None, "metadata": {}}
+    rid = "req_" + str(uuid.uuid4())
+    first = c.send("lead", dict(body), request_id=rid)  # its answer "lost": sent again as the SDK retries
+    retry = c.send("lead", dict(body), request_id=rid)
+    assert retry.status == 201 and retry.body == first.body
+    replay = c.send("lead", dict(body))  # a deliberate replay: a new request id, the same event
+    assert replay.body["event"] == first.body["event"] and replay.body["request_id"] != first.body["request_id"]
+    assert len(events(demo, event_id=body["eventId"])) == 1
+
+
+def test_the_same_key_with_another_body_or_an_event_id_reused_is_idempotency_conflict(demo):
+    click = new_click(demo)
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    lead = c.lead(click_id=click, event_name="Sign up", customer_external_id=customer)
+    event_id = lead.body["event"]["eventId"]
+    # Same Idempotency-Key (the eventId), another body.
+    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Other", customer_external_id=customer),
+            409, "idempotency_conflict")
+    # The lead's eventId reused by a sale (another type), and with another key.
+    refused(lambda: c.sale(event_id=event_id, customer_external_id=customer, amount=100), 409,
+            "idempotency_conflict")
+    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Again", customer_external_id=customer,
+                           idempotency_key="another-key"), 409, "idempotency_conflict")
+    # The key of one event with the eventId of another: neither answer fits.
+    other = c.lead(click_id=click, event_name="Other", customer_external_id=customer)
+    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+                           idempotency_key=other.body["event"]["eventId"]), 409, "idempotency_conflict")
+    # The same request under another key is the same event (either identifier finds it).
+    same = c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+                  idempotency_key="another-key")
+    assert same.body["event"]["id"] == lead.body["event"]["id"]
+    assert len(events(demo, event_id=event_id)) == 1
+
+
+def test_fifty_identical_leads_at_once_make_one_event(demo):
+    click = new_click(demo)
+    c = client(demo)
+    body = {"clickId": click, "eventId": "evt_" + str(uuid.uuid4()), "eventName": "Sign up",
+            "customerExternalId": "cus_" + uuid.uuid4().hex, "metadata": {}}
+    with ThreadPoolExecutor(50) as pool:
+        answers = list(pool.map(lambda _: c.send("lead", dict(body)), range(50)))
+    assert {a.status for a in answers} == {201}
+    assert len({a.body["event"]["id"] for a in answers}) == 1
+    assert len({a.body["customer"]["id"] for a in answers}) == 1
+    assert len(events(demo, event_id=body["eventId"])) == 1
+    assert len(_rows(demo, "SELECT id FROM customers WHERE external_id = ?", (body["customerExternalId"],))) == 1
+
+
+@pytest.mark.skipif(not backend.POSTGRESQL, reason="a fleet shares one PostgreSQL database")
+def test_fifty_identical_leads_sent_to_two_edges_at_once_make_one_event(edge_factory):
+    from test_fleet import fleet
+    a, b = fleet(edge_factory)
+    click = new_click(a)
+    body = {"clickId": click, "eventId": "evt_" + str(uuid.uuid4()), "eventName": "Sign up",
+            "customerExternalId": "cus_" + uuid.uuid4().hex, "metadata": {}}
+    clients = [client(a), client(b)]
+    with ThreadPoolExecutor(50) as pool:
+        answers = list(pool.map(lambda i: clients[i % 2].send("lead", dict(body)), range(50)))
+    assert {x.status for x in answers} == {201}
+    assert len({x.body["event"]["id"] for x in answers}) == 1
+    assert len(events(a, event_id=body["eventId"])) == 1
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def test_each_refusal_has_its_code(demo):
+    click = new_click(demo)
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    refused(lambda: c.lead(click_id="biq_clk_01ARZ3NDEKTSV4RRFFQ69G5FAV", event_name="x",
+                           customer_external_id=customer), 422, "invalid_click_id")
+    refused(lambda: c.lead(click_id="not-a-click", event_name="x", customer_external_id=customer), 422,
+            "invalid_click_id")
+    refused(lambda: c.lead(event_name="x", customer_external_id=customer), 422, "attribution_required")
+    refused(lambda: c.sale(customer_external_id=customer, amount=100), 422, "attribution_required")
+    for code in ("xxx", "xau", "abc", "US Dollar"):
+        e = refused(lambda: c.sale(click_id=click, customer_external_id=customer, amount=100, currency=code), 422,
+                    "currency_unavailable")
+        assert e.details["field"] == "currency"
+    e = refused(lambda: c.sale(click_id=click, customer_external_id=customer, amount=-1), 422, "validation_error")
+    assert e.details["field"] == "amount"
+    e = refused(lambda: c.sale(click_id=click, customer_external_id=customer, amount=12.5), 422, "validation_error")
+    assert e.details["field"] == "amount"
+    e = refused(lambda: c.lead(click_id=click, event_name="x", customer_external_id=customer,
+                               occurred_at="2001-01-01T00:00:00Z"), 422, "validation_error")
+    assert e.details["field"] == "occurredAt"
+    e = refused(lambda: c.lead(click_id=click, event_name="x", customer_external_id=customer,
+                               occurred_at="yesterday"), 422, "validation_error")
+    assert e.details["field"] == "occurredAt"
+    e = refused(lambda: c.lead(click_id=click, event_name="x", customer_external_id=customer,
+                               metadata={"password": "hunter2"}), 422, "validation_error")
+    assert e.details["field"] == "metadata.password"
+    e = refused(lambda: c.lead(click_id=click, event_name="x", customer_external_id=customer,
+                               metadata={f"k{i}": i for i in range(21)}), 422, "validation_error")
+    assert e.details["field"] == "metadata"
+    e = refused(lambda: c.lead(click_id=click, event_name="x", customer_external_id=""), 422, "validation_error")
+    assert e.details["field"] == "customerExternalId"
+    # Nothing refused was stored, so a corrected request with the same key goes through.
+    assert _rows(demo, "SELECT count(*) AS n FROM conversion_events")[0]["n"] == 0
+    assert c.lead(click_id=click, event_name="x", customer_external_id=customer).status == 201
+
+
+def test_headers_the_sdk_rules_refuse(demo):
+    click = new_click(demo)
+    body = {"clickId": click, "eventId": "evt_" + str(uuid.uuid4()), "eventName": "x", "customerExternalId": "c1"}
+    base = {"Authorization": "Bearer " + demo.secret_key, "Content-Type": "application/json"}
+    status, _, answer = raw_post(demo, "lead", body, base)
+    assert (status, answer["error"]["code"]) == (400, "idempotency_key_required")
+    status, _, answer = raw_post(demo, "lead", body, {**base, "Idempotency-Key": "k" * 256})
+    assert (status, answer["error"]["code"]) == (400, "validation_error")
+    status, _, answer = raw_post(demo, "lead", body, {**base, "Idempotency-Key": "ok", "X-Biq-Request-Id": "a b"})
+    assert (status, answer["error"]["code"]) == (400, "validation_error")
+    assert answer["error"]["details"]["field"] == "X-Biq-Request-Id"
+    status, _, answer = raw_post(demo, "lead", body, {**base, "Idempotency-Key": "k"})
+    assert status == 201, answer
+
+
+def test_keys_without_the_scope_a_mobile_key_and_an_old_key(demo):
+    click = new_click(demo)
+    scoped = cli(["keys", "create", "--name", "shop", "--scope", "conversions.create"], demo.dir)
+    assert scoped.returncode == 0, scoped.stderr
+    links_only = cli(["keys", "create", "--name", "links", "--scope", "links.read,links.write"], demo.dir)
+    assert links_only.returncode == 0, links_only.stderr
+    bad = cli(["keys", "create", "--name", "x", "--scope", "conversions.delete"], demo.dir)
+    assert bad.returncode == 2 and "conversions.delete" in bad.stderr
+    shop, links = scoped.stdout.strip(), links_only.stdout.strip()
+    listed = json.loads(cli(["keys", "list", "--json"], demo.dir).stdout)
+    assert {k["name"]: k["scopes"] for k in listed}["shop"] == ["conversions.create"]
+
+    customer = "cus_" + uuid.uuid4().hex
+    e = refused(lambda: client(demo, links).lead(click_id=click, event_name="x", customer_external_id=customer),
+                403, "insufficient_scope")
+    assert e.details == {"requiredScope": "conversions.create"}
+    refused(lambda: client(demo, links).sale(click_id=click, customer_external_id=customer, amount=1), 403,
+            "insufficient_scope")
+    refused(lambda: client(demo, demo.publishable_key).lead(click_id=click, event_name="x",
+                                                            customer_external_id=customer), 401, "invalid_token")
+    assert client(demo, shop).lead(click_id=click, event_name="x", customer_external_id=customer).status == 201
+    # The conversions key does nothing else; the links key does its own work.
+    h = {"Authorization": "Bearer " + shop}
+    status, _, raw = request(demo.http_port, "/api/v1/links", headers=h)
+    assert status == 403 and json.loads(raw)["error"]["code"] == "insufficient_scope"
+    status, _, _ = request(demo.http_port, "/api/v1/links", headers={"Authorization": "Bearer " + links})
+    assert status == 200
+    # The demo's key was made without scopes (as every key before them): every power.
+    status, _, _ = request(demo.http_port, "/api/v1/links", headers={"Authorization": "Bearer " + demo.secret_key})
+    assert status == 200
+
+
+# ---------------------------------------------------------------- customers and events (item 5)
+
+
+def get(edge, path, key=None):
+    status, _, raw = request(edge.http_port, path, headers={"Authorization": "Bearer " + (key or edge.secret_key)})
+    return status, json.loads(raw)
+
+
+def test_a_customers_journey_its_listing_and_the_events_pages(demo):
+    click, other_click = new_click(demo, "invite"), new_click(demo, "promo")
+    c = client(demo)
+    customer, other = "cus_" + uuid.uuid4().hex, "cus_" + uuid.uuid4().hex
+    lead = c.lead(click_id=click, event_name="Sign up", customer_external_id=customer, customer_name="Ann")
+    sales = [c.sale(customer_external_id=customer, amount=100 * (i + 1), invoice_id=f"in_{i}") for i in range(3)]
+    c.lead(click_id=other_click, event_name="Sign up", customer_external_id=other)
+
+    status, journey = get(demo, f"/api/v1/customers/{customer}")
+    assert status == 200
+    assert journey["externalId"] == customer and journey["name"] == "Ann"
+    assert journey["click"] == {"id": click} and journey["link"]["id"] == LINK_IDS["invite"]
+    assert [e["id"] for e in journey["leads"]] == [lead.body["event"]["id"]]
+    assert [e["amount"] for e in journey["sales"]] == [100, 200, 300]
+    assert get(demo, "/api/v1/customers/nobody")[0] == 404
+
+    status, page = get(demo, "/api/v1/customers?limit=1")
+    assert status == 200 and len(page["data"]) == 1 and page["nextCursor"]
+    status, rest = get(demo, f"/api/v1/customers?cursor={page['nextCursor']}")
+    assert {x["externalId"] for x in page["data"] + rest["data"]} == {customer, other} and rest["nextCursor"] is None
+
+    seen, cursor = [], None
+    while True:
+        status, page = get(demo, "/api/v1/events?limit=2" + (f"&cursor={cursor}" if cursor else ""))
+        assert status == 200
+        seen += page["data"]
+        cursor = page["nextCursor"]
+        if not cursor:
+            break
+    assert [e["type"] for e in seen] == ["lead", "sale", "sale", "sale", "lead"], "in the order recorded"
+    status, sales_page = get(demo, f"/api/v1/events?type=sale&linkId={LINK_IDS['invite']}")
+    assert [e["id"] for e in sales_page["data"]] == [s.body["event"]["id"] for s in sales]
+    assert get(demo, f"/api/v1/events?linkId={LINK_IDS['promo']}")[1]["data"][0]["customerId"] != journey["id"]
+    assert get(demo, "/api/v1/events?type=purchase")[0] == 400
+
+
+def test_erasure_clears_the_personal_fields_everywhere_and_keeps_the_counts(demo):
+    click = new_click(demo)
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    event_id = "evt_" + str(uuid.uuid4())
+    c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+           customer_name="Zoë", customer_email="zoe@example.com", customer_avatar="https://cdn.example.com/z.png")
+    c.sale(customer_external_id=customer, amount=4999, invoice_id="in_z")
+    status, raw_headers, raw = request(demo.http_port, f"/api/v1/customers/{customer}", method="DELETE",
+                                       headers={"Authorization": "Bearer " + demo.secret_key})
+    assert status == 200 and json.loads(raw)["erased"] is True
+    assert get(demo, f"/api/v1/customers/{customer}")[0] == 404
+    [row] = _rows(demo, "SELECT * FROM customers WHERE substr(external_id, 1, 7) = ?", ("erased_",))
+    assert row["name"] is None and row["email"] is None and row["avatar"] is None and row["click_id"] == click
+    stored = events(demo, customer_id=row["id"])
+    assert len(stored) == 2, "the lead and the sale stay"
+    for e in stored:
+        text = bytes(e["response"]).decode()
+        assert "Zo" not in text and "zoe@" not in text and customer not in text
+    # A retry of the lead after the erasure replays the erased answer and writes nothing.
+    again = c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+                   customer_name="Zoë", customer_email="zoe@example.com",
+                   customer_avatar="https://cdn.example.com/z.png")
+    assert again.body["customer"]["name"] is None and again.body["customer"]["externalId"].startswith("erased_")
+    assert get(demo, f"/api/v1/customers/{customer}")[0] == 404
+    status, sales = get(demo, "/api/v1/events?type=sale")
+    assert [e["amount"] for e in sales["data"]] == [4999]
+
+
+def test_the_customer_and_event_scopes(demo):
+    new_click(demo)
+    keys = {}
+    for name, scope in (("shop", "conversions.create"), ("support", "customers.read,events.read"),
+                        ("dpo", "customers.write")):
+        out = cli(["keys", "create", "--name", name, "--scope", scope], demo.dir)
+        assert out.returncode == 0, out.stderr
+        keys[name] = out.stdout.strip()
+    assert get(demo, "/api/v1/customers", keys["shop"])[0] == 403
+    assert get(demo, "/api/v1/events", keys["shop"])[0] == 403
+    assert get(demo, "/api/v1/customers", keys["support"])[0] == 200
+    assert get(demo, "/api/v1/events", keys["support"])[0] == 200
+    assert get(demo, "/api/v1/customers", keys["dpo"])[0] == 403
+    status, _, raw = request(demo.http_port, "/api/v1/customers/x", method="DELETE",
+                             headers={"Authorization": "Bearer " + keys["support"]})
+    assert status == 403 and json.loads(raw)["error"]["details"] == {"requiredScope": "customers.write"}
+    status, _, _ = request(demo.http_port, "/api/v1/customers/x", method="DELETE",
+                           headers={"Authorization": "Bearer " + keys["dpo"]})
+    assert status == 404
