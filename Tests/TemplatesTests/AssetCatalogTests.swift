@@ -37,7 +37,7 @@ final class AssetCatalogTests: XCTestCase {
     func testResponsesAreImmutableWithCorrectTypes() throws {
         let types = [
             "deepview.js": "text/javascript; charset=utf-8", "biqli.css": "text/css; charset=utf-8",
-            "app-icon.svg": "image/svg+xml",
+            "app-icon.svg": "image/svg+xml", "analytics-v1.js": "text/javascript; charset=utf-8",
         ]
         for asset in AssetCatalog.all {
             let page = try XCTUnwrap(AssetCatalog.response(path: asset.hashedName, acceptEncoding: nil))

@@ -10,10 +10,11 @@ enum VisitPlanFixtures {
     static let fallbackURL = "https://example.com/ios"
     static let testFlightURL = "https://testflight.apple.com/join/ABCDEF"
 
-    static func link(mobile: Bool = true, deepView: Bool = true) -> Link {
+    static func link(mobile: Bool = true, deepView: Bool = true, trackConversions: Bool? = nil) -> Link {
         Link(
             id: "biq_lnk_01J00000000000000000000001", domain: "go.example.com", key: "invite", url: webURL,
-            mobile: mobile ? MobilePayload(appId: appId, route: "/invite/42", deepView: deepView) : nil)
+            mobile: mobile ? MobilePayload(appId: appId, route: "/invite/42", deepView: deepView) : nil,
+            trackConversions: trackConversions)
     }
 
     static func ios(
@@ -35,8 +36,9 @@ enum VisitPlanFixtures {
         MobileApp(id: appId, name: "Example", enabled: enabled, ios: ios, android: android)
     }
 
-    static func domain(deepView: Bool = true) -> Domain {
-        Domain(hostname: "go.example.com", verified: true, deepViewEnabled: deepView)
+    static func domain(deepView: Bool = true, trackConversions: Bool = false) -> Domain {
+        Domain(
+            hostname: "go.example.com", verified: true, deepViewEnabled: deepView, trackConversions: trackConversions)
     }
 
     static let head = Visitor(kind: .head)

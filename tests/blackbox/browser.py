@@ -123,7 +123,7 @@ class Browser:
     """One headless Chromium with one user agent. `host` is the link domain the edge serves."""
 
     def __init__(self, edge_port, closed_port, image_port, ua, host="go.example.test", width=390, height=844,
-                 prefs=None):
+                 prefs=None, extra_hosts=None):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -134,6 +134,8 @@ class Browser:
         rules = [f"MAP {host} 127.0.0.1:{edge_port}"]
         rules += [f"MAP {h} 127.0.0.1:{closed_port}" for h in STORE_HOSTS]
         rules += [f"MAP {h} 127.0.0.1:{image_port}" for h in IMAGE_HOSTS]
+        # Other sites a test serves itself (a customer's site on another origin): host -> port.
+        rules += [f"MAP {h} 127.0.0.1:{port}" for h, port in (extra_hosts or {}).items()]
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -10,7 +10,8 @@ import Visit
 /// the click (and for store-bound mobile visitors, the handoff), then redirect or render.
 ///
 /// Responses that carry a handoff token (the Play redirect, the Deep View) are sent only
-/// after the click and handoff are durable; other redirects do not wait for their click.
+/// after the click and handoff are durable, and so are web redirects that carry the
+/// click's id (conversion tracking); other redirects do not wait for their click.
 struct VisitFlow: Sendable {
     let services: EdgeServices
     /// Each loop's classified user agents (touched only by that loop's thread).
@@ -57,6 +58,7 @@ struct VisitFlow: Sendable {
             if let planned = plan.click {
                 let dynamic = link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) }
                 let click = makeClick(planned, link, visitor, dynamic ?? [], request, context, now: now)
+                if plan.carriesClickId { return trackedVisit(click, webURL: link.url, &context) }
                 // Nothing in this answer depends on the click being stored: do not wait for it.
                 services.clicks.record(click, loop: context.loopIndex)
             }
@@ -129,6 +131,28 @@ struct VisitFlow: Sendable {
                     // The visitor still reaches the store; only this install's attribution is lost.
                     writeFailures.write { [("detail", .string("\(error)"))] }
                     responder.respond(Self.redirect(writeFallback.location(webURL: webURL, app: app)))
+                }
+            })
+        return .deferred
+    }
+
+    /// A web redirect with conversion tracking: the destination gets the click's id as
+    /// `bq_id`, so the answer waits until the click is durable (decision 0003's rule for
+    /// handoff tokens: an id the store does not know would lose the lead later). When the
+    /// write fails the visitor still reaches the destination, without an id.
+    private func trackedVisit(_ click: Click, webURL: String, _ context: inout RequestContext) -> HTTPHandlerResult {
+        let success = Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id))
+        let responder = context.deferResponse()
+        let writeFailures = self.writeFailures
+        services.store.write(
+            { tx in try tx.insertClick(click) },
+            completion: { result in
+                switch result {
+                case .success:
+                    responder.respond(success)
+                case .failure(let error):
+                    writeFailures.write { [("detail", .string("\(error)"))] }
+                    responder.respond(Self.redirect(webURL))
                 }
             })
         return .deferred

@@ -34,6 +34,11 @@ extension OpenAPIDocument {
             OpenAPIField("rootUrl", url("Where / goes; null: the built-in page.")),
             OpenAPIField(
                 "notFoundUrl", url("Where unknown and disabled keys go; null: the built-in 404 page.")),
+            OpenAPIField(
+                "trackConversions",
+                boolean(
+                    "Conversion tracking for the domain's links that do not set their own: a web redirect "
+                        + "carries the click's id to the destination as bq_id. Default false.")),
         ] + timestamps
 
     static let domainSchemas: JSONValue = [

@@ -30,6 +30,12 @@ extension OpenAPIDocument {
             .nested("mobile", read: "MobilePayload", create: "MobilePayloadInput", update: "MobilePayloadPatch"),
             // A preview has no merge of its own: an update sends it as a create does.
             .nested("preview", read: "LinkPreview", create: "LinkPreviewInput", update: "LinkPreviewInput"),
+            OpenAPIField(
+                "trackConversions",
+                nullableBoolean(
+                    "Conversion tracking: a web redirect (desktop, and mobile visitors sent to the web URL) "
+                        + "carries the click's id as bq_id=<click id>, written before the answer. "
+                        + "null: the domain's trackConversions.")),
         ] + timestamps
 
     /// The keys `EdgeRoutes` keeps for itself, in any case (`LinkKeyRule.isReserved`).

@@ -87,6 +87,11 @@ extension OpenAPIDocument {
 
     static let counter: JSONValue = ["type": "integer", "minimum": 0]
 
+    /// true, false or null (a switch that may be left to a default elsewhere).
+    static func nullableBoolean(_ description: String) -> JSONValue {
+        ["type": ["boolean", "null"], "description": .string(description)]
+    }
+
     static func boolean(_ description: String) -> JSONValue {
         ["type": "boolean", "description": .string(description)]
     }

@@ -5,7 +5,9 @@ import Store
 /// A domain as a request states it (create: the whole domain; PATCH: the stored
 /// domain merged with the patch, then read the same way).
 enum DomainInput {
-    static let fields: Set<String> = ["hostname", "verified", "deepViewEnabled", "rootUrl", "notFoundUrl"]
+    static let fields: Set<String> = [
+        "hostname", "verified", "deepViewEnabled", "rootUrl", "notFoundUrl", "trackConversions",
+    ]
     static let readOnly: Set<String> = ["httpsActive", "createdAt", "updatedAt"]
 
     /// The domain to store, or `.invalid` naming every broken rule. `existing` keeps
@@ -25,11 +27,13 @@ enum DomainInput {
         let deepView = input.bool("deepViewEnabled", default: true, problems: &problems)
         let rootUrl = webURL(&input, "rootUrl", &problems)
         let notFoundUrl = webURL(&input, "notFoundUrl", &problems)
+        let trackConversions = input.bool("trackConversions", default: false, problems: &problems)
         input.reportUnread(readOnly: readOnly, problems: &problems)
         try problems.check()
         return Domain(
             hostname: hostname ?? "", verified: verified, deepViewEnabled: deepView, rootUrl: rootUrl,
-            notFoundUrl: notFoundUrl, createdAt: existing?.createdAt ?? now, updatedAt: now)
+            notFoundUrl: notFoundUrl, trackConversions: trackConversions, createdAt: existing?.createdAt ?? now,
+            updatedAt: now)
     }
 
     static func webURL(_ input: inout InputObject, _ name: String, _ problems: inout FieldProblems) -> String? {
@@ -41,7 +45,7 @@ enum DomainInput {
         .object([
             ("hostname", .string(d.hostname)), ("verified", .bool(d.verified)),
             ("deepViewEnabled", .bool(d.deepViewEnabled)), ("rootUrl", .string(orNull: d.rootUrl)),
-            ("notFoundUrl", .string(orNull: d.notFoundUrl)),
+            ("notFoundUrl", .string(orNull: d.notFoundUrl)), ("trackConversions", .bool(d.trackConversions)),
         ])
     }
 }

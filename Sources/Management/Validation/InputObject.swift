@@ -114,6 +114,17 @@ struct InputObject {
         }
     }
 
+    /// A switch that may be left unset: absent or null is nil.
+    mutating func optionalBool(_ name: String, problems: inout FieldProblems) -> Bool? {
+        switch value(name) {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        default:
+            problems.add(field(name), "must be true, false or null")
+            return nil
+        }
+    }
+
     mutating func int(
         _ name: String, default fallback: Int, range: ClosedRange<Int>, unit: String = "",
         problems: inout FieldProblems

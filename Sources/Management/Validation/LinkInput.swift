@@ -61,11 +61,13 @@ enum LinkInput {
         } else if case .some(.some(var object)) = input.object("preview", problems: &problems) {
             preview = decodePreview(&object, &problems, stored: stored?.preview)
         }
+        let trackConversions = input.optionalBool("trackConversions", problems: &problems)
         input.reportUnread(readOnly: readOnly, problems: &problems)
         try problems.check()
         return Link(
             id: id, domain: domain ?? "", key: key ?? "", url: url ?? "", enabled: enabled, mobile: mobile,
-            preview: preview, createdAt: existing?.createdAt ?? now, updatedAt: now)
+            preview: preview, trackConversions: trackConversions, createdAt: existing?.createdAt ?? now,
+            updatedAt: now)
     }
 
     /// Seed 001's rules for what a mobile link hands to the app; `stored`'s values for
@@ -168,6 +170,7 @@ enum LinkInput {
             ("domain", .string(link.domain)), ("key", .string(link.key)), ("url", .string(link.url)),
             ("enabled", .bool(link.enabled)), ("mobile", mobileJSON(link.mobile)),
             ("preview", previewJSON(link.preview)),
+            ("trackConversions", link.trackConversions.map(JSONValue.bool) ?? .null),
         ])
     }
 

@@ -11,19 +11,22 @@ public struct Domain: Sendable, Equatable {
     public var rootUrl: String?
     /// Where unknown keys go; nil means the built-in 404 page.
     public var notFoundUrl: String?
+    /// Conversion tracking for the domain's links that do not say (`Link.trackConversions`).
+    public var trackConversions: Bool
     /// Milliseconds since the epoch.
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(
         hostname: String, verified: Bool = false, deepViewEnabled: Bool = true, rootUrl: String? = nil,
-        notFoundUrl: String? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
+        notFoundUrl: String? = nil, trackConversions: Bool = false, createdAt: Int64 = 0, updatedAt: Int64 = 0
     ) {
         self.hostname = hostname
         self.verified = verified
         self.deepViewEnabled = deepViewEnabled
         self.rootUrl = rootUrl
         self.notFoundUrl = notFoundUrl
+        self.trackConversions = trackConversions
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

@@ -13,12 +13,15 @@ public struct Link: Sendable, Equatable {
     public var enabled: Bool
     public var mobile: MobilePayload?
     public var preview: LinkPreview?
+    /// Conversion tracking: a web redirect carries the click's id to the destination as
+    /// `bq_id` (`ClickIdParameter`). Nil follows the domain's default.
+    public var trackConversions: Bool?
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(
         id: String, domain: String, key: String, url: String, enabled: Bool = true, mobile: MobilePayload? = nil,
-        preview: LinkPreview? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
+        preview: LinkPreview? = nil, trackConversions: Bool? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
     ) {
         self.id = id
         self.domain = domain
@@ -27,8 +30,15 @@ public struct Link: Sendable, Equatable {
         self.enabled = enabled
         self.mobile = mobile
         self.preview = preview
+        self.trackConversions = trackConversions
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    /// Whether visits of this link on `domain` hand out click ids: the link's own switch,
+    /// else the domain's default.
+    public func tracksConversions(on domain: Domain) -> Bool {
+        trackConversions ?? domain.trackConversions
     }
 
     /// `https://<domain>/<key>`, built in one allocation: every Android and Deep View

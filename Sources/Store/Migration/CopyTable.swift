@@ -88,7 +88,7 @@ struct CopyTable {
             "domains",
             [
                 ("hostname", .text), ("verified", .flag), ("deep_view_enabled", .flag), ("root_url", .text),
-                ("not_found_url", .text), ("created_at", .int), ("updated_at", .int),
+                ("not_found_url", .text), ("created_at", .int), ("updated_at", .int), ("track_conversions", .flag),
             ]),
         CopyTable(
             "mobile_apps",
@@ -111,7 +111,7 @@ struct CopyTable {
                 ("app_id", .text), ("route", .text), ("referral_code", .text), ("metadata", .text),
                 ("dynamic_keys", .text), ("deep_view", .flag), ("has_preview", .flag), ("preview_title", .text),
                 ("preview_description", .text), ("preview_image_url", .text), ("created_at", .int),
-                ("updated_at", .int),
+                ("updated_at", .int), ("track_conversions", .flag),
             ]),
         CopyTable(
             "signing_keys",

@@ -3,15 +3,16 @@ import Model
 /// Domains and apps: the SQL and the row decoders (the methods are in the class body,
 /// which `PGReader` overrides).
 extension PGQueries {
-    static let domainColumns = "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at"
+    static let domainColumns =
+        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions"
     static let selectDomain = "SELECT \(domainColumns) FROM domains WHERE hostname = $1"
     static let selectDomains = "SELECT \(domainColumns) FROM domains ORDER BY hostname COLLATE \"C\""
 
     static func decodeDomain(_ r: PGResult, _ i: Int) -> Domain {
         Domain(
             hostname: r.text(i, 0), verified: r.bool(i, 1), deepViewEnabled: r.bool(i, 2),
-            rootUrl: r.optionalText(i, 3), notFoundUrl: r.optionalText(i, 4), createdAt: r.int(i, 5),
-            updatedAt: r.int(i, 6))
+            rootUrl: r.optionalText(i, 3), notFoundUrl: r.optionalText(i, 4), trackConversions: r.bool(i, 7),
+            createdAt: r.int(i, 5), updatedAt: r.int(i, 6))
     }
 
     static let appColumns =

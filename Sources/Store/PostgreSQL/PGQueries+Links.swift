@@ -7,7 +7,7 @@ import Model
 extension PGQueries {
     static let linkColumns = """
         id, domain, key, url, enabled, app_id, route, referral_code, metadata, dynamic_keys, deep_view, \
-        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at
+        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at, track_conversions
         """
     static let selectLinkByKey = "SELECT \(linkColumns) FROM links WHERE domain = $1 AND key = $2"
     static let selectLinkById = "SELECT \(linkColumns) FROM links WHERE id = $1"
@@ -42,7 +42,8 @@ extension PGQueries {
             : nil
         return Link(
             id: r.text(i, 0), domain: r.text(i, 1), key: r.text(i, 2), url: r.text(i, 3), enabled: r.bool(i, 4),
-            mobile: mobile, preview: preview, createdAt: r.int(i, 15), updatedAt: r.int(i, 16))
+            mobile: mobile, preview: preview, trackConversions: r.isNull(i, 17) ? nil : r.bool(i, 17),
+            createdAt: r.int(i, 15), updatedAt: r.int(i, 16))
     }
 
     func link(id: String) throws(StoreError) -> Link? {

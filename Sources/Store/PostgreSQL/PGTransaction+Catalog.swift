@@ -6,17 +6,18 @@ import Model
 extension PGTransaction {
     // MARK: domains
 
-    static let insertDomainSQL = "INSERT INTO domains (\(domainColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    static let insertDomainSQL = "INSERT INTO domains (\(domainColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     static let upsertDomainSQL = """
         \(insertDomainSQL)
         ON CONFLICT (hostname) DO UPDATE SET
             verified = excluded.verified, deep_view_enabled = excluded.deep_view_enabled,
             root_url = excluded.root_url, not_found_url = excluded.not_found_url,
-            created_at = excluded.created_at, updated_at = excluded.updated_at
+            created_at = excluded.created_at, updated_at = excluded.updated_at,
+            track_conversions = excluded.track_conversions
         """
 
     private static func params(_ domain: Domain) -> PGParams {
-        var p = PGParams(capacity: 7)
+        var p = PGParams(capacity: 8)
         p.text(domain.hostname)
         p.bool(domain.verified)
         p.bool(domain.deepViewEnabled)
@@ -24,6 +25,7 @@ extension PGTransaction {
         p.text(domain.notFoundUrl)
         p.int(domain.createdAt)
         p.int(domain.updatedAt)
+        p.bool(domain.trackConversions)
         return p
     }
 
@@ -133,14 +135,15 @@ extension PGTransaction {
 
     static let upsertLinkSQL = """
         INSERT INTO links (\(linkColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
         ON CONFLICT (id) DO UPDATE SET
             domain = excluded.domain, key = excluded.key, url = excluded.url, enabled = excluded.enabled,
             app_id = excluded.app_id, route = excluded.route, referral_code = excluded.referral_code,
             metadata = excluded.metadata, dynamic_keys = excluded.dynamic_keys, deep_view = excluded.deep_view,
             has_preview = excluded.has_preview, preview_title = excluded.preview_title,
             preview_description = excluded.preview_description, preview_image_url = excluded.preview_image_url,
-            created_at = excluded.created_at, updated_at = excluded.updated_at
+            created_at = excluded.created_at, updated_at = excluded.updated_at,
+            track_conversions = excluded.track_conversions
         """
     static let selectLinkAddress = "SELECT domain, key FROM links WHERE id = $1"
 
@@ -157,7 +160,7 @@ extension PGTransaction {
     func putLink(_ link: Link) throws(StoreError) {
         try willQuery()
         if let old = try linkAddress(link.id) { invalidations.append(.link(host: old.host, key: old.key)) }
-        var p = PGParams(capacity: 17)
+        var p = PGParams(capacity: 18)
         p.text(link.id)
         p.text(link.domain)
         p.text(link.key)
@@ -176,6 +179,7 @@ extension PGTransaction {
         p.text(link.preview?.imageUrl)
         p.int(link.createdAt)
         p.int(link.updatedAt)
+        p.bool(link.trackConversions)
         try db.run("pgt_upsert_link", Self.upsertLinkSQL, p)
         invalidations.append(.link(host: link.domain, key: link.key))
     }

@@ -42,14 +42,15 @@ class SQLiteQueries: StoreReader {
 
     // MARK: domains
 
-    static let domainColumns = "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at"
+    static let domainColumns =
+        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions"
     static let selectDomain = "SELECT \(domainColumns) FROM domains WHERE hostname = ?1"
     static let selectDomains = "SELECT \(domainColumns) FROM domains ORDER BY hostname"
 
     static func decodeDomain(_ s: SQLiteStatement) -> Domain {
         Domain(
             hostname: s.text(0), verified: s.bool(1), deepViewEnabled: s.bool(2), rootUrl: s.optionalText(3),
-            notFoundUrl: s.optionalText(4), createdAt: s.int64(5), updatedAt: s.int64(6))
+            notFoundUrl: s.optionalText(4), trackConversions: s.bool(7), createdAt: s.int64(5), updatedAt: s.int64(6))
     }
 
     func domain(_ hostname: String) throws(StoreError) -> Domain? {
@@ -129,7 +130,7 @@ class SQLiteQueries: StoreReader {
 
     static let linkColumns = """
         id, domain, key, url, enabled, app_id, route, referral_code, metadata, dynamic_keys, deep_view, \
-        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at
+        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at, track_conversions
         """
     static let selectLinkByKey = "SELECT \(linkColumns) FROM links WHERE domain = ?1 AND key = ?2"
 
@@ -156,7 +157,8 @@ class SQLiteQueries: StoreReader {
             : nil
         return Link(
             id: s.text(0), domain: s.text(1), key: s.text(2), url: s.text(3), enabled: s.bool(4), mobile: mobile,
-            preview: preview, createdAt: s.int64(15), updatedAt: s.int64(16))
+            preview: preview, trackConversions: s.isNull(17) ? nil : s.bool(17), createdAt: s.int64(15),
+            updatedAt: s.int64(16))
     }
 
     func link(host: String, key: String) throws(StoreError) -> Link? {

@@ -6,13 +6,14 @@ extension SQLiteTransaction {
     // MARK: domains
 
     static let upsertDomainSQL = """
-        INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
         ON CONFLICT (hostname) DO UPDATE SET
             verified = excluded.verified, deep_view_enabled = excluded.deep_view_enabled,
             root_url = excluded.root_url, not_found_url = excluded.not_found_url,
-            created_at = excluded.created_at, updated_at = excluded.updated_at
+            created_at = excluded.created_at, updated_at = excluded.updated_at,
+            track_conversions = excluded.track_conversions
         """
-    static let insertDomainSQL = "INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    static let insertDomainSQL = "INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
 
     private func bindDomain(_ s: SQLiteStatement, _ domain: Domain) {
         s.bind(1, domain.hostname)
@@ -22,6 +23,7 @@ extension SQLiteTransaction {
         s.bind(5, domain.notFoundUrl)
         s.bind(6, domain.createdAt)
         s.bind(7, domain.updatedAt)
+        s.bind(8, domain.trackConversions)
     }
 
     func putDomain(_ domain: Domain) throws(StoreError) {
@@ -114,14 +116,15 @@ extension SQLiteTransaction {
 
     static let upsertLinkSQL = """
         INSERT INTO links (\(linkColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         ON CONFLICT (id) DO UPDATE SET
             domain = excluded.domain, key = excluded.key, url = excluded.url, enabled = excluded.enabled,
             app_id = excluded.app_id, route = excluded.route, referral_code = excluded.referral_code,
             metadata = excluded.metadata, dynamic_keys = excluded.dynamic_keys, deep_view = excluded.deep_view,
             has_preview = excluded.has_preview, preview_title = excluded.preview_title,
             preview_description = excluded.preview_description, preview_image_url = excluded.preview_image_url,
-            created_at = excluded.created_at, updated_at = excluded.updated_at
+            created_at = excluded.created_at, updated_at = excluded.updated_at,
+            track_conversions = excluded.track_conversions
         """
     static let selectLinkAddress = "SELECT domain, key FROM links WHERE id = ?1"
 
@@ -156,6 +159,7 @@ extension SQLiteTransaction {
                 s.bind(15, link.preview?.imageUrl)
                 s.bind(16, link.createdAt)
                 s.bind(17, link.updatedAt)
+                if let track = link.trackConversions { s.bind(18, track) } else { s.bindNull(18) }
             }
         } catch .missingReference {
             throw .missingReference(try domain(link.domain) == nil ? .domain : .app)

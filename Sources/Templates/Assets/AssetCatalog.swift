@@ -42,6 +42,28 @@ public enum AssetCatalog {
         return HTTPResponse(status: 200, headers: HTTPHeaders(asset.headers(gzipped: false)), body: asset.bytes)
     }
 
+    /// The browser script customers put on their own sites (conversion tracking), at a
+    /// path of its own that never changes: `/_biqli/analytics-v1.js`. Its bytes never
+    /// change either (the README's snippet pins them with an integrity hash), so it is
+    /// cached for a year; a new behaviour ships as `analytics-v2.js`.
+    public static let analyticsScriptName = "analytics-v1.js"
+    public static let analyticsScriptPath = "/_biqli/" + analyticsScriptName
+
+    /// The analytics script's response: like any asset, plus what a page of another
+    /// origin needs to load it with `integrity` and `crossorigin` (CORS) and under
+    /// cross-origin isolation (`Cross-Origin-Resource-Policy`).
+    public static func analyticsScript(acceptEncoding: String?) -> HTTPResponse {
+        guard let asset = byName[analyticsScriptName] else {
+            preconditionFailure("no \(analyticsScriptName) in public/; run scripts/gen-assets")
+        }
+        let gzipped = asset.gzip != nil && AcceptEncoding.allowsGzip(acceptEncoding)
+        var headers = asset.headers(gzipped: gzipped)
+        headers.append(("Access-Control-Allow-Origin", "*"))
+        headers.append(("Cross-Origin-Resource-Policy", "cross-origin"))
+        return HTTPResponse(
+            status: 200, headers: HTTPHeaders(headers), body: gzipped ? asset.gzip! : asset.bytes)
+    }
+
     /// The typed URL templates interpolate (`AssetURL` can only come from here).
     static func assetURL(_ name: String) -> AssetURL {
         guard let asset = byName[name] else {

@@ -6,6 +6,58 @@ enum EmbeddedAssets {
 
     static let files: [EmbeddedAsset] = [
         EmbeddedAsset(
+            name: "analytics-v1.js",
+            contentType: "text/javascript; charset=utf-8",
+            sha256: "fef7f8883787690b7a240c0ae77f8a0d3520120cd12d42b6f85efe3c23b49fa9",
+            base64: """
+                LyogYmlxbGktZWRnZSBhbmFseXRpY3MgdjE6IGtlZXBzIHRoZSBjbGljayBpZCAoYnFfaWQpIG9mIGEgdHJhY2tlZCBzaG9ydCBs
+                aW5rIGFzIGEKICAgZmlyc3QtcGFydHkgY29va2llLCBmb3IgdGhlIHNpdGUncyBzZXJ2ZXIgdG8gc2VuZCB3aXRoIGEgbGVhZCBv
+                ciBhIHNhbGUuCiAgIFNlcnZlZCBhdCAvX2JpcWxpL2FuYWx5dGljcy12MS5qcyBvbiBldmVyeSBsaW5rIGRvbWFpbjsgdGhpcyBm
+                aWxlIG5ldmVyIGNoYW5nZXMKICAgKHRoZSBSRUFETUUncyBpbnRlZ3JpdHkgaGFzaCBuYW1lcyBpdCk6IGEgbmV3IGJlaGF2aW91
+                ciBpcyBhIG5ldyB2ZXJzaW9uLiAqLwooZnVuY3Rpb24gKCkgewogICJ1c2Ugc3RyaWN0IjsKICB2YXIgTkFNRSA9ICJicV9pZCI7
+                CiAgdmFyIElEID0gL15iaXFfY2xrX1swLTddWzAtOUEtSEpLTU5QLVRWLVpdezI1fSQvOwogIHZhciBzY3JpcHQgPSBkb2N1bWVu
+                dC5jdXJyZW50U2NyaXB0OwogIHZhciBhdHRyID0gZnVuY3Rpb24gKG5hbWUpIHsKICAgIHJldHVybiBzY3JpcHQgPyBzY3JpcHQu
+                Z2V0QXR0cmlidXRlKG5hbWUpIDogbnVsbDsKICB9OwogIHZhciBkb21haW4gPSAoYXR0cigiZGF0YS1kb21haW4iKSB8fCAiIiku
+                cmVwbGFjZSgvXlwuLywgIiIpLnRvTG93ZXJDYXNlKCk7CiAgdmFyIGRheXMgPSBwYXJzZUludChhdHRyKCJkYXRhLWNvb2tpZS1k
+                YXlzIikgfHwgIjkwIiwgMTApOwogIGlmICghKGRheXMgPiAwICYmIGRheXMgPD0gNDAwKSkgZGF5cyA9IDkwOwoKICAvLyBUaGUg
+                cXVlcnkncyBicV9pZCBwYWlycywgYW5kIHRoZSBxdWVyeSB3aXRob3V0IHRoZW0sIGJ5dGUgZm9yIGJ5dGUgb3RoZXJ3aXNlLgog
+                IHZhciBzZWFyY2ggPSB3aW5kb3cubG9jYXRpb24uc2VhcmNoLnJlcGxhY2UoL15cPy8sICIiKTsKICB2YXIga2VwdCA9IFtdOwog
+                IHZhciBpZCA9IG51bGw7CiAgc2VhcmNoLnNwbGl0KCImIikuZm9yRWFjaChmdW5jdGlvbiAocGFpcikgewogICAgaWYgKHBhaXIg
+                PT09ICIiKSByZXR1cm47CiAgICB2YXIgZXEgPSBwYWlyLmluZGV4T2YoIj0iKTsKICAgIHZhciBrZXkgPSBlcSA8IDAgPyBwYWly
+                IDogcGFpci5zbGljZSgwLCBlcSk7CiAgICBpZiAoa2V5ICE9PSBOQU1FKSB7CiAgICAgIGtlcHQucHVzaChwYWlyKTsKICAgICAg
+                cmV0dXJuOwogICAgfQogICAgdmFyIHZhbHVlID0gZXEgPCAwID8gIiIgOiBwYWlyLnNsaWNlKGVxICsgMSk7CiAgICBpZiAoSUQu
+                dGVzdCh2YWx1ZSkpIGlkID0gdmFsdWU7IC8vIHRoZSBsYXN0IHZhbGlkIG9uZTogdGhlIGVkZ2UgYXBwZW5kcyBpdHMgb3duIGxh
+                c3QKICB9KTsKICBpZiAoa2VwdC5sZW5ndGggPT09IHNlYXJjaC5zcGxpdCgiJiIpLmZpbHRlcihCb29sZWFuKS5sZW5ndGgpIHJl
+                dHVybjsgLy8gbm8gYnFfaWQgaGVyZQoKICBpZiAoaWQpIHsKICAgIHZhciBob3N0ID0gd2luZG93LmxvY2F0aW9uLmhvc3RuYW1l
+                LnRvTG93ZXJDYXNlKCk7CiAgICB2YXIgY29va2llID0gTkFNRSArICI9IiArIGlkICsgIjsgUGF0aD0vOyBNYXgtQWdlPSIgKyBk
+                YXlzICogODY0MDAgKyAiOyBTYW1lU2l0ZT1MYXgiOwogICAgLy8gQSBEb21haW4gdGhlIHBhZ2UgaXMgbm90IGluc2lkZSB3b3Vs
+                ZCBiZSByZWZ1c2VkIGJ5IHRoZSBicm93c2VyOiBob3N0LW9ubHkgdGhlbi4KICAgIGlmIChkb21haW4gJiYgKGhvc3QgPT09IGRv
+                bWFpbiB8fCBob3N0LnNsaWNlKC1kb21haW4ubGVuZ3RoIC0gMSkgPT09ICIuIiArIGRvbWFpbikpIHsKICAgICAgY29va2llICs9
+                ICI7IERvbWFpbj0iICsgZG9tYWluOwogICAgfQogICAgaWYgKHdpbmRvdy5sb2NhdGlvbi5wcm90b2NvbCA9PT0gImh0dHBzOiIp
+                IGNvb2tpZSArPSAiOyBTZWN1cmUiOwogICAgZG9jdW1lbnQuY29va2llID0gY29va2llOwogIH0KCiAgaWYgKHdpbmRvdy5oaXN0
+                b3J5ICYmIHdpbmRvdy5oaXN0b3J5LnJlcGxhY2VTdGF0ZSkgewogICAgdmFyIHF1ZXJ5ID0ga2VwdC5sZW5ndGggPyAiPyIgKyBr
+                ZXB0LmpvaW4oIiYiKSA6ICIiOwogICAgd2luZG93Lmhpc3RvcnkucmVwbGFjZVN0YXRlKHdpbmRvdy5oaXN0b3J5LnN0YXRlLCAi
+                Iiwgd2luZG93LmxvY2F0aW9uLnBhdGhuYW1lICsgcXVlcnkgKyB3aW5kb3cubG9jYXRpb24uaGFzaCk7CiAgfQp9KSgpOwo
+                """,
+            gzipBase64: """
+                H4sIAAAAAAACA31VUW_bNhB-z6-4CkMqJZbkFFu32FUDdwmwdE1bzMUe1qUBLZ0t1gypkJQdI81_35GUHKcp9pJQx-N33919d84P
+                YMZvBE-xWiAwycTG8tLA6mgES8TGgK0RSsHLJfAK4tnNFa8SUHNgYDUrl1iBqZW2ILhcAjPA9gBgzrWxacO03UCp1JLjAOZKezDD
+                LT43YFCvkCyKTrKCNbc1YQpkFZAjA8MEZg5r6hwrYBbyK88139JMV0fZVwNKAhLWJnCo1DXjckyxuCEiAkG6WyhrJhdoHGTsePx1
+                Njm9OCMmXFpcaE5Ua2ZqkOwayWiTEbGQuIYZ1mzFVauBAIOJ8AxXMoODfC-et7K09AVxAncEH7WGsrSalzYa0_eKaXg_uTiDAiJf
+                v631_JRs-RfK6qoUy6vPw_TXS_pzPEn_ePvnxfuP6ae_038u7178cv9T3r8xpeaNpXeVKttrlDYrW63p_9Rf9G7MWk1OD9xcWoEf
+                gEbbatlDnXSHbIF2Qs_4rLXY-Y9AtkI40PseOdSXsGMXI44qZlkajFEC375BFCWZxkawEuP8y79ZPvAmq96pNerfmcE42YKxjSEo
+                UorBc2l3IYNuUufR4R4PowEcDf1jPof4Weyfv4Yh7O8HqFcF_DwcJkkPfDwc75F3nsMnavlNSyqhjvsuUFBS6YBEX3ld-kuvQ9Va
+                Z7kewGxj0QvXHxQZ9Zobr0vfC2S6rCnMmstKrTOhSuaqnYWL3SqchCr0eS_R9_DzZW8gPsW21t1z0whu42ifikcczlhZ72jNse_7
+                6YrhvqEoChela_DYXzp0vPFF5jojonj7YR5HRSDT09mQA3m9olqeeE9qvX9gaPYxHg7otnvgorkHzyiY03XPAnxWWdOaOrAbd-Zd
+                NvfbmCsmWtyNGkWPY9LFIRztBD0_zSwaG_uX1GNfM_8xdh12TRTMWGeiKyVx5G1htTUNrRk317Qv1tI7OlVvxeS5C5QL2kOujD_o
+                ARcWdfxGKdpSMumct8V2FKTqtEVCwb0O2S3Mu23atTL2B4pxZjdyT8ckPAvTAKHiVBfqH_2lSHQcw0dm6yIfwwW7TScL9Hd-Ag7g
+                t5c0EMFrSvhT2r7FO3YbBWjiPIHTMNGuVg2jWtGak8rSXjS8QlirVlS0BCnPOW02Om6860yrNS3xkc8oVVJ4s8y27eoWBY1mHJIu
+                in550DQ7U9fobnv01U-p6UHJmc_DXyYPKutKcVi4nAL34sFxV2aOxfeFbrSyqlQiRKitbcyIJuYR6BRpp2JXooc927cgHPxS7Hvc
+                RaGfHKtoi1DOjy39KphaZnFXDmHrFLArPxqFE5eQt31VXHr90XBEHaX_wf6OSWac0a2ewRPJNSQaJzmKFFgcPlUl_SAmIdH7xMnx
+                Pxaanw8wCAAA
+                """
+        ),
+        EmbeddedAsset(
             name: "app-icon.svg",
             contentType: "image/svg+xml",
             sha256: "6b91c6c14441c162bb393b2490c91b6cc233d490062829e78e609b8a4e587e68",

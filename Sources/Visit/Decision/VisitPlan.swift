@@ -15,11 +15,17 @@ public struct VisitPlan: Sendable, Equatable {
     /// handoff carries its token, so it waits until the click and the handoff are
     /// durable; every other answer is given at once (decision 0003).
     public var handoff: Platform?
+    /// The redirect to the web destination carries the click's id (`bq_id`, conversion
+    /// tracking): like a handoff token, an id the store does not know would break the
+    /// attribution later, so this answer too waits until its click is durable.
+    public var carriesClickId: Bool
 
-    public init(answer: VisitAnswer, click: PlannedClick? = nil, handoff: Platform? = nil) {
+    public init(answer: VisitAnswer, click: PlannedClick? = nil, handoff: Platform? = nil, carriesClickId: Bool = false)
+    {
         self.answer = answer
         self.click = click
         self.handoff = handoff
+        self.carriesClickId = carriesClickId
     }
 }
 

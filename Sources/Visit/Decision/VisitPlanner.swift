@@ -21,6 +21,15 @@ public enum VisitPlanner {
     /// - Parameter app: the app `appToLoad` named, as looked up, disabled or not; nil when
     ///   it is gone or was not looked up.
     public static func plan(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitPlan {
+        var plan = answer(link: link, app: app, domain: domain, visitor: visitor)
+        // Conversion tracking: a click sent to the web destination takes its id along.
+        if plan.click != nil, case .redirect(.web) = plan.answer, link.tracksConversions(on: domain) {
+            plan.carriesClickId = true
+        }
+        return plan
+    }
+
+    private static func answer(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitPlan {
         switch visitor.kind {
         case .head:
             return VisitPlan(answer: .redirect(.web))

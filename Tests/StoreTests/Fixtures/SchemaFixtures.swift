@@ -18,6 +18,7 @@ enum SchemaFixtures {
         (7, v7),
         (8, v8),
         (9, v9),
+        (10, v10),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -475,5 +476,17 @@ enum SchemaFixtures {
                     X'0C0D', X'0E0F', 'Sign up', 'biq_cus_01HFIXTURE0000000000000000',
                     'biq_clk_01HFIXTURE0000000000000000', '\(linkId)', NULL, NULL, NULL, NULL, NULL, 1000, 1000, X'7B7D');
                 PRAGMA user_version = 9;
+                """)
+
+    /// Version 10: conversion tracking switches. The fixture's link says nothing (it
+    /// follows its domain), its domain keeps the default (off).
+    static let v10 =
+        v9
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 9;",
+            with: """
+                ALTER TABLE links ADD COLUMN track_conversions INTEGER;
+                ALTER TABLE domains ADD COLUMN track_conversions INTEGER NOT NULL DEFAULT 0;
+                PRAGMA user_version = 10;
                 """)
 }
