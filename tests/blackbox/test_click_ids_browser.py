@@ -8,7 +8,8 @@ import pytest
 
 from browser import Site, errors_in, unavailable_reason
 from edge import make_cert
-from fixtures_data import UA_DESKTOP, click, update_link
+from conversions_client import Conversions
+from fixtures_data import LINK_IDS, UA_DESKTOP, click, update_link
 
 REASON = unavailable_reason()
 pytestmark = [pytest.mark.skipif(REASON is not None and not os.environ.get("CI"), reason=str(REASON)),
@@ -113,10 +114,20 @@ def test_a_tracked_click_lands_as_a_first_party_cookie_the_sites_server_receives
     assert stored is not None and stored["kind"] == "desktop"
     assert browser.csp_violations_here() == []
     assert errors_in(browser.take_log()) == []
-    # The site's server code reads it on the next request (what it sends as clickId).
+    # The site's server code reads it on the next request and sends it as clickId with a
+    # signup, then a sale without one (the official server SDK's story, issue 25).
     browser.driver.get(f"https://{SHOP}/account")
     wait_for(lambda: shop.cookies, "the shop's server to be asked")
-    assert f"bq_id={cookie['value']}" in shop.cookies[-1]
+    sent = dict(p.strip().split("=", 1) for p in shop.cookies[-1].split(";"))["bq_id"]
+    assert sent == cookie["value"]
+    server = Conversions(site.edge.secret_key, f"http://127.0.0.1:{site.edge.http_port}/api")
+    customer = "web_" + str(int(time.time() * 1000))
+    lead = server.lead(click_id=sent, event_name="Sign up", customer_external_id=customer).body
+    assert lead["click"] == {"id": sent}
+    assert lead["link"] == {"id": LINK_IDS["docs"], "shortUrl": "https://go.example.test/docs"}
+    sale = server.sale(customer_external_id=customer, amount=4999, currency="eur", invoice_id="inv_web_1").body
+    assert sale["click"] == {"id": sent} and sale["link"]["id"] == LINK_IDS["docs"]
+    assert sale["sale"]["amount"] == 4999 and sale["sale"]["currency"] == "eur"
 
 
 def test_a_page_outside_data_domain_keeps_the_cookie_on_its_own_host(world):
