@@ -182,13 +182,15 @@ def test_the_same_key_with_another_body_or_an_event_id_reused_is_idempotency_con
     lead = c.lead(click_id=click, event_name="Sign up", customer_external_id=customer)
     event_id = lead.body["event"]["eventId"]
     # Same Idempotency-Key (the eventId), another body.
-    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Other", customer_external_id=customer),
-            409, "idempotency_conflict")
+    e = refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Other", customer_external_id=customer),
+                409, "idempotency_conflict")
+    assert e.details == {"field": "Idempotency-Key"}
     # The lead's eventId reused by a sale (another type), and with another key.
     refused(lambda: c.sale(event_id=event_id, customer_external_id=customer, amount=100), 409,
             "idempotency_conflict")
-    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Again", customer_external_id=customer,
-                           idempotency_key="another-key"), 409, "idempotency_conflict")
+    e = refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Again", customer_external_id=customer,
+                               idempotency_key="another-key"), 409, "idempotency_conflict")
+    assert e.details == {"field": "eventId"} and "eventId" in e.message
     # The key of one event with the eventId of another: neither answer fits.
     other = c.lead(click_id=click, event_name="Other", customer_external_id=customer)
     refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
