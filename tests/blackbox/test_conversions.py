@@ -410,3 +410,88 @@ def test_the_customer_and_event_scopes(demo):
     status, _, _ = request(demo.http_port, "/api/v1/customers/x", method="DELETE",
                            headers={"Authorization": "Bearer " + keys["dpo"]})
     assert status == 404
+
+
+# ---------------------------------------------------------------- retries through a balancer
+
+
+class FlakyBalancer:
+    """A balancer in front of the edge whose first answers go wrong as the test says:
+    `("lost", status, headers)` forwards the request to the edge, then throws its answer away and
+    answers `status` (the edge wrote the event; the client never learns it); `("refuse", status,
+    headers)` answers without forwarding. Later requests pass through."""
+
+    def __init__(self, edge, script):
+        import http.server, threading
+        self.script, self.forwarded, self.edge_port = list(script), 0, edge.http_port
+        balancer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                step = balancer.script.pop(0) if balancer.script else None
+                if step is None or step[0] == "lost":
+                    headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+                    status, h, payload = request(balancer.edge_port, self.path, method="POST", headers=headers,
+                                                 body=body)
+                    balancer.forwarded += 1
+                    if step is None:
+                        return self.answer(status, {k: v for k, v in h.items()
+                                                    if k in ("content-type", "x-biq-request-id",
+                                                             "idempotent-replayed")}, payload)
+                    status, h, payload = step[1], step[2], b"upstream answer lost"
+                else:
+                    status, h, payload = step[1], step[2], b"slow down"
+                self.answer(status, {"content-type": "text/plain", **h}, payload)
+
+            def answer(self, status, headers, payload):
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/api"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_lost_answer_behind_a_balancer_is_retried_and_replayed(demo):
+    click = new_click(demo)
+    balancer = FlakyBalancer(demo, [("lost", 502, {})])
+    slept = []
+    try:
+        c = Conversions(demo.secret_key, balancer.base, sleep=slept.append)
+        r = c.lead(click_id=click, event_name="Sign up", customer_external_id="cus_" + uuid.uuid4().hex)
+    finally:
+        balancer.close()
+    assert r.status == 201 and r.attempts == 2 and balancer.forwarded == 2
+    assert r.headers.get("idempotent-replayed") == "true", "the second attempt got the first answer"
+    assert 0.25 <= slept[0] <= 0.375, "exponential backoff from 250 ms with jitter"
+    assert len(events(demo, event_id=r.body["event"]["eventId"])) == 1
+
+
+def test_429_and_503_with_retry_after_are_waited_for_and_the_event_is_written_once(demo):
+    import email.utils
+    click = new_click(demo)
+    later = email.utils.formatdate(time.time() + 2, usegmt=True)
+    balancer = FlakyBalancer(demo, [("refuse", 429, {"Retry-After": "1"}), ("lost", 503, {"Retry-After": later})])
+    slept = []
+    try:
+        c = Conversions(demo.secret_key, balancer.base, sleep=slept.append)
+        r = c.sale(click_id=click, customer_external_id="cus_" + uuid.uuid4().hex, amount=1299, invoice_id="in_r")
+    finally:
+        balancer.close()
+    assert r.status == 201 and r.attempts == 3 and balancer.forwarded == 2
+    assert slept[0] == 1.0 and 0 < slept[1] <= 2.0, slept
+    assert r.body["sale"]["amount"] == 1299
+    assert len(events(demo, event_id=invoice_event_id("in_r"))) == 1
