@@ -42,7 +42,7 @@ let package = Package(
         // Countries of client addresses from a MaxMind DB file (libmaxminddb), reloaded when it changes.
         .target(name: "GeoIP", dependencies: ["Core", "CMaxMindDB"]),
         // HTML pages, escaping, CSP nonces.
-        .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model", "CSodium"]),
+        .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
         .target(name: "Resolver", dependencies: ["Core", "HTTPTypes", "Model", "Store", "CSodium"]),
         // The workspace API (/api/v1/ but track/open): routing, auth, validation, operations,

@@ -46,6 +46,10 @@ void csys_set_loop_index(int index);
 /// a context per thread). 0 on success, -1 when OpenSSL fails.
 int csys_sha256(const void *data, size_t length, uint8_t out[32]);
 
+/// `count` secret random bytes from the kernel's CSPRNG (getrandom), through a pool per
+/// thread that is refilled in blocks and wiped as it is used (random.c). 0, or -1.
+int csys_random_bytes(void *out, size_t count);
+
 // MARK: relaxed atomics (single writer, many readers) for metrics
 
 static inline void csys_atomic_add_u64(uint64_t *p, uint64_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }

@@ -1,4 +1,3 @@
-import CSodium
 import Core
 
 /// The opaque handoff token of a deferred deep link: `bqmh_` + 43 base64url
@@ -19,22 +18,17 @@ public enum HandoffToken {
     public static let length = 48
     public static let randomByteCount = 32
 
-    /// libsodium must be initialised once before its RNG is used; a `static let` runs
-    /// its initialiser exactly once, thread-safely.
-    private static let sodiumReady: Bool = sodium_init() >= 0
-
-    /// A fresh token from libsodium's CSPRNG (`randombytes_buf`; the edge selects its
-    /// per-thread generator, so this is no system call), its time the click's.
+    /// A fresh token from the kernel's CSPRNG (`SecureRandom`: a pool per thread, no
+    /// system call per token), its time the click's.
     /// The body (`HandoffKey.tokenBody`'s layout) is made on the stack and encoded
     /// straight into the token's one allocation: every Android and Deep View visit
     /// makes one, and the arrays and the string concatenation of `make` cost more than
     /// the random bytes.
     public static func generate(milliseconds: UInt64 = Clock.nowMilliseconds()) -> String {
-        precondition(sodiumReady, "libsodium failed to initialise")
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: randomByteCount) { body in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: randomByteCount) { body in
             let time = HandoffKey.timeBytes
             for i in 0..<time { body[i] = HandoffKey.timeByte(milliseconds, i) }
-            randombytes_buf(body.baseAddress! + time, randomByteCount - time)
+            SecureRandom.fill(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(body)[time...]))
             let token = String(unsafeUninitializedCapacity: length) { out in
                 for (i, byte) in prefixBytes.enumerated() { out[i] = byte }
                 let encoded = Base64URL.encode(

@@ -1,3 +1,5 @@
+import Core
+
 /// `X-Biq-Request-Id`: the caller's when it is valid (8-100 safe characters),
 /// else a fresh `req_` + 32 lower-case hex, shaped like the SDKs' own.
 enum RequestID {
@@ -10,17 +12,9 @@ enum RequestID {
         return generate()
     }
 
+    /// `SecureRandom`, not `SystemRandomNumberGenerator`: that is a `getrandom` system
+    /// call for every 8 bytes, two for each request that came without an id.
     static func generate() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let a: UInt64 = rng.next()
-        let b: UInt64 = rng.next()
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(16)
-        for v in [a, b] {
-            for shift in stride(from: 56, through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
-            }
-        }
-        return "req_" + Hex.encode(bytes)
+        "req_" + Hex.encode(SecureRandom.bytes(16))
     }
 }
