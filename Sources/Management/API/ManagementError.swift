@@ -11,6 +11,9 @@ import Store
 /// or header) is 400 `validation_error`; a readable request that breaks a field rule
 /// is 422 `validation_error`, or 422 `url_blocked` when every broken rule is a URL
 /// with a forbidden scheme.
+/// The conversion calls add (decision 0024): 403 `insufficient_scope`, 400
+/// `idempotency_key_required`, 422 `invalid_click_id`, `attribution_required` and
+/// `currency_unavailable`.
 enum ManagementError: Error, Sendable, Equatable {
     /// 401: missing, unknown or revoked secret key, or a publishable key.
     case invalidToken
