@@ -210,6 +210,7 @@ def test_fifty_identical_leads_at_once_make_one_event(demo):
     with ThreadPoolExecutor(50) as pool:
         answers = list(pool.map(lambda _: c.send("lead", dict(body)), range(50)))
     assert {a.status for a in answers} == {201}
+    assert {a.attempts for a in answers} == {1}, "no answer was a failure retried"
     assert len({a.body["event"]["id"] for a in answers}) == 1
     assert len({a.body["customer"]["id"] for a in answers}) == 1
     assert len(events(demo, event_id=body["eventId"])) == 1
@@ -227,6 +228,7 @@ def test_fifty_identical_leads_sent_to_two_edges_at_once_make_one_event(edge_fac
     with ThreadPoolExecutor(50) as pool:
         answers = list(pool.map(lambda i: clients[i % 2].send("lead", dict(body)), range(50)))
     assert {x.status for x in answers} == {201}
+    assert {x.attempts for x in answers} == {1}, "no answer was a failure retried"
     assert len({x.body["event"]["id"] for x in answers}) == 1
     assert len(events(a, event_id=body["eventId"])) == 1
 
