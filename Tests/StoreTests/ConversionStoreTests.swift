@@ -1,5 +1,7 @@
 import Core
+import Foundation
 import Model
+import Synchronization
 import XCTest
 
 @testable import Store
@@ -199,5 +201,44 @@ final class PGConversionStoreTests: PGTestCase {
             })
         XCTAssertEqual(try reader.conversionEvent(eventId: "invoice_1"), event)
         XCTAssertEqual(try reader.conversionEvent(idempotencyKeyHash: [1]), event)
+    }
+
+    /// Two nodes writing the same event at once: the second insert waits for the first
+    /// transaction, then inserts nothing, and the first one's row is read in the same
+    /// transaction (read committed), as `ConversionOperations` answers a replay.
+    func testTheSameEventFromTwoConnectionsAtOnceIsOneRowAndTheLoserReadsIt() throws {
+        let first = ConversionStoreCases.event("evt_race", key: [42], customer: "c", at: 1)
+        var racing = ConversionStoreCases.event("evt_race", key: [42], customer: "c", at: 2)
+        racing.id = "biq_sev_other"
+        let second = racing
+        let otherDB = try database.connect()
+        let other = PGTransaction(db: otherDB)
+        other.beginBatch(now: now)
+        tx.beginBatch(now: now)
+        try db.execute("BEGIN")
+        XCTAssertTrue(try tx.insertConversionEvent(first))
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(Bool?, String?)>((nil, nil))
+        let handed = Handover((otherDB, other, second))
+        let thread = OSThread.start(name: "other-node") {
+            let (otherDB, other, second) = handed.value
+            do {
+                try otherDB.execute("BEGIN")
+                let inserted = try other.insertConversionEvent(second)
+                let seen = try other.conversionEvent(eventId: "evt_race")?.id
+                try otherDB.execute("COMMIT")
+                outcome.withLock { $0 = (inserted, seen) }
+            } catch {
+                outcome.withLock { $0 = (nil, "\(error)") }
+            }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 0.3), .timedOut, "the second insert waits for the first")
+        try db.execute("COMMIT")
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        thread.join()
+        let (inserted, seen) = outcome.withLock { $0 }
+        XCTAssertEqual(inserted, false)
+        XCTAssertEqual(seen, first.id)
     }
 }

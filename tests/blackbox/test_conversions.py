@@ -182,13 +182,15 @@ def test_the_same_key_with_another_body_or_an_event_id_reused_is_idempotency_con
     lead = c.lead(click_id=click, event_name="Sign up", customer_external_id=customer)
     event_id = lead.body["event"]["eventId"]
     # Same Idempotency-Key (the eventId), another body.
-    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Other", customer_external_id=customer),
-            409, "idempotency_conflict")
+    e = refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Other", customer_external_id=customer),
+                409, "idempotency_conflict")
+    assert e.details == {"field": "Idempotency-Key"}
     # The lead's eventId reused by a sale (another type), and with another key.
     refused(lambda: c.sale(event_id=event_id, customer_external_id=customer, amount=100), 409,
             "idempotency_conflict")
-    refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Again", customer_external_id=customer,
-                           idempotency_key="another-key"), 409, "idempotency_conflict")
+    e = refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Again", customer_external_id=customer,
+                               idempotency_key="another-key"), 409, "idempotency_conflict")
+    assert e.details == {"field": "eventId"} and "eventId" in e.message
     # The key of one event with the eventId of another: neither answer fits.
     other = c.lead(click_id=click, event_name="Other", customer_external_id=customer)
     refused(lambda: c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
@@ -208,6 +210,7 @@ def test_fifty_identical_leads_at_once_make_one_event(demo):
     with ThreadPoolExecutor(50) as pool:
         answers = list(pool.map(lambda _: c.send("lead", dict(body)), range(50)))
     assert {a.status for a in answers} == {201}
+    assert {a.attempts for a in answers} == {1}, "no answer was a failure retried"
     assert len({a.body["event"]["id"] for a in answers}) == 1
     assert len({a.body["customer"]["id"] for a in answers}) == 1
     assert len(events(demo, event_id=body["eventId"])) == 1
@@ -225,6 +228,7 @@ def test_fifty_identical_leads_sent_to_two_edges_at_once_make_one_event(edge_fac
     with ThreadPoolExecutor(50) as pool:
         answers = list(pool.map(lambda i: clients[i % 2].send("lead", dict(body)), range(50)))
     assert {x.status for x in answers} == {201}
+    assert {x.attempts for x in answers} == {1}, "no answer was a failure retried"
     assert len({x.body["event"]["id"] for x in answers}) == 1
     assert len(events(a, event_id=body["eventId"])) == 1
 
@@ -408,3 +412,88 @@ def test_the_customer_and_event_scopes(demo):
     status, _, _ = request(demo.http_port, "/api/v1/customers/x", method="DELETE",
                            headers={"Authorization": "Bearer " + keys["dpo"]})
     assert status == 404
+
+
+# ---------------------------------------------------------------- retries through a balancer
+
+
+class FlakyBalancer:
+    """A balancer in front of the edge whose first answers go wrong as the test says:
+    `("lost", status, headers)` forwards the request to the edge, then throws its answer away and
+    answers `status` (the edge wrote the event; the client never learns it); `("refuse", status,
+    headers)` answers without forwarding. Later requests pass through."""
+
+    def __init__(self, edge, script):
+        import http.server, threading
+        self.script, self.forwarded, self.edge_port = list(script), 0, edge.http_port
+        balancer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                step = balancer.script.pop(0) if balancer.script else None
+                if step is None or step[0] == "lost":
+                    headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+                    status, h, payload = request(balancer.edge_port, self.path, method="POST", headers=headers,
+                                                 body=body)
+                    balancer.forwarded += 1
+                    if step is None:
+                        return self.answer(status, {k: v for k, v in h.items()
+                                                    if k in ("content-type", "x-biq-request-id",
+                                                             "idempotent-replayed")}, payload)
+                    status, h, payload = step[1], step[2], b"upstream answer lost"
+                else:
+                    status, h, payload = step[1], step[2], b"slow down"
+                self.answer(status, {"content-type": "text/plain", **h}, payload)
+
+            def answer(self, status, headers, payload):
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/api"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_lost_answer_behind_a_balancer_is_retried_and_replayed(demo):
+    click = new_click(demo)
+    balancer = FlakyBalancer(demo, [("lost", 502, {})])
+    slept = []
+    try:
+        c = Conversions(demo.secret_key, balancer.base, sleep=slept.append)
+        r = c.lead(click_id=click, event_name="Sign up", customer_external_id="cus_" + uuid.uuid4().hex)
+    finally:
+        balancer.close()
+    assert r.status == 201 and r.attempts == 2 and balancer.forwarded == 2
+    assert r.headers.get("idempotent-replayed") == "true", "the second attempt got the first answer"
+    assert 0.25 <= slept[0] <= 0.375, "exponential backoff from 250 ms with jitter"
+    assert len(events(demo, event_id=r.body["event"]["eventId"])) == 1
+
+
+def test_429_and_503_with_retry_after_are_waited_for_and_the_event_is_written_once(demo):
+    import email.utils
+    click = new_click(demo)
+    later = email.utils.formatdate(time.time() + 2, usegmt=True)
+    balancer = FlakyBalancer(demo, [("refuse", 429, {"Retry-After": "1"}), ("lost", 503, {"Retry-After": later})])
+    slept = []
+    try:
+        c = Conversions(demo.secret_key, balancer.base, sleep=slept.append)
+        r = c.sale(click_id=click, customer_external_id="cus_" + uuid.uuid4().hex, amount=1299, invoice_id="in_r")
+    finally:
+        balancer.close()
+    assert r.status == 201 and r.attempts == 3 and balancer.forwarded == 2
+    assert slept[0] == 1.0 and 0 < slept[1] <= 2.0, slept
+    assert r.body["sale"]["amount"] == 1299
+    assert len(events(demo, event_id=invoice_event_id("in_r"))) == 1

@@ -11,6 +11,9 @@ import Store
 /// or header) is 400 `validation_error`; a readable request that breaks a field rule
 /// is 422 `validation_error`, or 422 `url_blocked` when every broken rule is a URL
 /// with a forbidden scheme.
+/// The conversion calls add (decision 0024): 403 `insufficient_scope`, 400
+/// `idempotency_key_required`, 422 `invalid_click_id`, `attribution_required` and
+/// `currency_unavailable`.
 enum ManagementError: Error, Sendable, Equatable {
     /// 401: missing, unknown or revoked secret key, or a publishable key.
     case invalidToken
@@ -28,6 +31,9 @@ enum ManagementError: Error, Sendable, Equatable {
     case aliasTaken(domain: String, key: String)
     /// 409: the `Idempotency-Key` was used with another request.
     case idempotencyConflict
+    /// 409 `idempotency_conflict` of a lead or sale: `field` (`Idempotency-Key` or
+    /// `eventId`) names an event recorded for another request.
+    case eventConflict(field: String)
     /// 500: the store failed; the detail goes to the log, never to the client.
     case internalError
     /// 403: the key does not hold the scope the route needs.
@@ -52,7 +58,7 @@ enum ManagementError: Error, Sendable, Equatable {
         case .methodNotAllowed: return 405
         case .malformed: return 400
         case .invalid: return 422
-        case .domainTaken, .aliasTaken, .idempotencyConflict: return 409
+        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict: return 409
         case .internalError: return 500
         case .insufficientScope: return 403
         case .idempotencyKeyRequired: return 400
@@ -70,7 +76,7 @@ enum ManagementError: Error, Sendable, Equatable {
             return !problems.isEmpty && problems.allSatisfy(\.blocked) ? "url_blocked" : "validation_error"
         case .domainTaken: return "domain_taken"
         case .aliasTaken: return "alias_taken"
-        case .idempotencyConflict: return "idempotency_conflict"
+        case .idempotencyConflict, .eventConflict: return "idempotency_conflict"
         case .internalError: return "internal_server_error"
         case .insufficientScope: return "insufficient_scope"
         case .idempotencyKeyRequired: return "idempotency_key_required"
@@ -96,6 +102,9 @@ enum ManagementError: Error, Sendable, Equatable {
         case .aliasTaken(let domain, let key): return "The key \(key) is already used on \(domain)."
         case .idempotencyConflict:
             return "This Idempotency-Key was already used with a different request; use a new key for a new request."
+        case .eventConflict(let field):
+            return
+                "This \(field) was already used by an event of another request (another body or event type); send a new one for a new event."
         case .internalError: return "An unexpected failure prevented the request; retry it."
         case .insufficientScope(let scope):
             return
@@ -121,6 +130,7 @@ enum ManagementError: Error, Sendable, Equatable {
         case .insufficientScope(let scope): return .object([("requiredScope", .string(scope.rawValue))])
         case .idempotencyKeyRequired: return .object([("field", "Idempotency-Key")])
         case .invalidClickId: return .object([("field", "clickId")])
+        case .eventConflict(let field): return .object([("field", .string(field))])
         case .attributionRequired: return .object([("field", "clickId")])
         case .currencyUnavailable(let code): return .object([("field", "currency"), ("currency", .string(code))])
         default: return nil

@@ -73,8 +73,12 @@ enum ConversionOperations {
         let byKey = try tx.conversionEvent(idempotencyKeyHash: keyHash)
         let byEventId = try tx.conversionEvent(eventId: input.eventId)
         guard let stored = byKey ?? byEventId else { return nil }
-        if let byKey, let byEventId, byKey.id != byEventId.id { throw ManagementError.idempotencyConflict }
-        guard stored.requestHash == input.requestHash else { throw ManagementError.idempotencyConflict }
+        if let byKey, let byEventId, byKey.id != byEventId.id {
+            throw ManagementError.eventConflict(field: "eventId")
+        }
+        guard stored.requestHash == input.requestHash else {
+            throw ManagementError.eventConflict(field: byKey != nil ? "Idempotency-Key" : "eventId")
+        }
         let body = (try? JSONParser.parse(stored.response)) ?? .object([])
         var answer = ManagementAnswer(201, ConversionJSON.withRequestId(body, call.requestId))
         answer.replayed = true
