@@ -36,6 +36,32 @@ enum ConversionStoreCases {
 }
 
 extension ConversionStoreCases {
+    /// Events of one millisecond come in the order recorded (their ids' ULIDs), not by their
+    /// ids' prefixes, which would put every lead before every sale; across pages too.
+    static func sameMillisecondInTheOrderRecorded(
+        write: (@escaping @Sendable (any StoreTransaction) throws -> Void) throws -> Void,
+        read: () -> any StoreReader
+    ) throws {
+        let made: [ConversionEvent] = [ConversionType.sale, .lead, .sale, .lead].enumerated().map { i, type in
+            var e = event("same_\(i)", key: [0xEE, UInt8(i)], customer: "biq_cus_same", at: 500)
+            e.id = type.idPrefix + "01J000000000000000000000A\(i)"
+            e.type = type
+            return e
+        }
+        try write { tx in
+            _ = try tx.upsertCustomer(
+                Customer(id: "biq_cus_same", externalId: "same", clickId: "biq_clk_0", createdAt: 1, updatedAt: 1))
+            for e in made { XCTAssertTrue(try tx.insertConversionEvent(e)) }
+        }
+        let reader = read()
+        let first = try reader.conversionEvents(type: nil, linkId: nil, after: nil, limit: 3)
+        let rest = try reader.conversionEvents(type: nil, linkId: nil, after: first.last?.id, limit: 3)
+        XCTAssertEqual((first + rest).map(\.eventId), made.map(\.eventId))
+        XCTAssertEqual(
+            try reader.conversionEvents(type: nil, linkId: Fixture.linkId, after: made[0].id, limit: 9).map(\.eventId),
+            ["same_1", "same_2", "same_3"])
+    }
+
     /// Lists in order, pages by cursor, filters, erasure: on the store `write` and `read` reach.
     static func listsAndErasure(
         write: (@escaping @Sendable (any StoreTransaction) throws -> Void) throws -> Void,
@@ -123,6 +149,11 @@ final class ConversionStoreTests: StoreTestCase {
         try ConversionStoreCases.listsAndErasure(write: { body in try write { tx in try body(tx) } }, read: { reader })
     }
 
+    func testEventsOfOneMillisecondInTheOrderRecorded() throws {
+        try ConversionStoreCases.sameMillisecondInTheOrderRecorded(
+            write: { body in try write { tx in try body(tx) } }, read: { reader })
+    }
+
     func testNoClicksAtAll() throws {
         XCTAssertNil(try reader.conversionClick(id: Identifier.clickPrefix + ULID.make()))
     }
@@ -163,6 +194,11 @@ final class ConversionStoreTests: StoreTestCase {
 final class PGConversionStoreTests: PGTestCase {
     func testListsAndErasure() throws {
         try ConversionStoreCases.listsAndErasure(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    func testEventsOfOneMillisecondInTheOrderRecorded() throws {
+        try ConversionStoreCases.sameMillisecondInTheOrderRecorded(
             write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
     }
 

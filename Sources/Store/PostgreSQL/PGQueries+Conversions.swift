@@ -98,14 +98,15 @@ extension PGQueries {
 
     static let selectEventsPage = """
         SELECT \(conversionColumns) FROM conversion_events
-        WHERE (created_at, id COLLATE "C") > ($2, $3::text COLLATE "C") AND ($1::text IS NULL OR type = $1::text)
-        ORDER BY created_at, id COLLATE "C" LIMIT $4
+        WHERE (created_at, substr(id, 9) COLLATE "C") > ($2, substr($3::text, 9) COLLATE "C")
+            AND ($1::text IS NULL OR type = $1::text)
+        ORDER BY created_at, substr(id, 9) COLLATE "C" LIMIT $4
         """
     static let selectLinkEventsPage = """
         SELECT \(conversionColumns) FROM conversion_events
-        WHERE link_id = $5 AND (created_at, id COLLATE "C") > ($2, $3::text COLLATE "C")
+        WHERE link_id = $5 AND (created_at, substr(id, 9) COLLATE "C") > ($2, substr($3::text, 9) COLLATE "C")
             AND ($1::text IS NULL OR type = $1::text)
-        ORDER BY created_at, id COLLATE "C" LIMIT $4
+        ORDER BY created_at, substr(id, 9) COLLATE "C" LIMIT $4
         """
     static let selectEventTime = "SELECT created_at FROM conversion_events WHERE id = $1"
 

@@ -134,16 +134,18 @@ extension SQLiteQueries {
     }
 
     /// `?1` the type or NULL, `?2` and `?3` the cursor event's time and id (or -1 and ''),
-    /// `?4` the limit, `?5` the link.
+    /// `?4` the limit, `?5` the link. Ties of one millisecond go by the id's ULID, after its
+    /// prefix (`biq_lev_`, `biq_sev_`: 8 characters): by the prefix, every lead of a
+    /// millisecond would come before its sales, whatever the order they were recorded in.
     static let selectEventsPage = """
         SELECT \(conversionColumns) FROM conversion_events
-        WHERE (created_at, id) > (?2, ?3) AND (?1 IS NULL OR type = ?1)
-        ORDER BY created_at, id LIMIT ?4
+        WHERE (created_at, substr(id, 9)) > (?2, substr(?3, 9)) AND (?1 IS NULL OR type = ?1)
+        ORDER BY created_at, substr(id, 9) LIMIT ?4
         """
     static let selectLinkEventsPage = """
         SELECT \(conversionColumns) FROM conversion_events
-        WHERE link_id = ?5 AND (created_at, id) > (?2, ?3) AND (?1 IS NULL OR type = ?1)
-        ORDER BY created_at, id LIMIT ?4
+        WHERE link_id = ?5 AND (created_at, substr(id, 9)) > (?2, substr(?3, 9)) AND (?1 IS NULL OR type = ?1)
+        ORDER BY created_at, substr(id, 9) LIMIT ?4
         """
     static let selectEventTime = "SELECT created_at FROM conversion_events WHERE id = ?1"
 
