@@ -17,6 +17,7 @@
   // The query's bq_id pairs, and the query without them, byte for byte otherwise.
   var search = window.location.search.replace(/^\?/, "");
   var kept = [];
+  var found = false;
   var id = null;
   search.split("&").forEach(function (pair) {
     if (pair === "") return;
@@ -26,10 +27,11 @@
       kept.push(pair);
       return;
     }
+    found = true;
     var value = eq < 0 ? "" : pair.slice(eq + 1);
     if (ID.test(value)) id = value; // the last valid one: the edge appends its own last
   });
-  if (kept.length === search.split("&").filter(Boolean).length) return; // no bq_id here
+  if (!found) return;
 
   if (id) {
     var host = window.location.hostname.toLowerCase();

@@ -82,31 +82,17 @@ def gradient_png(width=600, height=314):
             + chunk(b"IEND", b""))
 
 
-class ImageServer:
-    """HTTPS on loopback answering every GET with one PNG; `paths` lists what was asked for."""
+class LocalHTTPS:
+    """A small HTTPS server on loopback for `names` (a self-signed certificate, which the
+    browser's `--ignore-certificate-errors` accepts), answering with `handler`, a
+    `BaseHTTPRequestHandler` subclass; the browser reaches it through `extra_hosts` or the
+    host rules. `close` stops it and removes its certificate."""
 
-    def __init__(self):
-        self.png = gradient_png()
-        self.paths = []
-        self.dir = tempfile.mkdtemp(prefix="browser-images-")
+    def __init__(self, names, handler, prefix="browser-site-"):
+        self.dir = tempfile.mkdtemp(prefix=prefix)
         pem = os.path.join(self.dir, "cert.pem")
-        make_cert(pem, list(IMAGE_HOSTS))
-        owner = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                owner.paths.append(self.path)
-                self.send_response(200)
-                self.send_header("Content-Type", "image/png")
-                self.send_header("Content-Length", str(len(owner.png)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(owner.png)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        make_cert(pem, list(names))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(pem)
         self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
@@ -117,6 +103,34 @@ class ImageServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that keeps the test output free of access lines."""
+
+    def log_message(self, *args):
+        pass
+
+
+class ImageServer(LocalHTTPS):
+    """HTTPS on loopback answering every GET with one PNG; `paths` lists what was asked for."""
+
+    def __init__(self):
+        self.png = gradient_png()
+        self.paths = []
+        owner = self
+
+        class Handler(QuietHandler):
+            def do_GET(self):
+                owner.paths.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(owner.png)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(owner.png)
+
+        super().__init__(IMAGE_HOSTS, Handler, prefix="browser-images-")
 
 
 class Browser:

@@ -2,12 +2,11 @@
 tracked short link, lands on a customer's site on another origin (served here, over HTTPS,
 under a strict Content-Security-Policy), and the edge's script keeps the click's id as the
 first-party cookie `bq_id` that the site's server then receives. Set-up: browser.py."""
-import base64, hashlib, http.server, os, re, shutil, ssl, tempfile, threading, time
+import base64, hashlib, os, re, time
 
 import pytest
 
-from browser import Site, errors_in, unavailable_reason
-from edge import make_cert
+from browser import LocalHTTPS, QuietHandler, Site, errors_in, unavailable_reason
 from conversions_client import Conversions
 from fixtures_data import LINK_IDS, UA_DESKTOP, click, update_link
 
@@ -26,19 +25,16 @@ def integrity():
     return "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode()
 
 
-class Shop:
+class Shop(LocalHTTPS):
     """The customer's site: `/landing` is a page that loads the edge's script under a strict
     CSP (with `data-domain` as the page asks); `/account` records the Cookie header its server
     code would read."""
 
     def __init__(self):
         self.cookies = []
-        self.dir = tempfile.mkdtemp(prefix="shop-")
-        pem = os.path.join(self.dir, "cert.pem")
-        make_cert(pem, [SHOP])
         owner = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):
                 path = self.path.split("?", 1)[0]
                 if path == "/account":
@@ -57,20 +53,7 @@ class Shop:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, *args):
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(pem)
-        self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        super().__init__([SHOP], Handler, prefix="shop-")
 
 
 @pytest.fixture(scope="module")

@@ -115,25 +115,16 @@ struct VisitFlow: Sendable {
         case .redirect, .preview:
             return .response(Self.redirect(link.url))
         }
-        let responder = context.deferResponse()
-        let writeFailures = self.writeFailures
         let webURL = link.url
-        services.store.write(
+        // When the write fails the visitor still reaches the store; only this install's
+        // attribution is lost.
+        return answerAfterWrite(
+            &context,
             { tx in
                 try tx.insertClick(click)
                 try tx.insertHandoff(handoff)
-            },
-            completion: { result in
-                switch result {
-                case .success:
-                    responder.respond(success)
-                case .failure(let error):
-                    // The visitor still reaches the store; only this install's attribution is lost.
-                    writeFailures.write { [("detail", .string("\(error)"))] }
-                    responder.respond(Self.redirect(writeFallback.location(webURL: webURL, app: app)))
-                }
-            })
-        return .deferred
+            }, success: success,
+            fallback: { Self.redirect(writeFallback.location(webURL: webURL, app: app)) })
     }
 
     /// A web redirect with conversion tracking: the destination gets the click's id as
@@ -141,18 +132,30 @@ struct VisitFlow: Sendable {
     /// handoff tokens: an id the store does not know would lose the lead later). When the
     /// write fails the visitor still reaches the destination, without an id.
     private func trackedVisit(_ click: Click, webURL: String, _ context: inout RequestContext) -> HTTPHandlerResult {
-        let success = Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id))
+        answerAfterWrite(
+            &context, { tx in try tx.insertClick(click) },
+            success: Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id)),
+            fallback: { Self.redirect(webURL) })
+    }
+
+    /// Writes `body` through the store's group commit and answers `success` once it is
+    /// durable; when the write fails, logs it (throttled) and answers `fallback()`: the
+    /// visitor always goes on (decision 0011).
+    private func answerAfterWrite(
+        _ context: inout RequestContext, _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
+        success: HTTPResponse, fallback: @escaping @Sendable () -> HTTPResponse
+    ) -> HTTPHandlerResult {
         let responder = context.deferResponse()
         let writeFailures = self.writeFailures
         services.store.write(
-            { tx in try tx.insertClick(click) },
+            body,
             completion: { result in
                 switch result {
                 case .success:
                     responder.respond(success)
                 case .failure(let error):
                     writeFailures.write { [("detail", .string("\(error)"))] }
-                    responder.respond(Self.redirect(webURL))
+                    responder.respond(fallback())
                 }
             })
         return .deferred

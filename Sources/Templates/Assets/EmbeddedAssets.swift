@@ -8,7 +8,7 @@ enum EmbeddedAssets {
         EmbeddedAsset(
             name: "analytics-v1.js",
             contentType: "text/javascript; charset=utf-8",
-            sha256: "fef7f8883787690b7a240c0ae77f8a0d3520120cd12d42b6f85efe3c23b49fa9",
+            sha256: "908043274bcd26e55110a4f9fc038f3fc7995e5130fb5851d8894b976d8d2f29",
             base64: """
                 LyogYmlxbGktZWRnZSBhbmFseXRpY3MgdjE6IGtlZXBzIHRoZSBjbGljayBpZCAoYnFfaWQpIG9mIGEgdHJhY2tlZCBzaG9ydCBs
                 aW5rIGFzIGEKICAgZmlyc3QtcGFydHkgY29va2llLCBmb3IgdGhlIHNpdGUncyBzZXJ2ZXIgdG8gc2VuZCB3aXRoIGEgbGVhZCBv
@@ -22,39 +22,38 @@ enum EmbeddedAssets {
                 YXlzIikgfHwgIjkwIiwgMTApOwogIGlmICghKGRheXMgPiAwICYmIGRheXMgPD0gNDAwKSkgZGF5cyA9IDkwOwoKICAvLyBUaGUg
                 cXVlcnkncyBicV9pZCBwYWlycywgYW5kIHRoZSBxdWVyeSB3aXRob3V0IHRoZW0sIGJ5dGUgZm9yIGJ5dGUgb3RoZXJ3aXNlLgog
                 IHZhciBzZWFyY2ggPSB3aW5kb3cubG9jYXRpb24uc2VhcmNoLnJlcGxhY2UoL15cPy8sICIiKTsKICB2YXIga2VwdCA9IFtdOwog
-                IHZhciBpZCA9IG51bGw7CiAgc2VhcmNoLnNwbGl0KCImIikuZm9yRWFjaChmdW5jdGlvbiAocGFpcikgewogICAgaWYgKHBhaXIg
-                PT09ICIiKSByZXR1cm47CiAgICB2YXIgZXEgPSBwYWlyLmluZGV4T2YoIj0iKTsKICAgIHZhciBrZXkgPSBlcSA8IDAgPyBwYWly
-                IDogcGFpci5zbGljZSgwLCBlcSk7CiAgICBpZiAoa2V5ICE9PSBOQU1FKSB7CiAgICAgIGtlcHQucHVzaChwYWlyKTsKICAgICAg
-                cmV0dXJuOwogICAgfQogICAgdmFyIHZhbHVlID0gZXEgPCAwID8gIiIgOiBwYWlyLnNsaWNlKGVxICsgMSk7CiAgICBpZiAoSUQu
-                dGVzdCh2YWx1ZSkpIGlkID0gdmFsdWU7IC8vIHRoZSBsYXN0IHZhbGlkIG9uZTogdGhlIGVkZ2UgYXBwZW5kcyBpdHMgb3duIGxh
-                c3QKICB9KTsKICBpZiAoa2VwdC5sZW5ndGggPT09IHNlYXJjaC5zcGxpdCgiJiIpLmZpbHRlcihCb29sZWFuKS5sZW5ndGgpIHJl
-                dHVybjsgLy8gbm8gYnFfaWQgaGVyZQoKICBpZiAoaWQpIHsKICAgIHZhciBob3N0ID0gd2luZG93LmxvY2F0aW9uLmhvc3RuYW1l
-                LnRvTG93ZXJDYXNlKCk7CiAgICB2YXIgY29va2llID0gTkFNRSArICI9IiArIGlkICsgIjsgUGF0aD0vOyBNYXgtQWdlPSIgKyBk
-                YXlzICogODY0MDAgKyAiOyBTYW1lU2l0ZT1MYXgiOwogICAgLy8gQSBEb21haW4gdGhlIHBhZ2UgaXMgbm90IGluc2lkZSB3b3Vs
-                ZCBiZSByZWZ1c2VkIGJ5IHRoZSBicm93c2VyOiBob3N0LW9ubHkgdGhlbi4KICAgIGlmIChkb21haW4gJiYgKGhvc3QgPT09IGRv
-                bWFpbiB8fCBob3N0LnNsaWNlKC1kb21haW4ubGVuZ3RoIC0gMSkgPT09ICIuIiArIGRvbWFpbikpIHsKICAgICAgY29va2llICs9
-                ICI7IERvbWFpbj0iICsgZG9tYWluOwogICAgfQogICAgaWYgKHdpbmRvdy5sb2NhdGlvbi5wcm90b2NvbCA9PT0gImh0dHBzOiIp
-                IGNvb2tpZSArPSAiOyBTZWN1cmUiOwogICAgZG9jdW1lbnQuY29va2llID0gY29va2llOwogIH0KCiAgaWYgKHdpbmRvdy5oaXN0
-                b3J5ICYmIHdpbmRvdy5oaXN0b3J5LnJlcGxhY2VTdGF0ZSkgewogICAgdmFyIHF1ZXJ5ID0ga2VwdC5sZW5ndGggPyAiPyIgKyBr
-                ZXB0LmpvaW4oIiYiKSA6ICIiOwogICAgd2luZG93Lmhpc3RvcnkucmVwbGFjZVN0YXRlKHdpbmRvdy5oaXN0b3J5LnN0YXRlLCAi
-                Iiwgd2luZG93LmxvY2F0aW9uLnBhdGhuYW1lICsgcXVlcnkgKyB3aW5kb3cubG9jYXRpb24uaGFzaCk7CiAgfQp9KSgpOwo
+                IHZhciBmb3VuZCA9IGZhbHNlOwogIHZhciBpZCA9IG51bGw7CiAgc2VhcmNoLnNwbGl0KCImIikuZm9yRWFjaChmdW5jdGlvbiAo
+                cGFpcikgewogICAgaWYgKHBhaXIgPT09ICIiKSByZXR1cm47CiAgICB2YXIgZXEgPSBwYWlyLmluZGV4T2YoIj0iKTsKICAgIHZh
+                ciBrZXkgPSBlcSA8IDAgPyBwYWlyIDogcGFpci5zbGljZSgwLCBlcSk7CiAgICBpZiAoa2V5ICE9PSBOQU1FKSB7CiAgICAgIGtl
+                cHQucHVzaChwYWlyKTsKICAgICAgcmV0dXJuOwogICAgfQogICAgZm91bmQgPSB0cnVlOwogICAgdmFyIHZhbHVlID0gZXEgPCAw
+                ID8gIiIgOiBwYWlyLnNsaWNlKGVxICsgMSk7CiAgICBpZiAoSUQudGVzdCh2YWx1ZSkpIGlkID0gdmFsdWU7IC8vIHRoZSBsYXN0
+                IHZhbGlkIG9uZTogdGhlIGVkZ2UgYXBwZW5kcyBpdHMgb3duIGxhc3QKICB9KTsKICBpZiAoIWZvdW5kKSByZXR1cm47CgogIGlm
+                IChpZCkgewogICAgdmFyIGhvc3QgPSB3aW5kb3cubG9jYXRpb24uaG9zdG5hbWUudG9Mb3dlckNhc2UoKTsKICAgIHZhciBjb29r
+                aWUgPSBOQU1FICsgIj0iICsgaWQgKyAiOyBQYXRoPS87IE1heC1BZ2U9IiArIGRheXMgKiA4NjQwMCArICI7IFNhbWVTaXRlPUxh
+                eCI7CiAgICAvLyBBIERvbWFpbiB0aGUgcGFnZSBpcyBub3QgaW5zaWRlIHdvdWxkIGJlIHJlZnVzZWQgYnkgdGhlIGJyb3dzZXI6
+                IGhvc3Qtb25seSB0aGVuLgogICAgaWYgKGRvbWFpbiAmJiAoaG9zdCA9PT0gZG9tYWluIHx8IGhvc3Quc2xpY2UoLWRvbWFpbi5s
+                ZW5ndGggLSAxKSA9PT0gIi4iICsgZG9tYWluKSkgewogICAgICBjb29raWUgKz0gIjsgRG9tYWluPSIgKyBkb21haW47CiAgICB9
+                CiAgICBpZiAod2luZG93LmxvY2F0aW9uLnByb3RvY29sID09PSAiaHR0cHM6IikgY29va2llICs9ICI7IFNlY3VyZSI7CiAgICBk
+                b2N1bWVudC5jb29raWUgPSBjb29raWU7CiAgfQoKICBpZiAod2luZG93Lmhpc3RvcnkgJiYgd2luZG93Lmhpc3RvcnkucmVwbGFj
+                ZVN0YXRlKSB7CiAgICB2YXIgcXVlcnkgPSBrZXB0Lmxlbmd0aCA_ICI_IiArIGtlcHQuam9pbigiJiIpIDogIiI7CiAgICB3aW5k
+                b3cuaGlzdG9yeS5yZXBsYWNlU3RhdGUod2luZG93Lmhpc3Rvcnkuc3RhdGUsICIiLCB3aW5kb3cubG9jYXRpb24ucGF0aG5hbWUg
+                KyBxdWVyeSArIHdpbmRvdy5sb2NhdGlvbi5oYXNoKTsKICB9Cn0pKCk7Cg
                 """,
             gzipBase64: """
-                H4sIAAAAAAACA31VUW_bNhB-z6-4CkMqJZbkFFu32FUDdwmwdE1bzMUe1qUBLZ0t1gypkJQdI81_35GUHKcp9pJQx-N33919d84P
-                YMZvBE-xWiAwycTG8tLA6mgES8TGgK0RSsHLJfAK4tnNFa8SUHNgYDUrl1iBqZW2ILhcAjPA9gBgzrWxacO03UCp1JLjAOZKezDD
-                LT43YFCvkCyKTrKCNbc1YQpkFZAjA8MEZg5r6hwrYBbyK88139JMV0fZVwNKAhLWJnCo1DXjckyxuCEiAkG6WyhrJhdoHGTsePx1
-                Njm9OCMmXFpcaE5Ua2ZqkOwayWiTEbGQuIYZ1mzFVauBAIOJ8AxXMoODfC-et7K09AVxAncEH7WGsrSalzYa0_eKaXg_uTiDAiJf
-                v631_JRs-RfK6qoUy6vPw_TXS_pzPEn_ePvnxfuP6ae_038u7178cv9T3r8xpeaNpXeVKttrlDYrW63p_9Rf9G7MWk1OD9xcWoEf
-                gEbbatlDnXSHbIF2Qs_4rLXY-Y9AtkI40PseOdSXsGMXI44qZlkajFEC375BFCWZxkawEuP8y79ZPvAmq96pNerfmcE42YKxjSEo
-                UorBc2l3IYNuUufR4R4PowEcDf1jPof4Weyfv4Yh7O8HqFcF_DwcJkkPfDwc75F3nsMnavlNSyqhjvsuUFBS6YBEX3ld-kuvQ9Va
-                Z7kewGxj0QvXHxQZ9Zobr0vfC2S6rCnMmstKrTOhSuaqnYWL3SqchCr0eS_R9_DzZW8gPsW21t1z0whu42ifikcczlhZ72jNse_7
-                6YrhvqEoChela_DYXzp0vPFF5jojonj7YR5HRSDT09mQA3m9olqeeE9qvX9gaPYxHg7otnvgorkHzyiY03XPAnxWWdOaOrAbd-Zd
-                NvfbmCsmWtyNGkWPY9LFIRztBD0_zSwaG_uX1GNfM_8xdh12TRTMWGeiKyVx5G1htTUNrRk317Qv1tI7OlVvxeS5C5QL2kOujD_o
-                ARcWdfxGKdpSMumct8V2FKTqtEVCwb0O2S3Mu23atTL2B4pxZjdyT8ckPAvTAKHiVBfqH_2lSHQcw0dm6yIfwwW7TScL9Hd-Ag7g
-                t5c0EMFrSvhT2r7FO3YbBWjiPIHTMNGuVg2jWtGak8rSXjS8QlirVlS0BCnPOW02Om6860yrNS3xkc8oVVJ4s8y27eoWBY1mHJIu
-                in550DQ7U9fobnv01U-p6UHJmc_DXyYPKutKcVi4nAL34sFxV2aOxfeFbrSyqlQiRKitbcyIJuYR6BRpp2JXooc927cgHPxS7Hvc
-                RaGfHKtoi1DOjy39KphaZnFXDmHrFLArPxqFE5eQt31VXHr90XBEHaX_wf6OSWac0a2ewRPJNSQaJzmKFFgcPlUl_SAmIdH7xMnx
-                Pxaanw8wCAAA
+                H4sIAAAAAAACA31VYW_bNhD9nl9xFYpMSizJGbZusasFRhNg2ZquqIt9WJcGtHS2WDOkQlJ2jDT_fUdSsp1m6BdZejw-vrt7POdH
+                MON3gqdYLRCYZGJjeWlgdTKCJWJjwNYIpeDlEngF8ezuhlcJqDkwsJqVS6zA1EpbEFwugRlgBwAw59rYtGHabqBUaslxAHOlPZnh
+                Fn8wYFCvkBBFb7KCNbc1cQpkFVAgA8MEZo5r6gIrYBbyG68138pMVyfZFwNKAhLXJmio1C3jckxncUNCBIJ0q1DWTC7QOMrY6fhw
+                MTm_uiAlXFpcaE5Sa2ZqkOwWCbTJiFRIXMMMa7biqtVAhAEiPsOVzOAoP4jnrSwtfUGcwAPRR62hLK3mpY3G9L1iGt5Nri6ggMjX
+                b4tenhOWf6asbkqxvPk0TH-5psfpJP39jz-v3r1PP_6d_nP98OPPjy_zfo8pNW8s7atU2d6itFnZak2_U7_QhzFrNQXttLm0gj4A
+                jbbVsqc6616yBdoJbeOz1mIXPwLZCuFIH3vmUF_ijt0ZcVQxy9IARgl8_QpRlGQaG8FKjPPP_2b5wENWvVVr1G-YwTjZkrGNISpy
+                isFLafcpg29SF9Hxng6jAZwM_WY-h_hF7Lf_BkM4PAxUrwv4aThMkp74dDg-oOg8h4_U8ruWXEId912gQ8mlAzJ95X3pF70PVWsd
+                cjuA2caiN65_UQTqNTfel74XyHRZ0zFrLiu1zoQqmat2Fhb2q3AWqtDnvUTfw0_XPTBXLemghjFhsAe5Q_oGdJymEdzG0SFVlIRd
+                sLLeM6BLqW-yq5D7hqIo3NFd18d-0bHjna881xmpx_u_5nFUBIW9xg0FUNRrKvCZjyQ_-A2GBgLGwwGtdhvcaW7DCzrMmb1XAT7V
+                rGlNHdSNO3hfzaN_9iWwusWdihUTLe7riKKnKmjhGE72ZFyeZxaNjf1OsoKvov8YOyO4XgtmrINoSUkceSxMwKahaeSuP42VtfSB
+                zvw7z3mVu2J2sBuKD1vNtTL2f1zhYHetnl-FsC04HkIBKSlqBz1JI72O4T2zdZGP4Yrdp5MF-jXv8iP49RWZPkRNiX9KE7Z4y-6j
+                QE05T-A83FqXaMMoURplUlmafYZXCGvViooGHaU1p-lFrxsfOtNqTYN65DNKlRQeltm21t0woOsXh6SLoh8QdGMd1HWpmxCZQLmg
+                SZ9Sx4IxM5-HX0x2pulKcVy4nIL2Yhe47xqn4ttCN1pZVSoRTqitbcyILsAT0inS3MSuRLtZ2rcgvPjB1_e4O4X-VqyiSUE5P0X6
+                6z61zOK-HcJkKcJN6ApAPj5zCXnsi-LSX2lydtRJ-g73N0oy40A3XgbPLNeQaZzl6KSg4vi5K-lPLwmJPibOjv8BMx8zpBQIAAA
                 """
         ),
         EmbeddedAsset(
