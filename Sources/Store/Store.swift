@@ -63,6 +63,18 @@ public protocol Store: AnyObject, Sendable {
         completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
     )
 
+    /// `write(refusing:_:completion:)` for a body that `writeConcurrently` could take:
+    /// rows kept right by unique keys and conditional updates, no catalog row changed
+    /// (leads and sales, decision 0024). `lockOrder` names the row the body locks first
+    /// and holds (`WriteJob.lockOrder`): bodies of one batch run in that order, so
+    /// concurrent batches do not deadlock over them. The default is `write(refusing:)`.
+    func writeConcurrently<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        lockOrder: String?,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    )
+
     /// Blocking form of `write(refusing:_:completion:)`, for the CLI's `apply` and tests.
     func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
         refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
@@ -101,6 +113,15 @@ extension Store {
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
         genericWrite(body, completion: completion)
+    }
+
+    public func writeConcurrently<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        lockOrder: String?,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        write(refusing: refusing, body, completion: completion)
     }
 
     /// Waits on the calling thread for `write(refusing:_:completion:)`.

@@ -107,26 +107,33 @@ public final class ManagementAPI: Sendable {
 
     /// Runs a write on the store's writer; `respond` is called once, on the writer thread.
     /// A `ManagementError` thrown by the operation is its refusal: the store rolls back
-    /// this request's work only and hands the error back typed.
+    /// this request's work only and hands the error back typed. Leads and sales (their own
+    /// idempotency, kept by unique keys; no catalog row) may run on the store's concurrent
+    /// writers, as two edges would run them (decision 0024).
     public func perform(_ write: PendingWrite, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let call = write.call
         let environment = self.environment
+        let completion: @Sendable (Result<ManagementAnswer, WriteError<ManagementError>>) -> Void = {
+            [self] result in
+            switch result {
+            case .success(let answer):
+                respond(response(answer, requestId: call.requestId))
+            case .failure(.refused(let error)):
+                respond(errorResponse(error, requestId: call.requestId))
+            case .failure(.store(let error)):
+                respond(errorResponse(error, requestId: call.requestId))
+            }
+        }
+        if write.ownIdempotency {
+            store.writeConcurrently(
+                refusing: ManagementError.self, lockOrder: ConversionOperations.lockOrder(call),
+                { tx in try write.operation(call, tx, environment) }, completion: completion)
+            return
+        }
         store.write(
             refusing: ManagementError.self,
-            { tx in
-                if write.ownIdempotency { return try write.operation(call, tx, environment) }
-                return try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) }
-            },
-            completion: { [self] result in
-                switch result {
-                case .success(let answer):
-                    respond(response(answer, requestId: call.requestId))
-                case .failure(.refused(let error)):
-                    respond(errorResponse(error, requestId: call.requestId))
-                case .failure(.store(let error)):
-                    respond(errorResponse(error, requestId: call.requestId))
-                }
-            })
+            { tx in try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) } },
+            completion: completion)
     }
 
     // MARK: answers
