@@ -20,6 +20,8 @@ enum PGMigrations {
         Migration(version: 8, sql: PGSchemaV8.sql),
         Migration(version: 9, sql: PGSchemaV9.sql),
         Migration(version: 10, sql: PGSchemaV10.sql),
+        // 11 is conversion analytics (another branch); the lead renumbers at merge if needed.
+        Migration(version: 12, sql: PGSchemaV12.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

@@ -29,6 +29,8 @@ enum Migrations {
         Migration(version: 8, sql: SchemaV8.sql),
         Migration(version: 9, sql: SchemaV9.sql),
         Migration(version: 10, sql: SchemaV10.sql),
+        // 11 is conversion analytics (another branch); the lead renumbers at merge if needed.
+        Migration(version: 12, sql: SchemaV12.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }
