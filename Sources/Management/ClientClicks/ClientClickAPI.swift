@@ -11,7 +11,8 @@ import Store
 /// answer, and answers its id, which the script keeps as the `bq_id` cookie.
 ///
 /// Everything up to the click is decided here, on the event loop, from the loop's store
-/// reader: limits, `Origin`, the workspace's settings, the key, the body, the link. The
+/// reader, in this order: the address's limit, the key and its limit, `Origin` and the
+/// workspace's settings, the body, the link. The
 /// click itself is the edge's (`ClientClickFlow`: the visitor's classification, its
 /// address's hash and country, the click id sequence, the write), which then answers
 /// with `recorded` or `failed`. Every answer is the API's JSON envelope with
@@ -123,14 +124,15 @@ public final class ClientClickAPI: Sendable {
         throws -> Pending
     {
         if let wait = limitAddress?(clientAddress) { throw ManagementError.rateLimited(retryAfterSeconds: wait) }
-        let origin = try requiredOrigin(request.headers)
-        try allow(origin, reader.clientClickSettings())
+        // The key first, as on every route of the API: a call without one is 401 whatever else it lacks.
         let authorization = request.headers.values("authorization")
         let token = authorization.count == 1 ? ManagementAuth.bearer(authorization[0]) : nil
         guard let key = try BrowserKeys.authenticate(token, reader: reader) else {
             throw ManagementError.invalidBrowserKey
         }
         if let wait = limitKey?(key.id) { throw ManagementError.rateLimited(retryAfterSeconds: wait) }
+        let origin = try requiredOrigin(request.headers)
+        try allow(origin, reader.clientClickSettings())
         try ManagementAPI.checkRequestId(request.headers.values("x-biq-request-id"))
         guard let members = try RequestBody.parse(request) else { throw ManagementError.malformed(RequestBody.missing) }
         let input = try ClientClickRequest.decode(.object(members))

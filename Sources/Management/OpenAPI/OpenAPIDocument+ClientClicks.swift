@@ -22,6 +22,9 @@ extension OpenAPIDocument {
             "shop.example.com matches that host only; *.example.com every host under example.com (not example.com itself); localhost for development. Scheme and port do not matter.",
     ]
 
+    /// `Authorization` or `Content-Type`, in any case.
+    static let allowedRequestHeader = anyCase("Authorization") + "|" + anyCase("Content-Type")
+
     static let browserKeyIdParameter = pathParameter(
         "id", ["type": "string", "pattern": idPattern("bk_")], "The browser key's id (bk_...).")
 
@@ -50,8 +53,8 @@ extension OpenAPIDocument {
                 "description":
                     "Comma-separated header names, among Authorization and Content-Type only (any case); another is 400 invalid_preflight.",
                 "schema": [
-                    "type": "string", "maxLength": 100,
-                    "pattern": #"^[ \t]*([Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Nn][Tt][Ee][Nn][Tt]-[Tt][Yy][Pp][Ee])?([ \t]*,[ \t]*([Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]|[Cc][Oo][Nn][Tt][Ee][Nn][Tt]-[Tt][Yy][Pp][Ee]))*[ \t]*$"#,
+                    "type": "string", "minLength": 1, "maxLength": 100,
+                    "pattern": .string("^(" + allowedRequestHeader + ")( ?, ?(" + allowedRequestHeader + "))*$"),
                 ],
             ],
             parameterRef("RequestId"),
