@@ -45,7 +45,7 @@ final class MigrationTests: XCTestCase {
             tables,
             [
                 "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances", "browser_keys",
-                "certificate_orders", "certificates", "click_counts", "client_click_settings", "clicks",
+                "certificate_orders", "certificates", "click_counts", "clicks", "client_click_settings",
                 "console_sessions",
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
                 "link_country_counts", "link_open_counts",

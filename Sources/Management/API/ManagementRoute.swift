@@ -168,7 +168,7 @@ enum ManagementRoutesTable {
         // Answered by the edge's own route, ahead of this table (`ClientClickAPI`: a
         // browser key, CORS, the click written by the visit path); listed so that the
         // document and the dispatcher name the same operations.
-        ManagementRoute(.post, ClientClickAPI.path, "track.click", isPublic: true, .edge),
+        ManagementRoute(.post, ClientClickAPI.path, "track.click", isPublic: true, requiresBody: true, .edge),
         ManagementRoute(.options, ClientClickAPI.path, "track.clickPreflight", isPublic: true, .edge),
 
         ManagementRoute(
