@@ -13,7 +13,8 @@ final class ClientClickTests: XCTestCase {
     // MARK: preflight
 
     func testAPreflightOfAPostWithTheAllowedHeaders() {
-        for headers in [[], [""], ["authorization"], ["content-type"], ["authorization,content-type"],
+        for headers in [
+            [], [""], ["authorization"], ["content-type"], ["authorization,content-type"],
             ["Authorization, Content-Type"], ["content-type , authorization,"],
         ] {
             XCTAssertNil(CORSPreflight.problem(requestMethod: ["POST"], requestHeaders: headers), "\(headers)")
@@ -52,13 +53,19 @@ final class ClientClickTests: XCTestCase {
     }
 
     func testAValidBody() throws {
-        let request = try decode(#"{"domain":"go.example.com","key":"BOB","url":"https://shop.example.com/p?via=BOB&ref=x#top"}"#).get()
-        XCTAssertEqual(request, ClientClickRequest(domain: "go.example.com", key: "BOB", url: "https://shop.example.com/p?via=BOB&ref=x#top"))
+        let request = try decode(
+            #"{"domain":"go.example.com","key":"BOB","url":"https://shop.example.com/p?via=BOB&ref=x#top"}"#
+        ).get()
+        XCTAssertEqual(
+            request,
+            ClientClickRequest(
+                domain: "go.example.com", key: "BOB", url: "https://shop.example.com/p?via=BOB&ref=x#top"))
         XCTAssertEqual(request.landingQuery, "via=BOB&ref=x")
         let bare = try decode(#"{"domain":"go.example.com","key":"a_-1","url":null}"#).get()
         XCTAssertNil(bare.url)
         XCTAssertEqual(bare.landingQuery, "")
-        XCTAssertEqual(try decode(#"{"domain":"go.example.com","key":"k","url":"http://x.example/"}"#).get().landingQuery, "")
+        XCTAssertEqual(
+            try decode(#"{"domain":"go.example.com","key":"k","url":"http://x.example/"}"#).get().landingQuery, "")
     }
 
     func testEveryBrokenRuleIsNamed() {
@@ -158,11 +165,15 @@ final class ClientClickTests: XCTestCase {
         } else {
             XCTFail("no 429")
         }
-        XCTAssertEqual(code(api.prepare(request(.post, [origin], body: body), reader: reader, clientAddress: "a")), "invalid_token")
+        XCTAssertEqual(
+            code(api.prepare(request(.post, [origin], body: body), reader: reader, clientAddress: "a")), "invalid_token"
+        )
         XCTAssertEqual(
             code(keyLimited.prepare(request(.post, [auth], body: body), reader: reader, clientAddress: "a")),
             "rate_limit_exceeded")
-        XCTAssertEqual(code(api.prepare(request(.post, [auth], body: body), reader: reader, clientAddress: "a")), "origin_required")
+        XCTAssertEqual(
+            code(api.prepare(request(.post, [auth], body: body), reader: reader, clientAddress: "a")), "origin_required"
+        )
         XCTAssertEqual(
             code(api.prepare(request(.post, [auth, origin], body: body), reader: reader, clientAddress: "a")),
             "client_click_tracking_disabled")
@@ -171,10 +182,14 @@ final class ClientClickTests: XCTestCase {
             code(api.prepare(request(.post, [auth, origin], body: body), reader: reader, clientAddress: "a")),
             "hostname_not_configured")
         try store.writeAndWait { tx in
-            try tx.putClientClickSettings(ClientClickSettings(enabled: true, hostnames: ["*.example.com"], updatedAt: 3))
+            try tx.putClientClickSettings(
+                ClientClickSettings(enabled: true, hostnames: ["*.example.com"], updatedAt: 3))
         }
         XCTAssertEqual(
-            code(api.prepare(request(.post, [auth, ("Origin", "https://example.com")], body: body), reader: reader, clientAddress: "a")),
+            code(
+                api.prepare(
+                    request(.post, [auth, ("Origin", "https://example.com")], body: body), reader: reader,
+                    clientAddress: "a")),
             "origin_not_allowed")
         XCTAssertEqual(
             code(api.prepare(request(.post, [auth, origin], body: "{}"), reader: reader, clientAddress: "a")),
@@ -183,10 +198,15 @@ final class ClientClickTests: XCTestCase {
             code(api.prepare(request(.post, [auth, origin], body: body), reader: reader, clientAddress: "a")),
             "resource_not_found")
         XCTAssertEqual(
-            code(api.prepare(request(.options, [origin, ("Access-Control-Request-Method", "GET")]), reader: reader, clientAddress: "a")),
+            code(
+                api.prepare(
+                    request(.options, [origin, ("Access-Control-Request-Method", "GET")]), reader: reader,
+                    clientAddress: "a")),
             "invalid_preflight")
-        guard case .answer(let ok) = api.prepare(
-            request(.options, [origin, ("Access-Control-Request-Method", "POST")]), reader: reader, clientAddress: "a")
+        guard
+            case .answer(let ok) = api.prepare(
+                request(.options, [origin, ("Access-Control-Request-Method", "POST")]), reader: reader,
+                clientAddress: "a")
         else { return XCTFail("no answer") }
         XCTAssertEqual(ok.status, 204)
         XCTAssertEqual(ok.headers["access-control-allow-origin"], "https://shop.example.com")

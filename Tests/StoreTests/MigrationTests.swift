@@ -107,11 +107,13 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(try reader.certificatesVersion(), fixture.version >= 6 ? 4 : 0, context)
             // Client-click tracking (version 12): the fixture's key and settings; older files
             // start off, without keys.
-            XCTAssertEqual(try reader.browserKeys().map(\.id), fixture.version >= 12 ? [SchemaFixtures.browserKeyId] : [], context)
+            XCTAssertEqual(
+                try reader.browserKeys().map(\.id), fixture.version >= 12 ? [SchemaFixtures.browserKeyId] : [], context)
             XCTAssertEqual(
                 try reader.clientClickSettings(),
                 fixture.version >= 12
-                    ? ClientClickSettings(enabled: true, hostnames: ["shop.example.com", "*.example.org"], updatedAt: 1000)
+                    ? ClientClickSettings(
+                        enabled: true, hostnames: ["shop.example.com", "*.example.org"], updatedAt: 1000)
                     : .initial, context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(

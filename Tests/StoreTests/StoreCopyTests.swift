@@ -51,7 +51,8 @@ final class StoreCopyTests: PGTestCase {
             bare.enabled = false
             try tx.putLink(bare)
             try tx.putSecretKey(SecretKeyRecord(id: "sk_a", name: "CI", keyHash: [1, 2], hint: "ab", createdAt: 5))
-            try tx.putBrowserKey(BrowserKeyRecord(id: "bk_a", name: "shop", keyHash: [7, 8], hint: "wxyz", createdAt: 6))
+            try tx.putBrowserKey(
+                BrowserKeyRecord(id: "bk_a", name: "shop", keyHash: [7, 8], hint: "wxyz", createdAt: 6))
             try tx.putBrowserKey(
                 BrowserKeyRecord(id: "bk_b", name: "old", keyHash: [9], hint: "abcd", createdAt: 7, revokedAt: 8))
             try tx.putClientClickSettings(

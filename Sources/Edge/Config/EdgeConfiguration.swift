@@ -206,7 +206,8 @@ struct EdgeConfiguration: Sendable {
             c, v throws(ConfigurationError) in
             c.rateLimits.invalidPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", 1...10_000_000)
         },
-        Setting(variable: "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS", help: "track/click calls per minute per source address") {
+        Setting(variable: "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS", help: "track/click calls per minute per source address")
+        {
             c, v throws(ConfigurationError) in
             c.rateLimits.clickPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS", 1...10_000_000)
         },
@@ -215,7 +216,8 @@ struct EdgeConfiguration: Sendable {
             c.rateLimits.clickPerKey = try parseInt(v, "BIQLI_EDGE_RATE_CLICK_PER_KEY", 1...10_000_000)
         },
         Setting(
-            variable: "BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY", help: "track/lead and track/sale calls per minute per secret key"
+            variable: "BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY",
+            help: "track/lead and track/sale calls per minute per secret key"
         ) {
             c, v throws(ConfigurationError) in
             c.rateLimits.conversionsPerKey = try parseInt(v, "BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY", 1...10_000_000)

@@ -151,9 +151,11 @@ enum ManagementError: Error, Sendable, Equatable {
         case .originRequired:
             return "Call track/click from a web page: the request has no Origin header."
         case .originNotAllowed(let origin):
-            return "The origin \(origin) is not allowed; add its hostname to the workspace's client-click-tracking hostnames."
+            return
+                "The origin \(origin) is not allowed; add its hostname to the workspace's client-click-tracking hostnames."
         case .hostnameNotConfigured:
-            return "No hostname is allowed to track clicks yet; add the site's hostnames to the workspace's client-click-tracking settings."
+            return
+                "No hostname is allowed to track clicks yet; add the site's hostnames to the workspace's client-click-tracking settings."
         case .invalidPreflight(let why): return "Not a valid CORS preflight for track/click: \(why)."
         case .clientClickTrackingDisabled(let why): return why
         }

@@ -153,7 +153,8 @@ public final class ClientClickAPI: Sendable {
     private func allow(_ origin: String, _ settings: ClientClickSettings) throws(ManagementError) {
         guard settings.enabled else {
             throw .clientClickTrackingDisabled(
-                "Client-side click tracking is off for this workspace (PATCH /api/v1/client-click-tracking {\"enabled\": true}).")
+                "Client-side click tracking is off for this workspace (PATCH /api/v1/client-click-tracking {\"enabled\": true})."
+            )
         }
         guard !settings.hostnames.isEmpty else { throw .hostnameNotConfigured }
         guard let host = AllowedHostnames.originHost(origin), AllowedHostnames.allows(host, settings.hostnames) else {
@@ -194,7 +195,8 @@ public final class ClientClickAPI: Sendable {
         if case .internalError = failure, (error as? StoreError)?.isTransient == true {
             extra.append(("Retry-After", String(ManagementAPI.storeRetryAfterSeconds)))
         }
-        return Self.json(failure.status, failure.body(requestId: requestId), requestId: requestId, origin: origin, extra)
+        return Self.json(
+            failure.status, failure.body(requestId: requestId), requestId: requestId, origin: origin, extra)
     }
 
     /// JSON with the API's headers, and CORS for a page at `origin`: no credentials (the

@@ -14,7 +14,8 @@ extension OpenAPIDocument {
             ["const": "localhost"],
             hostname(),
             [
-                "type": "string", "maxLength": 255, "pattern": .string(#"^\*\.("# + labelPattern + #"\.)+"# + labelPattern + "$"),
+                "type": "string", "maxLength": 255,
+                "pattern": .string(#"^\*\.("# + labelPattern + #"\.)+"# + labelPattern + "$"),
                 "not": ["pattern": #"\.[0-9]+$"#],
             ],
         ],
@@ -70,7 +71,8 @@ extension OpenAPIDocument {
                     "Vary": ["schema": ["type": "string"]],
                 ],
             ],
-            "400": clickError("invalid_preflight: not a CORS preflight of a POST with at most Authorization and Content-Type."),
+            "400": clickError(
+                "invalid_preflight: not a CORS preflight of a POST with at most Authorization and Content-Type."),
             "403": clickError(
                 "origin_required, origin_not_allowed, hostname_not_configured or client_click_tracking_disabled (the workspace's switch is off)."
             ),
@@ -104,7 +106,8 @@ extension OpenAPIDocument {
                     ]),
                 "content": jsonContent(schemaRef("ClientClickAnswer")),
             ],
-            "400": clickError("validation_error: no body, or not a JSON object; an X-Biq-Request-Id that breaks its rule."),
+            "400": clickError(
+                "validation_error: no body, or not a JSON object; an X-Biq-Request-Id that breaks its rule."),
             "401": clickError("invalid_token: no usable browser key (a secret or mobile key is refused here)."),
             "403": clickError(
                 "origin_required, origin_not_allowed, hostname_not_configured, or client_click_tracking_disabled (the workspace's switch is off, or the link does not track conversions)."
@@ -124,7 +127,8 @@ extension OpenAPIDocument {
         "/api/v1/client-click-tracking": [
             "get": operation(
                 "clientClickTracking.get", tag: "Client-side click tracking", summary: "Get the settings",
-                description: "Whether track/click answers, and the hostnames allowed to call it. Needs client_clicks.read.",
+                description:
+                    "Whether track/click answers, and the hostnames allowed to call it. Needs client_clicks.read.",
                 answer: 200, "The settings.", schema: schemaRef("ClientClickTracking"), errors: .listing),
             "patch": operation(
                 "clientClickTracking.update", tag: "Client-side click tracking", summary: "Change the settings",
@@ -140,7 +144,8 @@ extension OpenAPIDocument {
         "/api/v1/browser-keys": [
             "get": operation(
                 "browserKeys.list", tag: "Client-side click tracking", summary: "List browser keys",
-                description: "Ordered by id, paginated; revoked keys too, never the keys themselves. Needs client_clicks.read.",
+                description:
+                    "Ordered by id, paginated; revoked keys too, never the keys themselves. Needs client_clicks.read.",
                 parameters: pageParameters, answer: 200, "A page of browser keys.", schema: schemaRef("BrowserKeyList"),
                 errors: .listing),
             "post": operation(
@@ -207,7 +212,8 @@ extension OpenAPIDocument {
                 (
                     "url",
                     [
-                        "type": ["string", "null"], "maxLength": 2048, "pattern": #"^[Hh][Tt][Tt][Pp][Ss]?://[^\u0000-\u001F\u007F-\u009F]*$"#,
+                        "type": ["string", "null"], "maxLength": 2048,
+                        "pattern": #"^[Hh][Tt][Tt][Pp][Ss]?://[^\u0000-\u001F\u007F-\u009F]*$"#,
                         "description": "The page's location.href; its query gives the link's dynamic values.",
                     ]
                 ),

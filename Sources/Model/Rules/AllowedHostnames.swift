@@ -88,7 +88,8 @@ public enum AllowedHostnames {
             guard (1...63).contains(label.count), label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-")
             else { return false }
             let ok = label.allSatisfy {
-                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
                     || $0 == UInt8(ascii: "-")
             }
             guard ok else { return false }

@@ -6,7 +6,8 @@ import XCTest
 /// `Origin` against them (decision 0027).
 final class AllowedHostnamesTests: XCTestCase {
     func testPatternsThatAreAllowed() {
-        for p in ["shop.example.com", "*.example.com", "*.a.b.example.co.uk", "localhost", "xn--bcher-kva.example",
+        for p in [
+            "shop.example.com", "*.example.com", "*.a.b.example.co.uk", "localhost", "xn--bcher-kva.example",
             "a-b.example.com", String(repeating: "a", count: 63) + ".example.com",
         ] {
             XCTAssertNil(AllowedHostnames.problem(p), p)
@@ -40,7 +41,8 @@ final class AllowedHostnamesTests: XCTestCase {
         for host in ["shop.example.com", "a.example.org", "a.b.example.org", "localhost"] {
             XCTAssertTrue(AllowedHostnames.allows(host, allowed), host)
         }
-        for host in ["example.org", "xexample.org", "a.shop.example.com", "example.com", "shop.example.com.evil.test",
+        for host in [
+            "example.org", "xexample.org", "a.shop.example.com", "example.com", "shop.example.com.evil.test",
             "evilexample.org", "", "org",
         ] {
             XCTAssertFalse(AllowedHostnames.allows(host, allowed), host)
