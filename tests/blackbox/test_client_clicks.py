@@ -162,6 +162,31 @@ def test_the_settings_are_validated_and_scoped(demo):
     assert (status, json.loads(body)["error"]["details"]["requiredScope"]) == (403, "client_clicks.write")
 
 
+def test_the_cli_shows_and_sets_the_settings_through_the_apis_rules(demo):
+    out = cli(["client-clicks", "show", "--json"], demo.dir)
+    assert out.returncode == 0 and json.loads(out.stdout) == {"enabled": False, "hostnames": [], "updatedAt": None}
+    out = cli(["client-clicks", "set", "--enabled", "on", "--hostnames", "shop.example.test,*.example.org"], demo.dir)
+    assert out.returncode == 0, out.stderr
+    assert "shop.example.test *.example.org" in out.stdout
+    # The serving edge sees it (the next track/click).
+    key = browser_key(demo)
+    update_link(demo, "docs", trackConversions=True)
+    assert track(demo, key)[0] == 200
+    assert cli(["client-clicks", "set", "--enabled", "off"], demo.dir).returncode == 0
+    assert api(demo, "GET", "/client-click-tracking")["hostnames"] == ["shop.example.test", "*.example.org"]
+    refused(track(demo, key), 403, "client_click_tracking_disabled")
+    # Refusals: nothing changed, the API's rule named; usage errors.
+    out = cli(["client-clicks", "set", "--hostnames", "ok.example.com 10.0.0.1"], demo.dir)
+    assert out.returncode == 2 and "hostnames[1]" in out.stderr and "nothing changed" in out.stderr
+    assert api(demo, "GET", "/client-click-tracking")["hostnames"] == ["shop.example.test", "*.example.org"]
+    assert cli(["client-clicks", "set", "--enabled", "maybe"], demo.dir).returncode == 2
+    assert cli(["client-clicks", "set"], demo.dir).returncode == 2
+    assert cli(["client-clicks", "nope"], demo.dir).returncode == 2
+    assert cli(["client-clicks", "set", "--hostnames", ""], demo.dir).returncode == 0
+    assert api(demo, "GET", "/client-click-tracking")["hostnames"] == []
+    assert "Usage" in cli(["client-clicks", "--help"], demo.dir).stdout
+
+
 # ---------------------------------------------------------------- track/click
 
 
