@@ -27,7 +27,7 @@ UA_DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Ge
 # Every per-minute limit the edge has, raised so that the run measures the work, not a 429.
 unlimited = {f"BIQLI_EDGE_RATE_{k}": "10000000" for k in
              ("PER_APP", "PER_ADDRESS", "PER_INSTANCE", "PER_TOKEN", "INVALID_PER_ADDRESS",
-              "TRACK_PER_KEY", "TRACK_PER_ADDRESS", "CLICK_PER_KEY", "CLICK_PER_ADDRESS")}
+              "CONVERSIONS_PER_KEY", "CLICK_PER_KEY", "CLICK_PER_ADDRESS")}
 work = scratch_dir("bench-conversions-")
 postgres = PostgresCluster(statements=args.pg_statements) if args.backend == "postgresql" else None
 store_env = {"BIQLI_EDGE_DATABASE_URL": postgres.url} if postgres else {}

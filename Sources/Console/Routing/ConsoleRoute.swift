@@ -12,6 +12,7 @@ enum ConsoleRoute: Equatable {
     case qrCode(String)
     case apps, app(String), rotateKeys(String)
     case domains
+    case settings, updateSettings
 
     enum Match: Equatable {
         case route(ConsoleRoute)
@@ -48,6 +49,7 @@ enum ConsoleRoute: Equatable {
             case "links": return two(get: .links, post: .createLink)
             case "apps": return one(.get, .apps)
             case "domains": return one(.get, .domains)
+            case "settings": return two(get: .settings, post: .updateSettings)
             default: return .notFound
             }
         case 2:

@@ -78,6 +78,10 @@ public final class ManagementAPI: Sendable {
                 let record = try ManagementAuth.authenticate(request.headers, reader: reader)
                 if let scope = route.scope, !record.allows(scope) { throw ManagementError.insufficientScope(scope) }
                 keyId = record.id
+                // The server SDK's calls are limited per key (decision 0027); the SDK honours Retry-After.
+                if route.isConversion, let wait = environment.limitConversion?(record.id) {
+                    throw ManagementError.rateLimited(retryAfterSeconds: wait)
+                }
             }
             let query = try QueryParameters(request.query)
             try query.requireOnly(route.query)
@@ -99,6 +103,9 @@ public final class ManagementAPI: Sendable {
                     call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
                 }
                 return .write(PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion))
+            case .edge:
+                // The edge answers these paths before this API sees them.
+                throw ManagementError.notFound("No route \(request.method.name) \(path).")
             }
         } catch {
             return .answer(errorResponse(error, requestId: requestId))
@@ -157,7 +164,8 @@ public final class ManagementAPI: Sendable {
         var extra: [(String, String)] = []
         switch failure {
         case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
-        case .invalidToken: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
+        case .invalidToken, .invalidBrowserKey: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
+        case .rateLimited(let seconds): extra.append(("Retry-After", String(seconds)))
         default: break
         }
         // The store away for a moment (PostgreSQL restarting, a lock held elsewhere): the
