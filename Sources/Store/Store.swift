@@ -122,7 +122,7 @@ extension Store {
     }
 }
 
-public protocol StoreReader: AnyObject, CertificateReading, ConversionReading {
+public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, WebhookReading {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]
     func app(_ id: String) throws(StoreError) -> MobileApp?
@@ -205,7 +205,7 @@ public protocol StoreReader: AnyObject, CertificateReading, ConversionReading {
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.
-public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting {
+public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting, WebhookWriting {
     var now: Int64 { get }
 
     func insertClick(_ click: Click) throws(StoreError)

@@ -20,6 +20,7 @@ enum PGMigrations {
         Migration(version: 8, sql: PGSchemaV8.sql),
         Migration(version: 9, sql: PGSchemaV9.sql),
         Migration(version: 10, sql: PGSchemaV10.sql),
+        Migration(version: 11, sql: PGSchemaV11.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read
