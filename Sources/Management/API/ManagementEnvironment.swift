@@ -12,6 +12,8 @@ public struct ManagementEnvironment: Sendable {
     var retentionDays: Int
     /// Logs a failure the client only sees as `internal_server_error`.
     var logFailure: @Sendable (String, String) -> Void
+    /// `BIQLI_EDGE_WEBHOOK_ALLOW_HTTP`: webhook endpoints may be plain `http://` URLs.
+    public var webhookAllowHTTP = false
 
     public init(
         httpsActive: @escaping @Sendable (String) -> Bool, now: @escaping @Sendable () -> Int64, publicURL: String,

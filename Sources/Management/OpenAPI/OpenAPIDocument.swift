@@ -21,7 +21,9 @@ enum OpenAPIDocument {
         ],
         "security": [["workspaceSecretKey": []]],
         "tags": [
-            ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"], ["name": "Meta"],
+            ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"],
+            ["name": "Webhooks"],
+            ["name": "Meta"],
         ],
     ]
 
@@ -30,11 +32,14 @@ enum OpenAPIDocument {
 
     static func assemble() -> JSONValue {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
-        let paths = [domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths].flatMap(
+        let paths = [
+            domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, webhookPaths,
+        ]
+        .flatMap(
             members)
         let schemas = [
             domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
-            customerSchemas,
+            customerSchemas, webhookSchemas,
         ]
         .flatMap(members)
         let components = members(commonComponents) + [("schemas", .object(schemas))]

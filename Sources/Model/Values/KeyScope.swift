@@ -19,6 +19,10 @@ public enum KeyScope: String, Sendable, Equatable, CaseIterable, Comparable {
     case customersWrite = "customers.write"
     /// `GET /api/v1/events`: leads and sales.
     case eventsRead = "events.read"
+    /// `GET /api/v1/webhooks...`: endpoints (never their secrets), deliveries, attempts.
+    case webhooksRead = "webhooks.read"
+    /// Creating, changing, deleting webhook endpoints, rotating secrets, redeliveries, tests.
+    case webhooksWrite = "webhooks.write"
 
     public static func < (a: KeyScope, b: KeyScope) -> Bool { a.rawValue < b.rawValue }
 
