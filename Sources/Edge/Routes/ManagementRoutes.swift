@@ -12,13 +12,13 @@ import Management
 enum ManagementRoutes {
     static func install(on router: RouterBuilder, services: EdgeServices) {
         let log = services.log
-        let api = ManagementAPI(
-            store: services.store,
-            environment: ManagementEnvironment(
-                httpsActive: { host in services.httpsActive(host) }, now: { services.nowMilliseconds },
-                publicURL: services.configuration.publicURL, retentionDays: services.configuration.retentionDays,
-                logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) },
-                certificate: { host in services.certificate(host) }))
+        var environment = ManagementEnvironment(
+            httpsActive: { host in services.httpsActive(host) }, now: { services.nowMilliseconds },
+            publicURL: services.configuration.publicURL, retentionDays: services.configuration.retentionDays,
+            logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) },
+            certificate: { host in services.certificate(host) })
+        environment.webhookAllowHTTP = services.configuration.webhooks.allowHTTP
+        let api = ManagementAPI(store: services.store, environment: environment)
         router.add(nil, "/api/v1/*path", name: "management") { request, context, _ in
             var name = context.routeName
             let prepared = api.prepare(request, reader: services.reader(context), routeName: &name)

@@ -11,6 +11,9 @@ public enum WebhookSignal {
         generation.broadcast()
     }
 
+    /// Wakes every waiting thread (a dispatcher stopping).
+    public static func wake() { raise() }
+
     /// The current generation, to wait for a later one.
     public static var current: UInt64 { generation.withLock { $0 } }
 

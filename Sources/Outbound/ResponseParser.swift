@@ -14,6 +14,18 @@ struct ResponseParser {
     static let maxHead = 64 * 1024
     static let maxBody = 4 * 1024 * 1024
 
+    /// When more than `maxBody` bytes of body have come: the answer with its head and the
+    /// first `maxBody` bytes (the rest is not read); nil before, or without a whole head.
+    static func truncated(_ bytes: [UInt8], maxBody: Int) -> HTTPSResponse? {
+        guard bytes.count > maxBody, let headEnd = find(bytes, [13, 10, 13, 10], from: 0),
+            bytes.count - headEnd - 4 > maxBody,
+            case .done(var response) = parse(
+                Array(bytes[..<(headEnd + 4)]), headOnly: true, ended: false)
+        else { return nil }
+        response.body = Array(bytes[(headEnd + 4)..<(headEnd + 4 + maxBody)])
+        return response
+    }
+
     /// Parses `bytes` (everything received so far). `headOnly`: an answer to HEAD, which
     /// has no body whatever its fields say. `ended`: the peer closed its side.
     static func parse(_ bytes: [UInt8], headOnly: Bool, ended: Bool) -> Outcome {

@@ -6,12 +6,16 @@ import Core
 import Glibc
 #endif
 
-/// A small blocking HTTPS/1.1 client for talking to the CA, on OpenSSL: one connection
-/// per request (`Connection: close`; an order makes a dozen requests, minutes apart at
-/// worst), the peer verified against `BIQLI_EDGE_ACME_CA_ROOTS` or the system's roots
-/// and by its name (or IP address), answers framed by `Content-Length`, chunks or the
-/// end of the connection, and one deadline for the whole exchange. Runs on the
-/// certificate manager's thread, never on an event loop.
+/// A small blocking HTTP/1.1 client on OpenSSL, for the CA (ACME) and for webhooks: one
+/// connection per request (`Connection: close`), the peer verified against a configured
+/// bundle or the system's roots and by its name (or IP address), answers framed by
+/// `Content-Length`, chunks or the end of the connection, one deadline for the whole
+/// exchange (the connect included), no redirect ever followed (a 3xx is an answer like
+/// any other). For webhooks (`Options`): plain `http://` when allowed, at most so much of
+/// an answer read, and every address the host resolves to checked (`AddressRules`)
+/// before connecting to those very addresses, never to a second resolution, so that DNS
+/// rebinding between the check and the connect is not possible. Runs on the certificate
+/// manager's and the delivery threads, never on an event loop.
 // @unchecked: it wraps an OpenSSL SSL_CTX, set up in `init` and after only read (SSL_new), safe from any thread.
 public final class HTTPSClient: @unchecked Sendable {
     private let context: OpaquePointer
@@ -39,29 +43,50 @@ public final class HTTPSClient: @unchecked Sendable {
 
     deinit { SSL_CTX_free(context) }
 
+    /// What a request may do beyond an ACME one.
+    public struct Options: Sendable {
+        /// `http://` URLs too.
+        public var allowHTTP = false
+        /// Every address the host resolves to must be public (`AddressRules`).
+        public var publicAddressesOnly = false
+        /// Read at most this much of the answer's body; the rest is not read (the answer
+        /// keeps its status and what was read). Nil: the parser's limit, whole bodies only.
+        public var maxBodyBytes: Int?
+
+        public init(allowHTTP: Bool = false, publicAddressesOnly: Bool = false, maxBodyBytes: Int? = nil) {
+            self.allowHTTP = allowHTTP
+            self.publicAddressesOnly = publicAddressesOnly
+            self.maxBodyBytes = maxBodyBytes
+        }
+    }
+
     /// Sends one request and reads its whole answer within `timeoutMilliseconds`.
     public func send(
         _ method: String, _ urlText: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
-        timeoutMilliseconds: Int = 30_000
+        timeoutMilliseconds: Int = 30_000, options: Options = Options()
     ) throws(NetworkError) -> HTTPSResponse {
-        guard let url = HTTPSURL(urlText) else { throw .badURL(urlText) }
+        guard let url = HTTPSURL(urlText, allowHTTP: options.allowHTTP) else { throw .badURL(urlText) }
         let deadline = Clock.monotonicNanoseconds() &+ UInt64(timeoutMilliseconds) * 1_000_000
-        let fd = try connect(url, deadline: deadline)
+        let fd = try connect(url, deadline: deadline, publicOnly: options.publicAddressesOnly)
         defer { close(fd) }
-        guard let ssl = SSL_new(context) else { throw .tls("SSL_new failed") }
-        defer { SSL_free(ssl) }
-        _ = SSL_set_fd(ssl, fd)
-        if !url.isIPAddress { _ = csys_ssl_set_host_name(ssl, url.host) }
-        _ = csys_ssl_verify_peer_name(ssl, url.host, url.isIPAddress ? 1 : 0)
-        try setTimeout(fd, deadline)
-        ERR_clear_error()
-        if SSL_connect(ssl) != 1 {
-            let verify = SSL_get_verify_result(ssl)
-            let reason =
-                verify != X509_V_OK
-                ? String(cString: X509_verify_cert_error_string(verify)) : Self.openSSLError()
+        var ssl: OpaquePointer?
+        defer { if let ssl { SSL_free(ssl) } }
+        if url.isTLS {
+            guard let made = SSL_new(context) else { throw .tls("SSL_new failed") }
+            ssl = made
+            _ = SSL_set_fd(made, fd)
+            if !url.isIPAddress { _ = csys_ssl_set_host_name(made, url.host) }
+            _ = csys_ssl_verify_peer_name(made, url.host, url.isIPAddress ? 1 : 0)
+            try setTimeout(fd, deadline)
             ERR_clear_error()
-            throw .tls("TLS handshake with \(url.hostHeader) failed: \(reason)")
+            if SSL_connect(made) != 1 {
+                let verify = SSL_get_verify_result(made)
+                let reason =
+                    verify != X509_V_OK
+                    ? String(cString: X509_verify_cert_error_string(verify)) : Self.openSSLError()
+                ERR_clear_error()
+                throw .tls("TLS handshake with \(url.hostHeader) failed: \(reason)")
+            }
         }
 
         var head = "\(method) \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
@@ -74,27 +99,20 @@ public final class HTTPSClient: @unchecked Sendable {
         var sent = 0
         while sent < out.count {
             try setTimeout(fd, deadline)
-            ERR_clear_error()
-            let n = out[sent...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
-            guard n > 0 else { throw failure(ssl, n, deadline, "sending to \(url.hostHeader)") }
-            sent += Int(n)
+            let n = try write(ssl, fd, out, from: sent, deadline, url)
+            sent += n
         }
 
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
             try setTimeout(fd, deadline)
-            ERR_clear_error()
-            let n = SSL_read(ssl, &buffer, Int32(buffer.count))
-            var ended = false
-            if n > 0 {
-                received.append(contentsOf: buffer[0..<Int(n)])
-            } else {
-                let error = SSL_get_error(ssl, n)
-                guard error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && errno == 0) else {
-                    throw failure(ssl, n, deadline, "reading from \(url.hostHeader)")
-                }
-                ended = true
+            let n = try read(ssl, fd, &buffer, deadline, url)
+            let ended = n == 0
+            if n > 0 { received.append(contentsOf: buffer[0..<n]) }
+            if let cap = options.maxBodyBytes, let cut = ResponseParser.truncated(received, maxBody: cap) {
+                ERR_clear_error()
+                return cut
             }
             switch ResponseParser.parse(received, headOnly: method == "HEAD", ended: ended) {
             case .done(let response):
@@ -106,9 +124,52 @@ public final class HTTPSClient: @unchecked Sendable {
         }
     }
 
+    /// Writes from `offset`; the count written.
+    private func write(
+        _ ssl: OpaquePointer?, _ fd: Int32, _ out: [UInt8], from offset: Int, _ deadline: UInt64, _ url: HTTPSURL
+    ) throws(NetworkError) -> Int {
+        if let ssl {
+            ERR_clear_error()
+            let n = out[offset...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            guard n > 0 else { throw failure(ssl, n, deadline, "sending to \(url.hostHeader)") }
+            return Int(n)
+        }
+        let n = out[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard n > 0 else { throw plainFailure("sending to \(url.hostHeader)") }
+        return n
+    }
+
+    /// Reads into `buffer`; 0 when the peer closed its side.
+    private func read(
+        _ ssl: OpaquePointer?, _ fd: Int32, _ buffer: inout [UInt8], _ deadline: UInt64, _ url: HTTPSURL
+    ) throws(NetworkError) -> Int {
+        if let ssl {
+            ERR_clear_error()
+            let n = SSL_read(ssl, &buffer, Int32(buffer.count))
+            if n > 0 { return Int(n) }
+            let error = SSL_get_error(ssl, n)
+            guard error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && errno == 0) else {
+                throw failure(ssl, n, deadline, "reading from \(url.hostHeader)")
+            }
+            return 0
+        }
+        let n = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n >= 0 else { throw plainFailure("reading from \(url.hostHeader)") }
+        return n
+    }
+
+    private func plainFailure(_ what: String) -> NetworkError {
+        let code = errno
+        if code == EAGAIN || code == EWOULDBLOCK { return .timeout("\(what): no answer in time") }
+        return .connect("\(what) failed: " + String(cString: strerror(code)))
+    }
+
     /// A connected blocking socket to one of the host's addresses, in the order the
     /// resolver gives them.
-    private func connect(_ url: HTTPSURL, deadline: UInt64) throws(NetworkError) -> Int32 {
+    /// With `publicOnly`, every address is checked first, and any that is not public
+    /// refuses the whole request (a host that resolves to one private address among
+    /// public ones is refused too: which one a connect would reach is not ours to pick).
+    private func connect(_ url: HTTPSURL, deadline: UInt64, publicOnly: Bool) throws(NetworkError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -118,6 +179,16 @@ public final class HTTPSClient: @unchecked Sendable {
             throw .connect("cannot resolve \(url.host): " + String(cString: gai_strerror(rc)))
         }
         defer { freeaddrinfo(list) }
+        if publicOnly {
+            var entry: UnsafeMutablePointer<addrinfo>? = first
+            while let e = entry {
+                entry = e.pointee.ai_next
+                let bytes = Self.addressBytes(e.pointee)
+                if let reason = AddressRules.nonPublicReason(bytes) {
+                    throw .refused("\(url.host) resolves to a non-public address (\(reason)); refused")
+                }
+            }
+        }
         var lastError = "no address"
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let e = entry {
@@ -149,6 +220,22 @@ public final class HTTPSClient: @unchecked Sendable {
             close(fd)
         }
         throw .connect("cannot connect to \(url.hostHeader): \(lastError)")
+    }
+
+    /// The address of a resolver entry, 4 or 16 bytes in network order.
+    static func addressBytes(_ entry: addrinfo) -> [UInt8] {
+        guard let address = entry.ai_addr else { return [] }
+        if entry.ai_family == AF_INET {
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+                withUnsafeBytes(of: p.pointee.sin_addr) { Array($0) }
+            }
+        }
+        if entry.ai_family == AF_INET6 {
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                withUnsafeBytes(of: p.pointee.sin6_addr) { Array($0) }
+            }
+        }
+        return []
     }
 
     private static func remainingMilliseconds(_ deadline: UInt64) -> Int {
@@ -191,9 +278,11 @@ public final class HTTPSClient: @unchecked Sendable {
     }
 }
 
-/// Why a request to the CA got no answer.
+/// Why a request got no answer.
 public enum NetworkError: Error, Equatable, CustomStringConvertible {
     case badURL(String)
+    /// Not attempted: the destination is not allowed (`AddressRules`).
+    case refused(String)
     case connect(String)
     case tls(String)
     case timeout(String)
@@ -202,7 +291,7 @@ public enum NetworkError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badURL(let u): return "not an https URL: \(u)"
-        case .connect(let m), .tls(let m), .timeout(let m), .protocolError(let m): return m
+        case .refused(let m), .connect(let m), .tls(let m), .timeout(let m), .protocolError(let m): return m
         }
     }
 }
