@@ -7,7 +7,7 @@ import Templates
 enum ConsoleLayout {
     /// The navigation's sections.
     enum Section: CaseIterable {
-        case overview, links, apps, domains
+        case overview, links, apps, domains, webhooks
 
         var title: String {
             switch self {
@@ -15,6 +15,7 @@ enum ConsoleLayout {
             case .links: return "Links"
             case .apps: return "Mobile apps"
             case .domains: return "Domains"
+            case .webhooks: return "Webhooks"
             }
         }
 
@@ -24,6 +25,7 @@ enum ConsoleLayout {
             case .links: return ConsolePaths.links
             case .apps: return ConsolePaths.apps
             case .domains: return ConsolePaths.domains
+            case .webhooks: return ConsolePaths.webhooks
             }
         }
     }

@@ -12,6 +12,7 @@ enum ConsoleRoute: Equatable {
     case qrCode(String)
     case apps, app(String), rotateKeys(String)
     case domains
+    case webhooks, webhook(String), testWebhook(String)
 
     enum Match: Equatable {
         case route(ConsoleRoute)
@@ -48,6 +49,7 @@ enum ConsoleRoute: Equatable {
             case "links": return two(get: .links, post: .createLink)
             case "apps": return one(.get, .apps)
             case "domains": return one(.get, .domains)
+            case "webhooks": return one(.get, .webhooks)
             default: return .notFound
             }
         case 2:
@@ -57,9 +59,11 @@ enum ConsoleRoute: Equatable {
             case ("links", "new"): return one(.get, .newLink)
             case ("links", let id): return two(get: .link(id), post: .updateLink(id))
             case ("apps", let id): return one(.get, .app(id))
+            case ("webhooks", let id): return one(.get, .webhook(id))
             default: return .notFound
             }
         case 3:
+            if segments[0] == "webhooks" && segments[2] == "test" { return one(.post, .testWebhook(segments[1])) }
             guard segments[0] == "links" else { return .notFound }
             let id = segments[1]
             switch segments[2] {

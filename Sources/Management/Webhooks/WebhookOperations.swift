@@ -111,9 +111,7 @@ enum WebhookOperations {
             throw ManagementError.invalid(body[0].0, "is not a known field (this operation takes no body)")
         }
         let endpoint = try existing(call.parameter("id"), tx)
-        let event = WebhookEvent(
-            type: .test, appId: nil, linkId: nil, at: call.now,
-            data: ["endpointId": .string(endpoint.id), "message": "A test event sent on request."])
+        let event = testEvent(endpoint, now: call.now)
         try tx.enqueueWebhookEvent(event, endpointId: endpoint.id)
         guard let delivery = try tx.webhookDelivery(endpointId: endpoint.id, messageId: event.id) else {
             throw ManagementError.internalError
@@ -155,6 +153,12 @@ enum WebhookOperations {
             throw ManagementError.internalError
         }
         return ManagementAnswer(202, WebhookJSON.delivery(again))
+    }
+
+    static func testEvent(_ endpoint: WebhookEndpoint, now: Int64) -> WebhookEvent {
+        WebhookEvent(
+            type: .test, appId: nil, linkId: nil, at: now,
+            data: ["endpointId": .string(endpoint.id), "message": "A test event sent on request."])
     }
 
     static func existing(_ id: String, _ reader: any StoreReader) throws -> WebhookEndpoint {
