@@ -104,11 +104,12 @@ extension OpenAPIDocument {
         (
             "url",
             [
-                "type": "string", "maxLength": 2048, "pattern": .string(urlPattern(httpsOnly: false)),
-                "description": "Where events are POSTed: https (http only when the edge allows it).",
+                "type": "string", "maxLength": 2048, "pattern": .string(urlPattern(httpsOnly: true)),
+                "description":
+                    "Where events are POSTed: https (http too on an edge run with BIQLI_EDGE_WEBHOOK_ALLOW_HTTP=on).",
             ]
         ),
-        ("description", ["type": ["string", "null"], "maxLength": 500]),
+        ("description", text(500, nullable: true)),
         (
             "events",
             [
@@ -122,7 +123,10 @@ extension OpenAPIDocument {
     ]
 
     static let webhookEndpointProperties: [(String, JSONValue)] =
-        [("id", ["type": "string", "pattern": idPattern("biq_whk_")])] + webhookWritable + [
+        [
+            ("id", ["type": "string", "pattern": idPattern("biq_whk_")]),
+            ("url", ["type": "string", "description": "https, or http where the edge allows it."]),
+        ] + webhookWritable.dropFirst() + [
             ("disabledReason", nullableText), ("disabledAt", nullableTime), ("failingSince", nullableTime),
             ("secretHint", ["type": "string", "description": "whsec_… and the secret's last 4 characters."]),
             ("previousSecretExpiresAt", nullableTime), ("createdAt", timestamp), ("updatedAt", timestamp),
