@@ -25,7 +25,8 @@ unlimited = {f"BIQLI_EDGE_RATE_{k}": "10000000" for k in
              ("PER_APP", "PER_ADDRESS", "PER_INSTANCE", "PER_TOKEN", "INVALID_PER_ADDRESS")}
 work = scratch_dir("bench-webhooks-")
 postgres = PostgresCluster() if args.backend == "postgresql" else None
-edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited,
+THREADS = os.environ.get("BENCH_WEBHOOK_THREADS", "4")
+edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited, "BIQLI_EDGE_WEBHOOK_THREADS": THREADS,
                                    "BIQLI_EDGE_WEBHOOK_ALLOW_PRIVATE": "on", "BIQLI_EDGE_WEBHOOK_ALLOW_HTTP": "on",
                                    **({"BIQLI_EDGE_DATABASE_URL": postgres.url} if postgres else {})},
             args=("serve", "--demo"), data_dir=f"{work}/demo-data")
@@ -74,17 +75,28 @@ rows = []
 try:
     pk, sk = keys()
     runs = {}
-    for label in ("without an endpoint", "one endpoint on open.created"):
-        if label.startswith("one"):
-            api(sk, "POST", "/webhooks", {"url": f"http://127.0.0.1:{receiver.http_port}/hook",
-                                           "events": ["open.created"]})
-        path, count = tokens(label[:3])
+    for label in ("without an endpoint", "one disabled endpoint", "one endpoint on open.created"):
+        if label == "one disabled endpoint":
+            # The outbox's statement runs for every open, and matches no endpoint.
+            hook = api(sk, "POST", "/webhooks", {"url": f"http://127.0.0.1:{receiver.http_port}/hook",
+                                                  "events": ["open.created"], "enabled": False})
+        if label.startswith("one endpoint"):
+            api(sk, "PATCH", f"/webhooks/{hook['id']}", {"enabled": True})
+        path, count = tokens(label[:8].replace(" ", "-"))
         env = {"PK": pk, "APP_ID": APP, "BENCH_HOST": HOST, "TOKENS_FILE": path, "THREADS": "2", "MODE": "handoff"}
+        profile = None
+        if os.environ.get("BENCH_PERF") and label.startswith("one endpoint"):
+            import subprocess
+            profile = subprocess.Popen(["perf", "record", "-q", "--call-graph", "dwarf,16384", "-o", os.environ["BENCH_PERF"], "-p", str(edge.proc.pid),
+                                        "--", "sleep", str(args.seconds)])
         runs[label] = with_cpu(
             lambda: wrk(f"http://127.0.0.1:{edge.http_port}/api/v1/track/open", args.seconds,
                         connections=args.connections, script=f"{here}/track_open.lua", env=env),
             lambda r: r["rps"] * args.seconds, edge_pid=edge.proc.pid)
         runs[label]["tokens"] = count
+        if profile:
+            profile.wait()
+            print("perf data: " + os.environ["BENCH_PERF"])
     # The backlog the second run left: how fast the delivery threads send it.
     samples = []
     start = time.time()
@@ -109,7 +121,8 @@ finally:
     receiver.stop()
     if postgres:
         postgres.stop()
-print(f"\nwebhooks on {args.backend}: {args.loops} loops, {args.connections} connections, {args.seconds}s per run, "
+print(f"\nwebhooks on {args.backend}: {args.loops} loops, {THREADS} delivery threads (BENCH_WEBHOOK_THREADS), "
+      f"{args.connections} connections, {args.seconds}s per run, "
       f"{os.cpu_count()} cores shared with wrk and nginx")
 table(rows, ["matched resolutions", "req/s", "vs without", "p99 ms", "non-2xx", "edge CPU us/req (writer / loops)"])
 print(f"\ndeliveries to nginx (204) while the backlog lasted: {rate:,.0f}/s "

@@ -17,10 +17,13 @@ public struct WebhookDeliverySettings: Sendable {
     public var caRootsFile: String?
     /// This node's name: leases are `<node>:<process id>`, attempts name the node.
     public var node = "edge"
-    /// Rows one claim takes.
-    public var claimBatch = 8
-    /// Deliveries of one endpoint in flight on this node at most.
-    public var perEndpoint = WebhookClaimPlan.perEndpoint
+    /// Rows one claim takes; a thread sends them one after the other.
+    public var claimBatch = 16
+    /// After a wake-up, how long a thread lets rows gather before it claims them.
+    public var gatherMilliseconds = 10
+    /// Outcomes written together, at most; and at most this long after the first of them.
+    public var recordBatch = 16
+    public var recordDelayMilliseconds = 250
     /// The longest a thread sleeps without a signal (rows of other nodes, retries due).
     public var pollMilliseconds = 1_000
     /// Answer bytes read at most.
@@ -28,6 +31,10 @@ public struct WebhookDeliverySettings: Sendable {
 
     public init() {}
 
-    /// A claim's lease: long enough for an attempt's whole timeout, several times over.
-    public var leaseMilliseconds: Int64 { Int64(timeoutMilliseconds) * 6 }
+    /// A claim's lease: long enough for every attempt of a claimed batch to time out, and
+    /// their outcomes to be written.
+    public var leaseMilliseconds: Int64 { Int64(timeoutMilliseconds) * Int64(claimBatch + 2) }
+
+    /// Threads of this node working on one endpoint at most.
+    public var threadsPerEndpoint: Int { WebhookClaimPlan.threadsPerEndpoint(threads: threads) }
 }

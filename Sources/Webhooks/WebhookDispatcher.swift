@@ -7,15 +7,28 @@ import Store
 import Glibc
 #endif
 
-/// This node's delivery threads (decision 0028): each claims due deliveries from the
-/// outbox under a lease (one node per delivery in a fleet), makes each attempt with the
-/// blocking client, and writes its outcome while the lease is still its own. Never on an
-/// event loop; the store is reached through its writer (`writeAndWait`) and, for the
-/// outbox's depth, through a reader of its own.
+/// This node's delivery threads (decision 0028): each claims a batch of due deliveries
+/// from the outbox under a lease (one node per delivery in a fleet), makes each attempt
+/// with the blocking client, and writes the outcomes (a few at a time) while the lease is
+/// still its own. Never on an event loop; the store is reached through its writer
+/// (`writeAndWait`) and, for the outbox's depth, through a reader of its own.
+///
+/// One slow receiver cannot take every thread: at most `threadsPerEndpoint` threads of
+/// this node work on one endpoint, the others claim from the rest.
 public final class WebhookDispatcher: Sendable {
     private struct State: Sendable {
         var running = false
         var threads: [OSThread] = []
+        /// Threads working on each endpoint now.
+        var busy: [String: Int] = [:]
+    }
+
+    /// An attempt made, its outcome not yet written.
+    private struct Made: Sendable {
+        var attempt: WebhookAttempt
+        var claimedAttempts: Int
+        var outcome: WebhookAttemptOutcome
+        var at: Int64
     }
 
     private let store: any Store
@@ -53,7 +66,7 @@ public final class WebhookDispatcher: Sendable {
         var threads: [OSThread] = []
         for i in 0..<max(1, settings.threads) {
             // Thread 0 looks for rows every poll (other nodes' rows, retries coming due);
-            // the others wake on this process's writes, or when thread 0 finds a full batch.
+            // the others wake on this process's writes, or when a thread finds a full batch.
             let poll = i == 0 ? settings.pollMilliseconds : settings.pollMilliseconds * 5
             threads.append(OSThread(name: "biqli-webhook-\(i)") { [self] in deliveryLoop(poll: poll) })
         }
@@ -83,44 +96,52 @@ public final class WebhookDispatcher: Sendable {
 
     private func deliveryLoop(poll: Int) {
         var seen = WebhookSignal.current
-        var lookAgainSoon = false
+        var woken = false
         while isRunning {
+            if woken {
+                // Let the rows of a burst gather (and the commit that raised the signal end).
+                pause(milliseconds: settings.gatherMilliseconds)
+            }
+            let excluded = state.withLock { WebhookClaimPlan.excluded(busy: $0.busy, cap: settings.threadsPerEndpoint) }
             let batch: [(WebhookDelivery, WebhookEndpoint)]
             do {
-                batch = try claim()
+                batch = try claim(excluding: excluded)
             } catch {
                 warn("webhooks: cannot claim deliveries", [("error", "\(error)")])
                 pause(milliseconds: settings.pollMilliseconds)
                 continue
             }
             if batch.isEmpty {
-                if lookAgainSoon {
-                    // Woken by a write body before its commit: the rows show up shortly.
-                    lookAgainSoon = false
-                    pause(milliseconds: 25)
-                    continue
-                }
                 let before = seen
                 seen = WebhookSignal.wait(after: seen, milliseconds: poll)
-                lookAgainSoon = seen != before
+                woken = seen != before
                 continue
             }
+            woken = false
             // A full batch: more may be due; the other threads take their share.
             if batch.count == settings.claimBatch { WebhookSignal.wake() }
-            for (delivery, endpoint) in batch { attempt(delivery, endpoint) }
+            let endpoints = Set(batch.map(\.1.id))
+            state.withLock { s in for e in endpoints { s.busy[e, default: 0] += 1 } }
+            send(batch)
+            state.withLock { s in
+                for e in endpoints {
+                    s.busy[e, default: 1] -= 1
+                    if s.busy[e] == 0 { s.busy[e] = nil }
+                }
+            }
         }
     }
 
     /// Due deliveries leased to this process, with their endpoints, in one write body.
-    private func claim() throws(StoreError) -> [(WebhookDelivery, WebhookEndpoint)] {
+    private func claim(excluding: Set<String>) throws(StoreError) -> [(WebhookDelivery, WebhookEndpoint)] {
         let owner = self.owner
         let lease = settings.leaseMilliseconds
         let limit = settings.claimBatch
-        let perEndpoint = settings.perEndpoint
         return try store.writeAndWait { tx in
             let now = Int64(Clock.nowMilliseconds())
             let rows = try tx.claimWebhookDeliveries(
-                owner: owner, now: now, leaseUntil: now + lease, limit: limit, perEndpoint: perEndpoint)
+                owner: owner, now: now, leaseUntil: now + lease, limit: limit, perEndpoint: limit,
+                excluding: excluding)
             var endpoints: [String: WebhookEndpoint] = [:]
             var out: [(WebhookDelivery, WebhookEndpoint)] = []
             for d in rows {
@@ -131,8 +152,26 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// One attempt and its outcome.
-    func attempt(_ d: WebhookDelivery, _ e: WebhookEndpoint) {
+    /// Attempts each delivery in turn; writes their outcomes `recordBatch` at a time, or
+    /// `recordDelayMilliseconds` after the first unwritten one (a slow receiver's), and at
+    /// the end.
+    private func send(_ batch: [(WebhookDelivery, WebhookEndpoint)]) {
+        var made: [Made] = []
+        var firstAt: UInt64 = 0
+        for (delivery, endpoint) in batch {
+            if made.isEmpty { firstAt = Clock.monotonicNanoseconds() }
+            made.append(attempt(delivery, endpoint))
+            let waited = (Clock.monotonicNanoseconds() &- firstAt) / 1_000_000
+            if made.count >= settings.recordBatch || waited >= UInt64(settings.recordDelayMilliseconds) {
+                record(made)
+                made.removeAll()
+            }
+        }
+        if !made.isEmpty { record(made) }
+    }
+
+    /// One attempt, and what it means for its delivery.
+    private func attempt(_ d: WebhookDelivery, _ e: WebhookEndpoint) -> Made {
         let at = Int64(Clock.nowMilliseconds())
         let started = Clock.monotonicNanoseconds()
         var status: Int?
@@ -161,22 +200,31 @@ public final class WebhookDispatcher: Sendable {
         let record = WebhookAttempt(
             endpointId: d.endpointId, messageId: d.messageId, number: d.attempts + 1, at: at,
             durationMilliseconds: duration, status: status, error: failure, answer: answer, node: settings.node)
+        return Made(attempt: record, claimedAttempts: d.attempts, outcome: outcome, at: now)
+    }
+
+    /// Writes outcomes in one write body, each only under its own lease.
+    private func record(_ made: [Made]) {
         let owner = self.owner
-        let claimed = d.attempts
         do {
             let written = try store.writeAndWait { tx in
-                try tx.finishWebhookAttempt(record, owner: owner, claimedAttempts: claimed, outcome: outcome, now: now)
+                try made.map { m in
+                    try tx.finishWebhookAttempt(
+                        m.attempt, owner: owner, claimedAttempts: m.claimedAttempts, outcome: m.outcome, now: m.at)
+                }
             }
-            switch (written, outcome) {
-            case (false, _): statistics.count(lost: true)
-            case (true, .delivered): statistics.count(delivered: true)
-            case (true, .retry): statistics.count(retried: true)
-            case (true, .failed): statistics.count(failed: true)
+            for (m, ok) in zip(made, written) {
+                switch (ok, m.outcome) {
+                case (false, _): statistics.count(lost: true)
+                case (true, .delivered): statistics.count(delivered: true)
+                case (true, .retry): statistics.count(retried: true)
+                case (true, .failed): statistics.count(failed: true)
+                }
             }
         } catch {
             // Sent again after the lease (with the same webhook-id): the at-least-once window.
-            statistics.count(lost: true)
-            warn("webhooks: cannot record an attempt", [("delivery", d.messageId), ("error", "\(error)")])
+            for _ in made { statistics.count(lost: true) }
+            warn("webhooks: cannot record attempts", [("count", String(made.count)), ("error", "\(error)")])
         }
     }
 

@@ -72,7 +72,8 @@ final class StoreCopyTests: PGTestCase {
             try tx.enqueueWebhookEvent(
                 WebhookEvent(
                     id: "msg_1", type: .openCreated, appId: Fixture.appId, linkId: nil, at: 9, body: Array("{}".utf8)))
-            let leased = try tx.claimWebhookDeliveries(owner: "n", now: 9, leaseUntil: 99, limit: 1, perEndpoint: 1)
+            let leased = try tx.claimWebhookDeliveries(
+                owner: "n", now: 9, leaseUntil: 99, limit: 1, perEndpoint: 1, excluding: [])
             _ = try tx.finishWebhookAttempt(
                 WebhookAttempt(
                     endpointId: "biq_whk_1", messageId: "msg_1", number: 1, at: 9, durationMilliseconds: 3,

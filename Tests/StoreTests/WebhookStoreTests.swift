@@ -66,6 +66,14 @@ enum WebhookStoreCases {
         XCTAssertEqual(depth.oldestCreatedAt, 10)
         XCTAssertEqual(try r.webhookEndpoint(id: "biq_whk_b")?.appIds, ["app_x"])
         XCTAssertEqual(try r.webhookEndpoints().map(\.id), ["biq_whk_a", "biq_whk_b", "biq_whk_c", "biq_whk_d"])
+        // A disabled endpoint's rows wait: they are not claimed.
+        let box = Box()
+        try write { tx in
+            box.claimed = try tx.claimWebhookDeliveries(
+                owner: "n", now: 100, leaseUntil: 200, limit: 10, perEndpoint: 10, excluding: [])
+        }
+        XCTAssertEqual(box.claimed.count, 4)
+        XCTAssertFalse(box.claimed.contains { $0.endpointId == "biq_whk_d" })
     }
 
     /// Claims lease due rows once, at most `perEndpoint` of an endpoint per owner; an
@@ -81,20 +89,23 @@ enum WebhookStoreCases {
         let box = Box()
         try write { tx in
             box.claimed = try tx.claimWebhookDeliveries(
-                owner: "n1:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4)
+                owner: "n1:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4, excluding: [])
         }
         // Four of a's six (oldest first), b's due one; b's later one is not due.
         XCTAssertEqual(box.claimed.filter { $0.endpointId == "biq_whk_a" }.map(\.createdAt), [100, 101, 102, 103])
         XCTAssertEqual(box.claimed.filter { $0.endpointId == "biq_whk_b" }.map(\.createdAt), [200])
         try write { tx in
-            // Leased rows are not claimed again; the owner's cap still holds.
+            // Leased rows are not claimed again; an endpoint this node is busy with is left out.
             XCTAssertEqual(
-                try tx.claimWebhookDeliveries(owner: "n1:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4)
-                    .count, 0)
+                try tx.claimWebhookDeliveries(
+                    owner: "n1:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4, excluding: ["biq_whk_a"]
+                ).count, 0)
             // Another owner takes a's remaining two.
             XCTAssertEqual(
-                try tx.claimWebhookDeliveries(owner: "n2:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4)
-                    .map(\.createdAt), [104, 105])
+                try tx.claimWebhookDeliveries(
+                    owner: "n2:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4, excluding: []
+                )
+                .map(\.createdAt), [104, 105])
         }
         let d = box.claimed[0]
         let failed = WebhookAttempt(
@@ -120,11 +131,13 @@ enum WebhookStoreCases {
         XCTAssertEqual(try read().webhookEndpoint(id: "biq_whk_a")?.failingSince, 1_000)
         try write { tx in
             XCTAssertFalse(
-                try tx.claimWebhookDeliveries(owner: "n1:1", now: 5_999, leaseUntil: 65_999, limit: 10, perEndpoint: 4)
-                    .contains { $0.messageId == d.messageId })
+                try tx.claimWebhookDeliveries(
+                    owner: "n1:1", now: 5_999, leaseUntil: 65_999, limit: 10, perEndpoint: 4, excluding: []
+                )
+                .contains { $0.messageId == d.messageId })
             // The other leases run out at 61 s: a dead node's rows are claimed again.
             let again = try tx.claimWebhookDeliveries(
-                owner: "n3:1", now: 61_000, leaseUntil: 121_000, limit: 10, perEndpoint: 10)
+                owner: "n3:1", now: 61_000, leaseUntil: 121_000, limit: 10, perEndpoint: 10, excluding: [])
             XCTAssertTrue(again.contains { $0.messageId == d.messageId && $0.attempts == 1 })
             var ok = failed
             ok.number = 2
@@ -159,7 +172,7 @@ enum WebhookStoreCases {
             try tx.releaseWebhookLeases(ownerPrefix: "n3:")
             XCTAssertFalse(
                 try tx.claimWebhookDeliveries(
-                    owner: "n4:1", now: 70_000, leaseUntil: 130_000, limit: 20, perEndpoint: 20
+                    owner: "n4:1", now: 70_000, leaseUntil: 130_000, limit: 20, perEndpoint: 20, excluding: []
                 )
                 .isEmpty)
             XCTAssertTrue(try tx.deleteWebhookEndpoint(id: "biq_whk_a"))
@@ -182,7 +195,7 @@ enum WebhookStoreCases {
             let box = Box()
             try write { tx in
                 box.claimed = try tx.claimWebhookDeliveries(
-                    owner: "n", now: now, leaseUntil: now + 60_000, limit: 1, perEndpoint: 4)
+                    owner: "n", now: now, leaseUntil: now + 60_000, limit: 1, perEndpoint: 4, excluding: [])
             }
             let d = try XCTUnwrap(box.claimed.first)
             try write { tx in
@@ -257,10 +270,10 @@ final class PGWebhookStoreTests: PGTestCase {
         let other = PGTransaction(db: try database.connect())
         try db.execute("BEGIN")
         let first = try tx.claimWebhookDeliveries(
-            owner: "n1", now: 1_000, leaseUntil: 61_000, limit: 3, perEndpoint: 10)
+            owner: "n1", now: 1_000, leaseUntil: 61_000, limit: 3, perEndpoint: 10, excluding: [])
         try other.db.execute("BEGIN")
         let second = try other.claimWebhookDeliveries(
-            owner: "n2", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 10)
+            owner: "n2", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 10, excluding: [])
         try db.execute("COMMIT")
         try other.db.execute("COMMIT")
         XCTAssertEqual(first.count, 3)

@@ -6,7 +6,8 @@ import Core
 public struct WebhookEvent: Sendable, Equatable {
     public static let idPrefix = "msg_"
 
-    /// `msg_` + ULID: the `webhook-id` of every delivery of this event.
+    /// `msg_` + ULID (the process's sequence: ids sort in the order events were made): the
+    /// `webhook-id` of every delivery of this event.
     public var id: String
     public var type: WebhookEventType
     /// What the endpoints' filters look at.
@@ -36,7 +37,7 @@ public struct WebhookEvent: Sendable, Equatable {
         body += data
         body.append(UInt8(ascii: "}"))
         self.init(
-            id: Self.idPrefix + ULID.make(milliseconds: UInt64(max(0, at))), type: type, appId: appId, linkId: linkId,
+            id: Self.idPrefix + ULID.make(), type: type, appId: appId, linkId: linkId,
             at: at, body: body)
     }
 

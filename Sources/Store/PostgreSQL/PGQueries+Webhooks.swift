@@ -17,7 +17,11 @@ extension PGQueries {
         SELECT \(webhookAttemptColumns) FROM webhook_attempts
         WHERE endpoint_id = $1 AND message_id = $2 ORDER BY number
         """
-    static let selectWebhookDepth = "SELECT count(*), min(created_at) FROM webhook_outbox WHERE state = 'pending'"
+    /// Through the due index (the count) and the pending rows' creation index (the oldest).
+    static let selectWebhookDepth = """
+        SELECT (SELECT count(*) FROM webhook_outbox WHERE state = 'pending'),
+               (SELECT min(created_at) FROM webhook_outbox WHERE state = 'pending')
+        """
 
     static func decodeWebhookEndpoint(_ r: PGResult, _ i: Int) -> WebhookEndpoint {
         WebhookEndpoint(

@@ -90,14 +90,10 @@ extension PGTransaction {
     }
 
     static let webhookCandidatesSQL = """
-        SELECT o.endpoint_id, o.message_id FROM webhook_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id
-        WHERE o.state = 'pending' AND o.next_attempt_at <= $1 AND (o.lease_until IS NULL OR o.lease_until <= $1)
-          AND e.enabled
-        ORDER BY o.next_attempt_at LIMIT $2
-        """
-    static let webhookInFlightSQL = """
-        SELECT endpoint_id, count(*) FROM webhook_outbox
-        WHERE lease_until > $1 AND lease_owner = $2 AND state = 'pending' GROUP BY endpoint_id
+        SELECT endpoint_id, message_id FROM webhook_outbox
+        WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+          AND strpos($3, ' ' || endpoint_id || ' ') = 0
+        ORDER BY next_attempt_at LIMIT $2
         """
     static let webhookLeaseSQL = """
         UPDATE webhook_outbox SET lease_owner = $3, lease_until = $4
@@ -109,24 +105,19 @@ extension PGTransaction {
         RETURNING \(webhookDeliveryColumns)
         """
 
-    func claimWebhookDeliveries(owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int)
-        throws(StoreError) -> [WebhookDelivery]
-    {
+    func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] {
         try willQuery()
         var c = PGParams()
         c.int(now)
-        c.int(Int64(limit * 8))
+        c.int(Int64(perEndpoint < limit ? limit * 4 : limit))
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
+        c.text(WebhookEndpoint.storedList(left.sorted()))
         let rows = try db.run("pgt_webhook_candidates", Self.webhookCandidatesSQL, c)
         guard rows.rowCount > 0 else { return [] }
         let candidates = (0..<rows.rowCount).map { (endpointId: rows.text($0, 0), key: $0) }
-        var f = PGParams()
-        f.int(now)
-        f.text(owner)
-        let flying = try db.run("pgt_webhook_in_flight", Self.webhookInFlightSQL, f)
-        var inFlight: [String: Int] = [:]
-        for r in 0..<flying.rowCount { inFlight[flying.text(r, 0)] = Int(flying.int(r, 1)) }
-        let chosen = Set(
-            WebhookClaimPlan.choose(candidates, inFlight: inFlight, limit: limit, perEndpoint: perEndpoint))
+        let chosen = Set(WebhookClaimPlan.choose(candidates, limit: limit, perEndpoint: perEndpoint))
         var claimed: [WebhookDelivery] = []
         for c in candidates where chosen.contains(c.key) {
             var p = PGParams()

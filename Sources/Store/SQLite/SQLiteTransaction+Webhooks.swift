@@ -77,15 +77,13 @@ extension SQLiteTransaction {
         return deleted > 0
     }
 
+    /// The due index alone, in order (covering: no row is read that is not leased). The
+    /// endpoints left out (busy ones, disabled ones) come as one list.
     static let webhookCandidatesSQL = """
-        SELECT o.endpoint_id, o.message_id FROM webhook_outbox o JOIN webhook_endpoints e ON e.id = o.endpoint_id
-        WHERE o.state = 'pending' AND o.next_attempt_at <= ?1 AND (o.lease_until IS NULL OR o.lease_until <= ?1)
-          AND e.enabled = 1
-        ORDER BY o.next_attempt_at LIMIT ?2
-        """
-    static let webhookInFlightSQL = """
-        SELECT endpoint_id, count(*) FROM webhook_outbox
-        WHERE lease_until > ?1 AND lease_owner = ?2 AND state = 'pending' GROUP BY endpoint_id
+        SELECT endpoint_id, message_id FROM webhook_outbox INDEXED BY webhook_outbox_due
+        WHERE state = 'pending' AND next_attempt_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)
+          AND instr(?3, ' ' || endpoint_id || ' ') = 0
+        ORDER BY next_attempt_at LIMIT ?2
         """
     static let webhookLeaseSQL = """
         UPDATE webhook_outbox SET lease_owner = ?3, lease_until = ?4
@@ -93,30 +91,22 @@ extension SQLiteTransaction {
         RETURNING \(webhookDeliveryColumns)
         """
 
-    func claimWebhookDeliveries(owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int)
-        throws(StoreError) -> [WebhookDelivery]
-    {
+    func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] {
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
         let candidates = try db.queryAll(
             Self.webhookCandidatesSQL,
             { s in
                 s.bind(1, now)
-                s.bind(2, limit * 8)
+                s.bind(2, perEndpoint < limit ? limit * 4 : limit)
+                s.bind(3, WebhookEndpoint.storedList(left.sorted()))
             }, row: { s in (endpointId: s.text(0), messageId: s.text(1)) })
         guard !candidates.isEmpty else { return [] }
-        var inFlight: [String: Int] = [:]
-        for (endpoint, count) in try db.queryAll(
-            Self.webhookInFlightSQL,
-            { s in
-                s.bind(1, now)
-                s.bind(2, owner)
-            }, row: { s in (s.text(0), s.int(1)) })
-        {
-            inFlight[endpoint] = count
-        }
         let chosen = Set(
             WebhookClaimPlan.choose(
-                candidates.enumerated().map { (endpointId: $1.endpointId, key: $0) }, inFlight: inFlight,
-                limit: limit, perEndpoint: perEndpoint))
+                candidates.enumerated().map { (endpointId: $1.endpointId, key: $0) }, limit: limit,
+                perEndpoint: perEndpoint))
         var claimed: [WebhookDelivery] = []
         for (i, c) in candidates.enumerated() where chosen.contains(i) {
             if let d = try db.queryFirst(

@@ -5,8 +5,10 @@
 ///   with each item between spaces (` a b `), so that the outbox's insert finds an item
 ///   with `instr`; NULL filters match every app or link. The secrets are kept as made.
 /// - `webhook_outbox`: one row per event and endpoint, written in the transaction of what
-///   it reports; `message_id` is the `webhook-id`. Due rows through `webhook_outbox_due`,
-///   leased ones through `webhook_outbox_leased`, an endpoint's newest through its key.
+///   it reports; `message_id` is the `webhook-id`. Due rows through `webhook_outbox_due`
+///   (covering: a claim reads no row it does not lease), leased ones through
+///   `webhook_outbox_leased`, the oldest pending through `webhook_outbox_pending_created`,
+///   an endpoint's newest through its key.
 /// - `webhook_attempts`: every attempt, numbered per delivery.
 enum SchemaV11 {
     static let sql = """
@@ -47,9 +49,10 @@ enum SchemaV11 {
             updated_at INTEGER NOT NULL,
             PRIMARY KEY (endpoint_id, message_id)
         ) WITHOUT ROWID;
-        CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at) WHERE state = 'pending';
+        CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, lease_until, endpoint_id, message_id, state)
+            WHERE state = 'pending';
         CREATE INDEX webhook_outbox_leased ON webhook_outbox(lease_until) WHERE lease_until IS NOT NULL;
-        CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at);
+        CREATE INDEX webhook_outbox_pending_created ON webhook_outbox(created_at) WHERE state = 'pending';
 
         CREATE TABLE webhook_attempts (
             endpoint_id TEXT NOT NULL,

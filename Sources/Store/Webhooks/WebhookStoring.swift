@@ -38,11 +38,13 @@ public protocol WebhookWriting: WebhookReading {
     /// Deletes the endpoint with its deliveries and attempts; false when there was none.
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool
     /// Leases to `owner` until `leaseUntil` the oldest due deliveries of enabled endpoints
-    /// not leased to anyone, at most `limit`, and at most `perEndpoint` in flight per
-    /// endpoint for this owner (`WebhookClaimPlan`). On PostgreSQL other nodes' claims
-    /// are skipped, not waited for (`FOR UPDATE SKIP LOCKED`).
-    func claimWebhookDeliveries(owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int)
-        throws(StoreError) -> [WebhookDelivery]
+    /// not leased to anyone, at most `limit`, at most `perEndpoint` of one endpoint, none of
+    /// the endpoints in `excluding` (those this node's threads are busy with already:
+    /// `WebhookClaimPlan`). On PostgreSQL other nodes' claims are skipped, not waited for
+    /// (`FOR UPDATE SKIP LOCKED`).
+    func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery]
     /// Writes an attempt of a delivery claimed by `owner` when it made `claimedAttempts`
     /// attempts, with its outcome, and the endpoint's health: false (nothing written)
     /// when the lease is no longer this claim's. A failure that disables the endpoint

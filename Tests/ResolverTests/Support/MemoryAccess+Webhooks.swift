@@ -24,9 +24,9 @@ extension MemoryAccess {
     }
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) {}
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { false }
-    func claimWebhookDeliveries(owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int)
-        throws(StoreError) -> [WebhookDelivery]
-    { [] }
+    func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] { [] }
     func finishWebhookAttempt(
         _ attempt: WebhookAttempt, owner: String, claimedAttempts: Int, outcome: WebhookAttemptOutcome, now: Int64
     ) throws(StoreError) -> Bool { false }

@@ -535,9 +535,10 @@ enum SchemaFixtures {
                     updated_at INTEGER NOT NULL,
                     PRIMARY KEY (endpoint_id, message_id)
                 ) WITHOUT ROWID;
-                CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at) WHERE state = 'pending';
+                CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, lease_until, endpoint_id, message_id, state)
+                    WHERE state = 'pending';
                 CREATE INDEX webhook_outbox_leased ON webhook_outbox(lease_until) WHERE lease_until IS NOT NULL;
-                CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at);
+                CREATE INDEX webhook_outbox_pending_created ON webhook_outbox(created_at) WHERE state = 'pending';
 
                 CREATE TABLE webhook_attempts (
                     endpoint_id TEXT NOT NULL,
