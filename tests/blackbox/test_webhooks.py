@@ -204,3 +204,39 @@ def test_two_edges_share_the_outbox_and_no_event_goes_out_twice(edge_factory, re
     for d in api(a, "GET", f"/webhooks/{hook['id']}/deliveries?limit=100")["data"]:
         nodes |= {t["node"] for t in delivery(a, hook["id"], d["id"])["attemptList"]}
     assert nodes == {"node-a", "node-b"}, "both nodes deliver"
+
+
+@pytest.mark.skipif(not backend.POSTGRESQL, reason="a fleet needs PostgreSQL")
+def test_a_node_killed_mid_delivery_leaves_its_deliveries_to_another(edge_factory):
+    """Node A takes deliveries to a receiver that answers slowly and is SIGKILLed while they are
+    in flight; node B sends them once A's leases run out (18 x the 1 s timeout here)."""
+    receiver = Receiver(default={"status": 200, "delay": 0.8})
+    try:
+        url = backend.database_url(tempfile.mkdtemp(prefix="fleet-webhooks-kill-"))
+        common = {**FAST, "BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_WEBHOOK_TIMEOUT_SECONDS": "1"}
+        a = start_demo(edge_factory, env={**common, "BIQLI_EDGE_NODE": "node-a"})
+        subscribe(a, receiver, ["link.created"])
+        links = [api(a, "POST", "/links", {"domain": DEMO_HOST, "url": f"https://www.example.com/k{i}"})["id"]
+                 for i in range(8)]
+        receiver.wait(lambda: len(receiver.all()) >= 1, 10, "a delivery under way")
+        a.proc.send_signal(signal.SIGKILL)
+        a.proc.wait(timeout=10)
+        killed_at = time.time()
+        receiver.default = 200
+        b = edge_factory(args=("serve", "--demo"), env={**common, "BIQLI_EDGE_NODE": "node-b"})
+        b.secret_key = a.secret_key
+        receiver.wait(lambda: {r.payload["data"]["id"] for r in receiver.delivered()} >= set(links), 60,
+                      "every link.created")
+        late = [r for r in receiver.all() if r.at > killed_at]
+        assert late, "node B sent what A held"
+        ids = {}
+        for r in receiver.all():
+            ids.setdefault(r.payload["data"]["id"], set()).add(r.id)
+        assert all(len(v) == 1 for v in ids.values())
+        hook = api(b, "GET", "/webhooks")["data"][0]
+        nodes = set()
+        for d in api(b, "GET", f"/webhooks/{hook['id']}/deliveries?limit=100")["data"]:
+            nodes |= {t["node"] for t in delivery(b, hook["id"], d["id"])["attemptList"]}
+        assert "node-b" in nodes
+    finally:
+        receiver.close()
