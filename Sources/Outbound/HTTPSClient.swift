@@ -60,37 +60,82 @@ public final class HTTPSClient: @unchecked Sendable {
         }
     }
 
-    /// Sends one request and reads its whole answer within `timeoutMilliseconds`.
+    /// Sends one request on a new connection (`Connection: close`) and reads its whole
+    /// answer within `timeoutMilliseconds`.
     public func send(
         _ method: String, _ urlText: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
         timeoutMilliseconds: Int = 30_000, options: Options = Options()
     ) throws(NetworkError) -> HTTPSResponse {
         guard let url = HTTPSURL(urlText, allowHTTP: options.allowHTTP) else { throw .badURL(urlText) }
         let deadline = Clock.monotonicNanoseconds() &+ UInt64(timeoutMilliseconds) * 1_000_000
-        let fd = try connect(url, deadline: deadline, publicOnly: options.publicAddressesOnly)
-        defer { close(fd) }
-        var ssl: OpaquePointer?
-        defer { if let ssl { SSL_free(ssl) } }
-        if url.isTLS {
-            guard let made = SSL_new(context) else { throw .tls("SSL_new failed") }
-            ssl = made
-            _ = SSL_set_fd(made, fd)
-            if !url.isIPAddress { _ = csys_ssl_set_host_name(made, url.host) }
-            _ = csys_ssl_verify_peer_name(made, url.host, url.isIPAddress ? 1 : 0)
-            try setTimeout(fd, deadline)
-            ERR_clear_error()
-            if SSL_connect(made) != 1 {
-                let verify = SSL_get_verify_result(made)
-                let reason =
-                    verify != X509_V_OK
-                    ? String(cString: X509_verify_cert_error_string(verify)) : Self.openSSLError()
-                ERR_clear_error()
-                throw .tls("TLS handshake with \(url.hostHeader) failed: \(reason)")
-            }
+        let connection = try open(url, deadline: deadline, options: options)
+        defer { connection.close() }
+        var stale = false
+        return try exchange(
+            connection, method, url, headers, body, deadline, options, keepAlive: false, stale: &stale
+        ).response
+    }
+
+    /// A connection to one origin, its addresses checked when it was made.
+    final class Connection {
+        let origin: String
+        let fd: Int32
+        let ssl: OpaquePointer?
+        var lastUsed = Clock.monotonicNanoseconds()
+
+        init(origin: String, fd: Int32, ssl: OpaquePointer?) {
+            self.origin = origin
+            self.fd = fd
+            self.ssl = ssl
         }
 
+        func close() {
+            if let ssl { SSL_free(ssl) }
+            Glibc.close(fd)
+        }
+    }
+
+    /// A new connection to `url`'s origin (TLS handshake included), within `deadline`.
+    func open(_ url: HTTPSURL, deadline: UInt64, options: Options) throws(NetworkError) -> Connection {
+        let fd = try connect(url, deadline: deadline, publicOnly: options.publicAddressesOnly)
+        guard url.isTLS else { return Connection(origin: url.origin, fd: fd, ssl: nil) }
+        guard let made = SSL_new(context) else {
+            Glibc.close(fd)
+            throw .tls("SSL_new failed")
+        }
+        let connection = Connection(origin: url.origin, fd: fd, ssl: made)
+        _ = SSL_set_fd(made, fd)
+        if !url.isIPAddress { _ = csys_ssl_set_host_name(made, url.host) }
+        _ = csys_ssl_verify_peer_name(made, url.host, url.isIPAddress ? 1 : 0)
+        do {
+            try setTimeout(fd, deadline)
+        } catch {
+            connection.close()
+            throw error
+        }
+        ERR_clear_error()
+        if SSL_connect(made) != 1 {
+            let verify = SSL_get_verify_result(made)
+            let reason =
+                verify != X509_V_OK
+                ? String(cString: X509_verify_cert_error_string(verify)) : Self.openSSLError()
+            ERR_clear_error()
+            connection.close()
+            throw .tls("TLS handshake with \(url.hostHeader) failed: \(reason)")
+        }
+        return connection
+    }
+
+    /// One request and its answer on `connection`. `reusable`: the answer was framed (by
+    /// length or chunks), whole, and the peer did not say it closes. `stale` is set when
+    /// nothing of an answer came before the connection failed or ended: on a reused
+    /// connection, the peer closed it while idle, and the request may go again on a new one.
+    func exchange(
+        _ c: Connection, _ method: String, _ url: HTTPSURL, _ headers: [(String, String)], _ body: [UInt8]?,
+        _ deadline: UInt64, _ options: Options, keepAlive: Bool, stale: inout Bool
+    ) throws(NetworkError) -> (response: HTTPSResponse, reusable: Bool) {
         var head = "\(method) \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
-        head += "Connection: close\r\n"
+        if !keepAlive { head += "Connection: close\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
@@ -98,26 +143,38 @@ public final class HTTPSClient: @unchecked Sendable {
         if let body { out += body }
         var sent = 0
         while sent < out.count {
-            try setTimeout(fd, deadline)
-            let n = try write(ssl, fd, out, from: sent, deadline, url)
-            sent += n
+            try setTimeout(c.fd, deadline)
+            do {
+                sent += try write(c.ssl, c.fd, out, from: sent, deadline, url)
+            } catch {
+                if case .timeout = error {} else { stale = true }
+                throw error
+            }
         }
 
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            try setTimeout(fd, deadline)
-            let n = try read(ssl, fd, &buffer, deadline, url)
+            try setTimeout(c.fd, deadline)
+            let n: Int
+            do {
+                n = try read(c.ssl, c.fd, &buffer, deadline, url)
+            } catch {
+                if received.isEmpty, case .timeout = error {} else if received.isEmpty { stale = true }
+                throw error
+            }
             let ended = n == 0
+            if ended && received.isEmpty { stale = true }
             if n > 0 { received.append(contentsOf: buffer[0..<n]) }
             if let cap = options.maxBodyBytes, let cut = ResponseParser.truncated(received, maxBody: cap) {
                 ERR_clear_error()
-                return cut
+                return (cut, false)
             }
             switch ResponseParser.parse(received, headOnly: method == "HEAD", ended: ended) {
             case .done(let response):
                 ERR_clear_error()
-                return response
+                let closes = response.header("Connection")?.lowercased().contains("close") ?? false
+                return (response, !ended && !closes && response.status >= 200)
             case .invalid(let reason): throw .protocolError("\(url.hostHeader): \(reason)")
             case .incomplete: if ended { throw .protocolError("\(url.hostHeader): incomplete response") }
             }

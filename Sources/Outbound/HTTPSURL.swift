@@ -52,5 +52,8 @@ public struct HTTPSURL: Sendable, Equatable, CustomStringConvertible {
         return port == (isTLS ? 443 : 80) ? h : h + ":" + String(port)
     }
 
+    /// Scheme, host and port: which connections may carry a request to this URL.
+    var origin: String { (isTLS ? "https://" : "http://") + hostHeader }
+
     public var description: String { (isTLS ? "https://" : "http://") + hostHeader + target }
 }

@@ -95,6 +95,9 @@ public final class WebhookDispatcher: Sendable {
     private var isRunning: Bool { state.withLock { $0.running } }
 
     private func deliveryLoop(poll: Int) {
+        // This thread's kept-alive connection (to the origin it sent to last).
+        let session = HTTPSSession(client: client)
+        defer { session.close() }
         var seen = WebhookSignal.current
         var woken = false
         while isRunning {
@@ -122,7 +125,7 @@ public final class WebhookDispatcher: Sendable {
             if batch.count == settings.claimBatch { WebhookSignal.wake() }
             let endpoints = Set(batch.map(\.1.id))
             state.withLock { s in for e in endpoints { s.busy[e, default: 0] += 1 } }
-            send(batch)
+            send(batch, session)
             state.withLock { s in
                 for e in endpoints {
                     s.busy[e, default: 1] -= 1
@@ -155,12 +158,12 @@ public final class WebhookDispatcher: Sendable {
     /// Attempts each delivery in turn; writes their outcomes `recordBatch` at a time, or
     /// `recordDelayMilliseconds` after the first unwritten one (a slow receiver's), and at
     /// the end.
-    private func send(_ batch: [(WebhookDelivery, WebhookEndpoint)]) {
+    private func send(_ batch: [(WebhookDelivery, WebhookEndpoint)], _ session: HTTPSSession) {
         var made: [Made] = []
         var firstAt: UInt64 = 0
         for (delivery, endpoint) in batch {
             if made.isEmpty { firstAt = Clock.monotonicNanoseconds() }
-            made.append(attempt(delivery, endpoint))
+            made.append(attempt(delivery, endpoint, session))
             let waited = (Clock.monotonicNanoseconds() &- firstAt) / 1_000_000
             if made.count >= settings.recordBatch || waited >= UInt64(settings.recordDelayMilliseconds) {
                 record(made)
@@ -171,7 +174,7 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// One attempt, and what it means for its delivery.
-    private func attempt(_ d: WebhookDelivery, _ e: WebhookEndpoint) -> Made {
+    private func attempt(_ d: WebhookDelivery, _ e: WebhookEndpoint, _ session: HTTPSSession) -> Made {
         let at = Int64(Clock.nowMilliseconds())
         let started = Clock.monotonicNanoseconds()
         var status: Int?
@@ -179,7 +182,7 @@ public final class WebhookDispatcher: Sendable {
         var answer: String?
         var retryAfter: Int64?
         do {
-            let r = try client.send(
+            let r = try session.send(
                 "POST", e.url, headers: WebhookRequest.headers(d, endpoint: e, nowMilliseconds: at), body: d.body,
                 timeoutMilliseconds: settings.timeoutMilliseconds,
                 options: HTTPSClient.Options(

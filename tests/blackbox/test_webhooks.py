@@ -80,6 +80,8 @@ def test_one_signed_open_created_per_acknowledged_open_under_load(edge_factory, 
     assert data["link"]["id"] == LINK_IDS["invite"]
     assert sample.headers["content-type"] == "application/json"
     assert sample.id.startswith("msg_") and sample.headers["webhook-signature"].startswith("v1,")
+    connections = {r.connection for r in receiver.all()}
+    assert len(connections) <= 20, f"kept-alive connections: {len(connections)} for {len(receiver.all())} requests"
     page = api(edge, "GET", f"/webhooks/{hook['id']}/deliveries?limit=100")
     assert len(page["data"]) == 60 and {d["state"] for d in page["data"]} == {"delivered"}
 

@@ -38,6 +38,7 @@ class Receiver:
                 body = self.rfile.read(length)
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 got = Received(self.path, headers, body, receiver.verify(body, headers), time.time())
+                got.connection = self.client_address
                 with receiver.lock:
                     receiver.requests.append(got)
                     answer = receiver.script.pop(0) if receiver.script else receiver.default
