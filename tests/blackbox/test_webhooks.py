@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import backend
+from edge import request
 from fixtures_data import DEMO_APP_ID, DEMO_HOST, LINK_IDS, api, start_demo
 from test_resolver import ROOMY, Device, ok
 from webhook_receiver import Receiver, free_port
@@ -107,6 +108,21 @@ def test_500_then_a_timeout_then_200_is_one_id_and_one_success(edge_factory, rec
     assert attempts[0]["answer"] == "ok" and d["attempts"] == 3
     # The endpoint is healthy again.
     assert api(edge, "GET", f"/webhooks/{hook['id']}")["failingSince"] is None
+    metrics = request(edge.http_port, "/metrics")[2].decode()
+    assert 'biqli_webhook_attempts_total{result="delivered"} 1' in metrics
+    assert 'biqli_webhook_attempts_total{result="retry"} 2' in metrics
+    assert "biqli_webhook_outbox_pending " in metrics
+
+
+def test_an_answer_is_read_up_to_1_mib(edge_factory, receiver):
+    """A 5 MiB answer (over what the client would read whole) still counts by its status."""
+    edge = start_demo(edge_factory, env=FAST)
+    hook = subscribe(edge, receiver, ["link.created"])
+    receiver.default = {"status": 200, "body": b"x" * (5 << 20)}
+    test = api(edge, "POST", f"/webhooks/{hook['id']}/test", expect=(202,))
+    wait_for(lambda: delivery(edge, hook["id"], test["id"])["state"] == "delivered", 15, "delivered")
+    attempt = delivery(edge, hook["id"], test["id"])["attemptList"][0]
+    assert attempt["status"] == 200 and attempt["answer"] == "x" * 1024
 
 
 @pytest.mark.parametrize("status", [503, 429])
