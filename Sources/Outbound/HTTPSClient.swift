@@ -170,7 +170,8 @@ public final class HTTPSClient: @unchecked Sendable {
                 ERR_clear_error()
                 return (cut, false)
             }
-            switch ResponseParser.parse(received, headOnly: method == "HEAD", ended: ended) {
+            let limit = options.maxBodyBytes == nil ? ResponseParser.maxBody : Int.max
+            switch ResponseParser.parse(received, headOnly: method == "HEAD", ended: ended, limit: limit) {
             case .done(let response):
                 ERR_clear_error()
                 let closes = response.header("Connection")?.lowercased().contains("close") ?? false
