@@ -80,243 +80,237 @@ struct EdgeConfiguration: Sendable {
         }
     }
 
-    static let settings: [Setting] =
-        [
-            Setting(variable: "BIQLI_EDGE_HTTP_ADDR", help: "plain-HTTP listener host:port; empty disables") {
-                c, v throws(ConfigurationError) in c.httpAddress = try parseAddress(v, "BIQLI_EDGE_HTTP_ADDR")
-            },
-            Setting(variable: "BIQLI_EDGE_HTTPS_ADDR", help: "HTTPS listener host:port; empty disables") {
-                c, v throws(ConfigurationError) in c.httpsAddress = try parseAddress(v, "BIQLI_EDGE_HTTPS_ADDR")
-            },
-            Setting(
-                variable: "BIQLI_EDGE_METRICS_ADDR", help: "separate /metrics listener host:port; empty: loopback only"
-            ) {
-                c, v throws(ConfigurationError) in c.metricsAddress = try parseAddress(v, "BIQLI_EDGE_METRICS_ADDR")
-            },
-            Setting(
-                variable: "BIQLI_EDGE_CONSOLE_ADDR",
-                help: "operator console listener host:port (plain HTTP, /console/); off (or empty) disables"
-            ) {
-                c, v throws(ConfigurationError) in
-                c.consoleAddress = v.lowercased() == "off" ? nil : try parseAddress(v, "BIQLI_EDGE_CONSOLE_ADDR")
-            },
-            Setting(variable: "BIQLI_EDGE_CONSOLE_SESSION_HOURS", help: "hours a console sign-in lasts") {
-                c, v throws(ConfigurationError) in
-                c.consoleSessionHours = try parseInt(v, "BIQLI_EDGE_CONSOLE_SESSION_HOURS", 1...720)
-            },
-            Setting(variable: "BIQLI_EDGE_DATA_DIR", help: "SQLite file and generated secrets") {
-                c, v throws(ConfigurationError) in
-                guard !v.isEmpty else { throw .invalid("BIQLI_EDGE_DATA_DIR", v, "must not be empty") }
-                c.dataDirectory = v
-            },
-            Setting(variable: "BIQLI_EDGE_CERT_DIR", help: "certificates, one <hostname>.pem per host") {
-                c, v throws(ConfigurationError) in c.certificateDirectoryOverride = v.isEmpty ? nil : v
-            },
-            Setting(variable: "BIQLI_EDGE_PUBLIC_URL", help: "public base URL of the API (receipt issuer, JWKS)") {
-                c, v throws(ConfigurationError) in
-                guard v.hasPrefix("https://") || v.hasPrefix("http://"), v.count > 8, !v.contains(" ") else {
-                    throw .invalid("BIQLI_EDGE_PUBLIC_URL", v, "must be an absolute http(s) URL")
+    static let settings: [Setting] = generalSettings + webhookSettings
+
+    static let generalSettings: [Setting] = [
+        Setting(variable: "BIQLI_EDGE_HTTP_ADDR", help: "plain-HTTP listener host:port; empty disables") {
+            c, v throws(ConfigurationError) in c.httpAddress = try parseAddress(v, "BIQLI_EDGE_HTTP_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_HTTPS_ADDR", help: "HTTPS listener host:port; empty disables") {
+            c, v throws(ConfigurationError) in c.httpsAddress = try parseAddress(v, "BIQLI_EDGE_HTTPS_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_METRICS_ADDR", help: "separate /metrics listener host:port; empty: loopback only")
+        {
+            c, v throws(ConfigurationError) in c.metricsAddress = try parseAddress(v, "BIQLI_EDGE_METRICS_ADDR")
+        },
+        Setting(
+            variable: "BIQLI_EDGE_CONSOLE_ADDR",
+            help: "operator console listener host:port (plain HTTP, /console/); off (or empty) disables"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.consoleAddress = v.lowercased() == "off" ? nil : try parseAddress(v, "BIQLI_EDGE_CONSOLE_ADDR")
+        },
+        Setting(variable: "BIQLI_EDGE_CONSOLE_SESSION_HOURS", help: "hours a console sign-in lasts") {
+            c, v throws(ConfigurationError) in
+            c.consoleSessionHours = try parseInt(v, "BIQLI_EDGE_CONSOLE_SESSION_HOURS", 1...720)
+        },
+        Setting(variable: "BIQLI_EDGE_DATA_DIR", help: "SQLite file and generated secrets") {
+            c, v throws(ConfigurationError) in
+            guard !v.isEmpty else { throw .invalid("BIQLI_EDGE_DATA_DIR", v, "must not be empty") }
+            c.dataDirectory = v
+        },
+        Setting(variable: "BIQLI_EDGE_CERT_DIR", help: "certificates, one <hostname>.pem per host") {
+            c, v throws(ConfigurationError) in c.certificateDirectoryOverride = v.isEmpty ? nil : v
+        },
+        Setting(variable: "BIQLI_EDGE_PUBLIC_URL", help: "public base URL of the API (receipt issuer, JWKS)") {
+            c, v throws(ConfigurationError) in
+            guard v.hasPrefix("https://") || v.hasPrefix("http://"), v.count > 8, !v.contains(" ") else {
+                throw .invalid("BIQLI_EDGE_PUBLIC_URL", v, "must be an absolute http(s) URL")
+            }
+            c.publicURL = v.hasSuffix("/") ? String(v.dropLast()) : v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_HTTPS_REDIRECT", help: "on: 308 plain-HTTP visits to HTTPS; off behind a TLS proxy"
+        ) {
+            c, v throws(ConfigurationError) in c.httpsRedirect = try parseSwitch(v, "BIQLI_EDGE_HTTPS_REDIRECT")
+        },
+        Setting(
+            variable: "BIQLI_EDGE_TRUSTED_PROXIES",
+            help: "addresses/CIDRs whose X-Forwarded-For/-Proto and PROXY headers are believed"
+        ) {
+            c, v throws(ConfigurationError) in
+            var list: [CIDR] = []
+            for part in v.split(separator: ",") {
+                let item = String(part.trimmingSpaces())
+                guard let cidr = CIDR(item) else {
+                    throw .invalid("BIQLI_EDGE_TRUSTED_PROXIES", item, "is not an address or CIDR")
                 }
-                c.publicURL = v.hasSuffix("/") ? String(v.dropLast()) : v
-            },
-            Setting(
-                variable: "BIQLI_EDGE_HTTPS_REDIRECT",
-                help: "on: 308 plain-HTTP visits to HTTPS; off behind a TLS proxy"
-            ) {
-                c, v throws(ConfigurationError) in c.httpsRedirect = try parseSwitch(v, "BIQLI_EDGE_HTTPS_REDIRECT")
-            },
-            Setting(
-                variable: "BIQLI_EDGE_TRUSTED_PROXIES",
-                help: "addresses/CIDRs whose X-Forwarded-For/-Proto and PROXY headers are believed"
-            ) {
-                c, v throws(ConfigurationError) in
-                var list: [CIDR] = []
-                for part in v.split(separator: ",") {
-                    let item = String(part.trimmingSpaces())
-                    guard let cidr = CIDR(item) else {
-                        throw .invalid("BIQLI_EDGE_TRUSTED_PROXIES", item, "is not an address or CIDR")
-                    }
-                    list.append(cidr)
-                }
-                c.trustedProxies = list
-            },
-            Setting(
-                variable: "BIQLI_EDGE_GEOIP_DB",
-                help: "MaxMind or DB-IP .mmdb file: clicks keep the country code, never the address; reloaded on change"
-            ) {
-                c, v throws(ConfigurationError) in c.geoIPDatabase = v.isEmpty ? nil : v
-            },
-            Setting(
-                variable: "BIQLI_EDGE_PROXY_PROTOCOL",
-                help: "off, on (trusted proxies must send a PROXY header) or optional (they may)"
-            ) {
-                c, v throws(ConfigurationError) in
-                guard let mode = ProxyProtocolMode(rawValue: v.lowercased()) else {
-                    throw .invalid("BIQLI_EDGE_PROXY_PROTOCOL", v, "must be off, on or optional")
-                }
-                c.proxyProtocol = mode
-            },
-            Setting(variable: "BIQLI_EDGE_LOOPS", help: "event-loop threads") {
-                c, v throws(ConfigurationError) in c.loops = try parseInt(v, "BIQLI_EDGE_LOOPS", 1...256)
-            },
-            Setting(variable: "BIQLI_EDGE_LOG", help: "debug, info, warn or error; JSON lines on stdout") {
-                c, v throws(ConfigurationError) in
-                guard let level = LogLevel(rawValue: v.lowercased()) else {
-                    throw .invalid("BIQLI_EDGE_LOG", v, "must be debug, info, warn or error")
-                }
-                c.logLevel = level
-            },
-            Setting(
-                variable: "BIQLI_EDGE_NODE",
-                help: "this edge's name in logs, /metrics and `nodes`; default: the host name"
-            ) {
-                c, v throws(ConfigurationError) in
-                guard NodeName.isValid(v) else {
-                    throw .invalid("BIQLI_EDGE_NODE", v, "must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
-                }
-                c.node = v
-            },
-            Setting(variable: "BIQLI_EDGE_ACCESS_LOG", help: "on/off: one JSON line per request") {
-                c, v throws(ConfigurationError) in c.accessLog = try parseSwitch(v, "BIQLI_EDGE_ACCESS_LOG")
-            },
-            Setting(variable: "BIQLI_EDGE_MAX_CONNECTIONS", help: "open connections before accepting pauses") {
-                c, v throws(ConfigurationError) in
-                c.maxConnections = try parseInt(v, "BIQLI_EDGE_MAX_CONNECTIONS", 1...1_000_000)
-            },
-            Setting(variable: "BIQLI_EDGE_RETENTION_DAYS", help: "days clicks and open events are kept") {
-                c, v throws(ConfigurationError) in
-                c.retentionDays = try parseInt(v, "BIQLI_EDGE_RETENTION_DAYS", 1...3650)
-            },
-            Setting(variable: "BIQLI_EDGE_LANGUAGES_DIR", help: "operator page translations, <lang>.json") {
-                c, v throws(ConfigurationError) in c.languagesDirectory = v.isEmpty ? nil : v
-            },
-            Setting(variable: "BIQLI_EDGE_RATE_PER_APP", help: "resolver requests per minute per Mobile App") {
-                c, v throws(ConfigurationError) in
-                c.rateLimits.perApp = try parseInt(v, "BIQLI_EDGE_RATE_PER_APP", 1...10_000_000)
-            },
-            Setting(variable: "BIQLI_EDGE_RATE_PER_ADDRESS", help: "resolver requests per minute per source address") {
-                c, v throws(ConfigurationError) in
-                c.rateLimits.perAddress = try parseInt(v, "BIQLI_EDGE_RATE_PER_ADDRESS", 1...10_000_000)
-            },
-            Setting(variable: "BIQLI_EDGE_RATE_PER_INSTANCE", help: "resolver requests per minute per app instance") {
-                c, v throws(ConfigurationError) in
-                c.rateLimits.perInstance = try parseInt(v, "BIQLI_EDGE_RATE_PER_INSTANCE", 1...10_000_000)
-            },
-            Setting(variable: "BIQLI_EDGE_RATE_PER_TOKEN", help: "resolver requests per minute per handoff token") {
-                c, v throws(ConfigurationError) in
-                c.rateLimits.perToken = try parseInt(v, "BIQLI_EDGE_RATE_PER_TOKEN", 1...10_000_000)
-            },
-            Setting(variable: "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", help: "invalid keys/tokens per minute per address")
-            {
-                c, v throws(ConfigurationError) in
-                c.rateLimits.invalidPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", 1...10_000_000)
-            },
-            Setting(
-                variable: "BIQLI_EDGE_HEAD_TIMEOUT_MS", help: "a request head must arrive within this of its first byte"
-            ) {
-                c, v throws(ConfigurationError) in
-                c.timeouts.headMilliseconds = try parseInt(v, "BIQLI_EDGE_HEAD_TIMEOUT_MS", 10...3_600_000)
-            },
-            Setting(variable: "BIQLI_EDGE_IDLE_TIMEOUT_MS", help: "keep-alive idle time between requests") {
-                c, v throws(ConfigurationError) in
-                c.timeouts.idleMilliseconds = try parseInt(v, "BIQLI_EDGE_IDLE_TIMEOUT_MS", 10...3_600_000)
-            },
-            Setting(variable: "BIQLI_EDGE_BODY_TIMEOUT_MS", help: "a request body must arrive within this of its head")
-            {
-                c, v throws(ConfigurationError) in
-                c.timeouts.bodyMilliseconds = try parseInt(v, "BIQLI_EDGE_BODY_TIMEOUT_MS", 10...3_600_000)
-            },
-            Setting(
-                variable: "BIQLI_EDGE_SHUTDOWN_GRACE_MS",
-                help: "graceful shutdown waits this long for in-flight requests"
-            ) {
-                c, v throws(ConfigurationError) in
-                c.shutdownGraceMilliseconds = try parseInt(v, "BIQLI_EDGE_SHUTDOWN_GRACE_MS", 0...600_000)
-            },
-            Setting(
-                variable: "BIQLI_EDGE_STORE_LOCK_WAIT_MS",
-                help: "a write waits this long for another process's database lock, then fails"
-            ) {
-                c, v throws(ConfigurationError) in
-                c.storeLockWaitMilliseconds = try parseInt(v, "BIQLI_EDGE_STORE_LOCK_WAIT_MS", 0...60_000)
-            },
-            Setting(
-                variable: "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS",
-                help: "a receipt signing key signs this long, then a new one takes over (once for the fleet)"
-            ) {
-                c, v throws(ConfigurationError) in
-                c.signingKeyRotationSeconds = Int64(
-                    try parseInt(v, "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS", 5...366 * 86_400))
-            },
-            Setting(
-                variable: "BIQLI_EDGE_ACME",
-                help: "on: order and renew certificates for the configured domains through ACME (off)"
-            ) {
-                c, v throws(ConfigurationError) in c.acme.enabled = try parseSwitch(v, "BIQLI_EDGE_ACME")
-            },
-            Setting(
-                variable: "BIQLI_EDGE_ACME_DIRECTORY",
-                help: "the CA's ACME directory URL; default Let's Encrypt production"
-            ) {
-                c, v throws(ConfigurationError) in
-                guard v.lowercased().hasPrefix("https://"), v.count > 8, !v.contains(" ") else {
-                    throw .invalid("BIQLI_EDGE_ACME_DIRECTORY", v, "must be an https URL")
-                }
-                c.acme.directory = v
-            },
-            Setting(variable: "BIQLI_EDGE_ACME_EMAIL", help: "the ACME account's contact address (the CA's warnings)") {
-                c, v throws(ConfigurationError) in
-                if v.isEmpty {
-                    c.acme.email = nil
-                    return
-                }
-                guard v.contains("@"), !v.contains(" "), !v.contains(","), !v.lowercased().hasPrefix("mailto:") else {
-                    throw .invalid("BIQLI_EDGE_ACME_EMAIL", v, "must be an e-mail address")
-                }
-                c.acme.email = v
-            },
-            Setting(
-                variable: "BIQLI_EDGE_ACME_EAB_KID", help: "external account binding: the CA's key id (ZeroSSL, Google)"
-            ) {
-                c, v throws(ConfigurationError) in c.acme.eabKeyID = v.isEmpty ? nil : v
-            },
-            Setting(
-                variable: "BIQLI_EDGE_ACME_EAB_HMAC_KEY", help: "external account binding: the CA's MAC key, base64url"
-            ) {
-                c, v throws(ConfigurationError) in
-                if v.isEmpty {
-                    c.acme.eabMACKey = nil
-                    return
-                }
-                // Never the value: it is a secret.
-                guard let key = Base64URL.decode(v), !key.isEmpty else {
-                    throw .secret("BIQLI_EDGE_ACME_EAB_HMAC_KEY", "must be base64url (as the CA gives it)")
-                }
-                c.acme.eabMACKey = key
-            },
-            Setting(
-                variable: "BIQLI_EDGE_ACME_CA_ROOTS",
-                help: "PEM file of the roots the CA's HTTPS is checked with (a private CA); default: the system's"
-            ) {
-                c, v throws(ConfigurationError) in c.acme.caRoots = v.isEmpty ? nil : v
-            },
-            Setting(
-                variable: "BIQLI_EDGE_DATABASE_URL",
-                help: "PostgreSQL (libpq connection string or postgresql:// URL) instead of SQLite; empty: SQLite"
-            ) {
-                c, v throws(ConfigurationError) in
-                guard !v.isEmpty else {
-                    c.database = nil
-                    return
-                }
-                do throws(StoreError) {
-                    c.database = try PGConnectionSettings(v)
-                } catch {
-                    // Never the value: it may hold the password.
-                    throw .secret("BIQLI_EDGE_DATABASE_URL", "\(error.safeMessage)")
-                }
-            },
-        ] + webhookSettings
+                list.append(cidr)
+            }
+            c.trustedProxies = list
+        },
+        Setting(
+            variable: "BIQLI_EDGE_GEOIP_DB",
+            help: "MaxMind or DB-IP .mmdb file: clicks keep the country code, never the address; reloaded on change"
+        ) {
+            c, v throws(ConfigurationError) in c.geoIPDatabase = v.isEmpty ? nil : v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_PROXY_PROTOCOL",
+            help: "off, on (trusted proxies must send a PROXY header) or optional (they may)"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard let mode = ProxyProtocolMode(rawValue: v.lowercased()) else {
+                throw .invalid("BIQLI_EDGE_PROXY_PROTOCOL", v, "must be off, on or optional")
+            }
+            c.proxyProtocol = mode
+        },
+        Setting(variable: "BIQLI_EDGE_LOOPS", help: "event-loop threads") {
+            c, v throws(ConfigurationError) in c.loops = try parseInt(v, "BIQLI_EDGE_LOOPS", 1...256)
+        },
+        Setting(variable: "BIQLI_EDGE_LOG", help: "debug, info, warn or error; JSON lines on stdout") {
+            c, v throws(ConfigurationError) in
+            guard let level = LogLevel(rawValue: v.lowercased()) else {
+                throw .invalid("BIQLI_EDGE_LOG", v, "must be debug, info, warn or error")
+            }
+            c.logLevel = level
+        },
+        Setting(
+            variable: "BIQLI_EDGE_NODE", help: "this edge's name in logs, /metrics and `nodes`; default: the host name"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard NodeName.isValid(v) else {
+                throw .invalid("BIQLI_EDGE_NODE", v, "must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
+            }
+            c.node = v
+        },
+        Setting(variable: "BIQLI_EDGE_ACCESS_LOG", help: "on/off: one JSON line per request") {
+            c, v throws(ConfigurationError) in c.accessLog = try parseSwitch(v, "BIQLI_EDGE_ACCESS_LOG")
+        },
+        Setting(variable: "BIQLI_EDGE_MAX_CONNECTIONS", help: "open connections before accepting pauses") {
+            c, v throws(ConfigurationError) in
+            c.maxConnections = try parseInt(v, "BIQLI_EDGE_MAX_CONNECTIONS", 1...1_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RETENTION_DAYS", help: "days clicks and open events are kept") {
+            c, v throws(ConfigurationError) in c.retentionDays = try parseInt(v, "BIQLI_EDGE_RETENTION_DAYS", 1...3650)
+        },
+        Setting(variable: "BIQLI_EDGE_LANGUAGES_DIR", help: "operator page translations, <lang>.json") {
+            c, v throws(ConfigurationError) in c.languagesDirectory = v.isEmpty ? nil : v
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_APP", help: "resolver requests per minute per Mobile App") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perApp = try parseInt(v, "BIQLI_EDGE_RATE_PER_APP", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_ADDRESS", help: "resolver requests per minute per source address") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perAddress = try parseInt(v, "BIQLI_EDGE_RATE_PER_ADDRESS", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_INSTANCE", help: "resolver requests per minute per app instance") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perInstance = try parseInt(v, "BIQLI_EDGE_RATE_PER_INSTANCE", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_PER_TOKEN", help: "resolver requests per minute per handoff token") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.perToken = try parseInt(v, "BIQLI_EDGE_RATE_PER_TOKEN", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", help: "invalid keys/tokens per minute per address") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.invalidPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", 1...10_000_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_HEAD_TIMEOUT_MS", help: "a request head must arrive within this of its first byte"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.timeouts.headMilliseconds = try parseInt(v, "BIQLI_EDGE_HEAD_TIMEOUT_MS", 10...3_600_000)
+        },
+        Setting(variable: "BIQLI_EDGE_IDLE_TIMEOUT_MS", help: "keep-alive idle time between requests") {
+            c, v throws(ConfigurationError) in
+            c.timeouts.idleMilliseconds = try parseInt(v, "BIQLI_EDGE_IDLE_TIMEOUT_MS", 10...3_600_000)
+        },
+        Setting(variable: "BIQLI_EDGE_BODY_TIMEOUT_MS", help: "a request body must arrive within this of its head") {
+            c, v throws(ConfigurationError) in
+            c.timeouts.bodyMilliseconds = try parseInt(v, "BIQLI_EDGE_BODY_TIMEOUT_MS", 10...3_600_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_SHUTDOWN_GRACE_MS", help: "graceful shutdown waits this long for in-flight requests"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.shutdownGraceMilliseconds = try parseInt(v, "BIQLI_EDGE_SHUTDOWN_GRACE_MS", 0...600_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_STORE_LOCK_WAIT_MS",
+            help: "a write waits this long for another process's database lock, then fails"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.storeLockWaitMilliseconds = try parseInt(v, "BIQLI_EDGE_STORE_LOCK_WAIT_MS", 0...60_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS",
+            help: "a receipt signing key signs this long, then a new one takes over (once for the fleet)"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.signingKeyRotationSeconds = Int64(
+                try parseInt(v, "BIQLI_EDGE_SIGNING_KEY_ROTATION_SECONDS", 5...366 * 86_400))
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME",
+            help: "on: order and renew certificates for the configured domains through ACME (off)"
+        ) {
+            c, v throws(ConfigurationError) in c.acme.enabled = try parseSwitch(v, "BIQLI_EDGE_ACME")
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_DIRECTORY",
+            help: "the CA's ACME directory URL; default Let's Encrypt production"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard v.lowercased().hasPrefix("https://"), v.count > 8, !v.contains(" ") else {
+                throw .invalid("BIQLI_EDGE_ACME_DIRECTORY", v, "must be an https URL")
+            }
+            c.acme.directory = v
+        },
+        Setting(variable: "BIQLI_EDGE_ACME_EMAIL", help: "the ACME account's contact address (the CA's warnings)") {
+            c, v throws(ConfigurationError) in
+            if v.isEmpty {
+                c.acme.email = nil
+                return
+            }
+            guard v.contains("@"), !v.contains(" "), !v.contains(","), !v.lowercased().hasPrefix("mailto:") else {
+                throw .invalid("BIQLI_EDGE_ACME_EMAIL", v, "must be an e-mail address")
+            }
+            c.acme.email = v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_EAB_KID", help: "external account binding: the CA's key id (ZeroSSL, Google)"
+        ) {
+            c, v throws(ConfigurationError) in c.acme.eabKeyID = v.isEmpty ? nil : v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_EAB_HMAC_KEY", help: "external account binding: the CA's MAC key, base64url"
+        ) {
+            c, v throws(ConfigurationError) in
+            if v.isEmpty {
+                c.acme.eabMACKey = nil
+                return
+            }
+            // Never the value: it is a secret.
+            guard let key = Base64URL.decode(v), !key.isEmpty else {
+                throw .secret("BIQLI_EDGE_ACME_EAB_HMAC_KEY", "must be base64url (as the CA gives it)")
+            }
+            c.acme.eabMACKey = key
+        },
+        Setting(
+            variable: "BIQLI_EDGE_ACME_CA_ROOTS",
+            help: "PEM file of the roots the CA's HTTPS is checked with (a private CA); default: the system's"
+        ) {
+            c, v throws(ConfigurationError) in c.acme.caRoots = v.isEmpty ? nil : v
+        },
+        Setting(
+            variable: "BIQLI_EDGE_DATABASE_URL",
+            help: "PostgreSQL (libpq connection string or postgresql:// URL) instead of SQLite; empty: SQLite"
+        ) {
+            c, v throws(ConfigurationError) in
+            guard !v.isEmpty else {
+                c.database = nil
+                return
+            }
+            do throws(StoreError) {
+                c.database = try PGConnectionSettings(v)
+            } catch {
+                // Never the value: it may hold the password.
+                throw .secret("BIQLI_EDGE_DATABASE_URL", "\(error.safeMessage)")
+            }
+        },
+    ]
 
     static let testMigrationVariable = "BIQLI_EDGE_TEST_EXTRA_MIGRATION"
     /// The black-box tests' first wait after a failed order, in milliseconds (environment

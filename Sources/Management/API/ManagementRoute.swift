@@ -92,68 +92,67 @@ struct ManagementRoute: Sendable {
 enum ManagementRoutesTable {
     static let listQuery: Set<String> = ["limit", "cursor"]
 
-    static let all: [ManagementRoute] =
-        [
-            ManagementRoute(.get, "/api/v1/openapi.json", "openapi.get", isPublic: true, .read(OpenAPIDocument.answer)),
+    static let all: [ManagementRoute] = general + WebhookOperations.routes
 
-            ManagementRoute(.get, "/api/v1/domains", "domains.list", query: listQuery, .read(DomainOperations.list)),
-            ManagementRoute(
-                .post, "/api/v1/domains", "domains.create", requiresBody: true, .write(DomainOperations.create)),
-            ManagementRoute(.get, "/api/v1/domains/{hostname}", "domains.get", .read(DomainOperations.get)),
-            ManagementRoute(
-                .patch, "/api/v1/domains/{hostname}", "domains.update", requiresBody: true,
-                .write(DomainOperations.update)),
-            ManagementRoute(.delete, "/api/v1/domains/{hostname}", "domains.delete", .write(DomainOperations.delete)),
+    static let general: [ManagementRoute] = [
+        ManagementRoute(.get, "/api/v1/openapi.json", "openapi.get", isPublic: true, .read(OpenAPIDocument.answer)),
 
-            ManagementRoute(
-                .get, "/api/v1/mobile-apps", "mobileApps.list", query: listQuery, .read(MobileAppOperations.list)),
-            ManagementRoute(
-                .post, "/api/v1/mobile-apps", "mobileApps.create", requiresBody: true,
-                .write(MobileAppOperations.create)),
-            ManagementRoute(.get, "/api/v1/mobile-apps/{id}", "mobileApps.get", .read(MobileAppOperations.get)),
-            ManagementRoute(
-                .patch, "/api/v1/mobile-apps/{id}", "mobileApps.update", requiresBody: true,
-                .write(MobileAppOperations.update)),
-            ManagementRoute(
-                .delete, "/api/v1/mobile-apps/{id}", "mobileApps.delete", .write(MobileAppOperations.delete)),
-            ManagementRoute(
-                .post, "/api/v1/mobile-apps/{id}/keys/rotate", "mobileApps.rotateKey",
-                .write(MobileAppOperations.rotate)),
-            ManagementRoute(
-                .get, "/api/v1/mobile-apps/{id}/analytics", "mobileApps.analytics", query: ["days"],
-                .read(MobileAppOperations.analytics)),
+        ManagementRoute(.get, "/api/v1/domains", "domains.list", query: listQuery, .read(DomainOperations.list)),
+        ManagementRoute(
+            .post, "/api/v1/domains", "domains.create", requiresBody: true, .write(DomainOperations.create)),
+        ManagementRoute(.get, "/api/v1/domains/{hostname}", "domains.get", .read(DomainOperations.get)),
+        ManagementRoute(
+            .patch, "/api/v1/domains/{hostname}", "domains.update", requiresBody: true, .write(DomainOperations.update)),
+        ManagementRoute(.delete, "/api/v1/domains/{hostname}", "domains.delete", .write(DomainOperations.delete)),
 
-            ManagementRoute(
-                .get, "/api/v1/links", "links.list", query: listQuery.union(["domain"]), .read(LinkOperations.list)),
-            ManagementRoute(.post, "/api/v1/links", "links.create", requiresBody: true, .write(LinkOperations.create)),
-            ManagementRoute(.get, "/api/v1/links/{id}", "links.get", .read(LinkOperations.get)),
-            ManagementRoute(
-                .patch, "/api/v1/links/{id}", "links.update", requiresBody: true, .write(LinkOperations.update)),
-            ManagementRoute(.delete, "/api/v1/links/{id}", "links.delete", .write(LinkOperations.delete)),
-            ManagementRoute(
-                .get, "/api/v1/links/{id}/analytics", "links.analytics", query: ["days"],
-                .read(LinkAnalyticsOperations.analytics)),
-            ManagementRoute(
-                .get, "/api/v1/links/{id}/qr.svg", "links.qrCodeSVG", query: LinkQRCodeOperations.query,
-                .read(LinkQRCodeOperations.svg)),
-            ManagementRoute(
-                .get, "/api/v1/links/{id}/qr.png", "links.qrCodePNG", query: LinkQRCodeOperations.query,
-                .read(LinkQRCodeOperations.png)),
+        ManagementRoute(
+            .get, "/api/v1/mobile-apps", "mobileApps.list", query: listQuery, .read(MobileAppOperations.list)),
+        ManagementRoute(
+            .post, "/api/v1/mobile-apps", "mobileApps.create", requiresBody: true, .write(MobileAppOperations.create)),
+        ManagementRoute(.get, "/api/v1/mobile-apps/{id}", "mobileApps.get", .read(MobileAppOperations.get)),
+        ManagementRoute(
+            .patch, "/api/v1/mobile-apps/{id}", "mobileApps.update", requiresBody: true,
+            .write(MobileAppOperations.update)),
+        ManagementRoute(
+            .delete, "/api/v1/mobile-apps/{id}", "mobileApps.delete", .write(MobileAppOperations.delete)),
+        ManagementRoute(
+            .post, "/api/v1/mobile-apps/{id}/keys/rotate", "mobileApps.rotateKey",
+            .write(MobileAppOperations.rotate)),
+        ManagementRoute(
+            .get, "/api/v1/mobile-apps/{id}/analytics", "mobileApps.analytics", query: ["days"],
+            .read(MobileAppOperations.analytics)),
 
-            ManagementRoute(
-                .post, "/api/v1/track/lead", "track.lead", requiresBody: true, scope: .conversionsCreate,
-                isConversion: true, .write(ConversionOperations.lead)),
-            ManagementRoute(
-                .post, "/api/v1/track/sale", "track.sale", requiresBody: true, scope: .conversionsCreate,
-                isConversion: true, .write(ConversionOperations.sale)),
+        ManagementRoute(
+            .get, "/api/v1/links", "links.list", query: listQuery.union(["domain"]), .read(LinkOperations.list)),
+        ManagementRoute(.post, "/api/v1/links", "links.create", requiresBody: true, .write(LinkOperations.create)),
+        ManagementRoute(.get, "/api/v1/links/{id}", "links.get", .read(LinkOperations.get)),
+        ManagementRoute(
+            .patch, "/api/v1/links/{id}", "links.update", requiresBody: true, .write(LinkOperations.update)),
+        ManagementRoute(.delete, "/api/v1/links/{id}", "links.delete", .write(LinkOperations.delete)),
+        ManagementRoute(
+            .get, "/api/v1/links/{id}/analytics", "links.analytics", query: ["days"],
+            .read(LinkAnalyticsOperations.analytics)),
+        ManagementRoute(
+            .get, "/api/v1/links/{id}/qr.svg", "links.qrCodeSVG", query: LinkQRCodeOperations.query,
+            .read(LinkQRCodeOperations.svg)),
+        ManagementRoute(
+            .get, "/api/v1/links/{id}/qr.png", "links.qrCodePNG", query: LinkQRCodeOperations.query,
+            .read(LinkQRCodeOperations.png)),
 
-            ManagementRoute(
-                .get, "/api/v1/customers", "customers.list", query: listQuery, .read(CustomerOperations.list)),
-            ManagementRoute(.get, "/api/v1/customers/{externalId}", "customers.get", .read(CustomerOperations.get)),
-            ManagementRoute(
-                .delete, "/api/v1/customers/{externalId}", "customers.erase", .write(CustomerOperations.erase)),
-            ManagementRoute(
-                .get, "/api/v1/events", "events.list", query: listQuery.union(["type", "linkId"]),
-                .read(CustomerOperations.events)),
-        ] + WebhookOperations.routes
+        ManagementRoute(
+            .post, "/api/v1/track/lead", "track.lead", requiresBody: true, scope: .conversionsCreate,
+            isConversion: true, .write(ConversionOperations.lead)),
+        ManagementRoute(
+            .post, "/api/v1/track/sale", "track.sale", requiresBody: true, scope: .conversionsCreate,
+            isConversion: true, .write(ConversionOperations.sale)),
+
+        ManagementRoute(
+            .get, "/api/v1/customers", "customers.list", query: listQuery, .read(CustomerOperations.list)),
+        ManagementRoute(.get, "/api/v1/customers/{externalId}", "customers.get", .read(CustomerOperations.get)),
+        ManagementRoute(
+            .delete, "/api/v1/customers/{externalId}", "customers.erase", .write(CustomerOperations.erase)),
+        ManagementRoute(
+            .get, "/api/v1/events", "events.list", query: listQuery.union(["type", "linkId"]),
+            .read(CustomerOperations.events)),
+    ]
 }
