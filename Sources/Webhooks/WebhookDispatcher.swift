@@ -77,8 +77,9 @@ public final class WebhookDispatcher: Sendable {
         state.withLock { $0.threads = threads }
     }
 
-    /// Stops claiming, lets the attempts under way finish (each within its timeout), then
-    /// releases what this process still holds, so another node or the next start takes it.
+    /// Stops claiming, lets the attempt under way on each thread finish (within its
+    /// timeout) and writes the outcomes made, then releases what this process still holds
+    /// (the rest of the batches), so another node or the next start takes it.
     public func stop() {
         let threads = state.withLock { s in
             s.running = false
@@ -162,6 +163,8 @@ public final class WebhookDispatcher: Sendable {
         var made: [Made] = []
         var firstAt: UInt64 = 0
         for (delivery, endpoint) in batch {
+            // Stopping: the rest of the batch is left to `stop`, which releases its leases.
+            guard isRunning else { break }
             if made.isEmpty { firstAt = Clock.monotonicNanoseconds() }
             made.append(attempt(delivery, endpoint, session))
             let waited = (Clock.monotonicNanoseconds() &- firstAt) / 1_000_000
