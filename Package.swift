@@ -59,15 +59,21 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: ["Core", "HTTPTypes", "Model", "Store", "Management", "Templates"]),
+        // The blocking outgoing HTTP(S) client that ACME and webhooks share: timeouts, size
+        // caps, no redirects, the destination's addresses checked (decision 0028).
+        .target(name: "Outbound", dependencies: ["Core", "CSystem", "COpenSSL"]),
         // ACME (RFC 8555): the client, on OpenSSL, and the certificate lifecycle (orders,
         // renewals, challenges), over the store. Serves no HTTP itself (decision 0017).
-        .target(name: "Certificates", dependencies: ["Core", "Store", "CSystem", "COpenSSL"]),
+        .target(name: "Certificates", dependencies: ["Core", "Store", "Outbound", "CSystem", "COpenSSL"]),
+        // Outgoing webhooks' delivery threads: claims from the outbox, Standard Webhooks
+        // signatures, retries (decision 0028). Never on an event loop.
+        .target(name: "Webhooks", dependencies: ["Core", "Model", "Store", "Outbound"]),
         // The executable: configuration, CLI, route table, wiring, visit flow.
         .executableTarget(
             name: "Edge",
             dependencies: [
                 "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
-                "Console", "Certificates", "GeoIP", "Core",
+                "Console", "Certificates", "Webhooks", "Outbound", "GeoIP", "Core",
                 "CSystem",
                 "COpenSSL",
                 "CSodium",
@@ -90,7 +96,10 @@ let package = Package(
         .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Management", "Templates", "HTTPTypes", "Store", "Core", "Model"]),
-        .testTarget(name: "CertificatesTests", dependencies: ["Certificates", "Store", "Core", "CSystem", "COpenSSL"]),
+        .testTarget(
+            name: "CertificatesTests",
+            dependencies: ["Certificates", "Outbound", "Store", "Core", "CSystem", "COpenSSL"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "Store", "Model", "Core"]),
         .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
     ]
 )

@@ -143,7 +143,7 @@ extension Store {
     }
 }
 
-public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, ClientClickReading {
+public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, ClientClickReading, WebhookReading {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]
     func app(_ id: String) throws(StoreError) -> MobileApp?
@@ -226,7 +226,9 @@ public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, C
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.
-public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting, ClientClickWriting {
+public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting, ClientClickWriting,
+    WebhookWriting
+{
     var now: Int64 { get }
 
     func insertClick(_ click: Click) throws(StoreError)

@@ -2,6 +2,7 @@ import Core
 import XCTest
 
 @testable import Certificates
+@testable import Outbound
 
 /// What comes from the CA: responses on the wire, Retry-After, URLs, problem documents,
 /// directories and renewal information.

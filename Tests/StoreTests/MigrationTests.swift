@@ -50,7 +50,8 @@ final class MigrationTests: XCTestCase {
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
                 "link_country_counts", "link_open_counts",
                 "links", "mobile_apps", "open_events",
-                "publishable_keys", "secret_keys", "signing_keys",
+                "publishable_keys", "secret_keys", "signing_keys", "webhook_attempts", "webhook_endpoints",
+                "webhook_outbox",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
     }

@@ -69,6 +69,22 @@ final class StoreCopyTests: PGTestCase {
             var sale = ConversionStoreCases.event("invoice_1", key: [6], customer: customer.id, at: 8)
             sale.id = "biq_sev_1"
             _ = try tx.insertConversionEvent(sale)
+            // Webhooks (decision 0028): an endpoint during a rotation, a delivery with an attempt.
+            var endpoint = WebhookStoreCases.endpoint("biq_whk_1", [.openCreated, .saleCreated], apps: [Fixture.appId])
+            endpoint.secret = "whsec_" + Base64.encode([UInt8](repeating: 1, count: 32))
+            endpoint.previousSecret = "whsec_" + Base64.encode([UInt8](repeating: 2, count: 32))
+            endpoint.previousSecretExpiresAt = now + 1
+            try tx.putWebhookEndpoint(endpoint)
+            try tx.enqueueWebhookEvent(
+                WebhookEvent(
+                    id: "msg_1", type: .openCreated, appId: Fixture.appId, linkId: nil, at: 9, body: Array("{}".utf8)))
+            let leased = try tx.claimWebhookDeliveries(
+                owner: "n", now: 9, leaseUntil: 99, limit: 1, perEndpoint: 1, excluding: [])
+            _ = try tx.finishWebhookAttempt(
+                WebhookAttempt(
+                    endpointId: "biq_whk_1", messageId: "msg_1", number: 1, at: 9, durationMilliseconds: 3,
+                    status: 503, error: nil, answer: "busy", node: "n"),
+                owner: "n", claimedAttempts: leased.first?.attempts ?? -1, outcome: .retry(at: 50), now: 9)
             // The console's sessions: one signed in, a sign-in link, one expired.
             for (hash, kind, expires) in [
                 (UInt8(1), ConsoleSession.Kind.session, now + 3_600_000), (2, .signInLink, now + 60_000),
@@ -197,6 +213,10 @@ final class StoreCopyTests: PGTestCase {
         try same("customer") { try $0.customer(externalId: "c1") }
         try same("sale") { try $0.conversionEvent(eventId: "invoice_1") }
         try same("sale by key") { try $0.conversionEvent(idempotencyKeyHash: [6]) }
+        try same("webhook endpoints") { try $0.webhookEndpoints() }
+        try same("webhook delivery") { try $0.webhookDelivery(endpointId: "biq_whk_1", messageId: "msg_1") }
+        try same("webhook attempts") { try $0.webhookAttempts(endpointId: "biq_whk_1", messageId: "msg_1") }
+        XCTAssertEqual(try copy.webhookAttempts(endpointId: "biq_whk_1", messageId: "msg_1").count, 1)
         try same("publishable keys") { try $0.publishableKeys(app: Fixture.appId) }
         try same("publishable key") { try $0.publishableKey(hash: [7, 7]) }
         try same("signing keys") { try $0.signingKeys() }

@@ -353,6 +353,71 @@ def test_every_operation_answers_as_documented(world):
     c.call(TC, "post", TC, click_body, key=browser["key"], headers=shop, expect=401)
     spare = c.call(K, "post", K, {"name": "spare"}, expect=201).json["key"]
 
+    # Webhooks (decision 0028): an endpoint, its test event and deliveries, a redelivery, rotation.
+    W, WI, WR, WT = ("/api/v1/webhooks", "/api/v1/webhooks/{id}", "/api/v1/webhooks/{id}/secret/rotate",
+                     "/api/v1/webhooks/{id}/test")
+    WD, WDI = "/api/v1/webhooks/{id}/deliveries", "/api/v1/webhooks/{id}/deliveries/{deliveryId}"
+    WRD = "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver"
+    absent_hook, absent_msg = "biq_whk_01ARZ3NDEKTSV4RRFFQ69G5FAV", "msg_01ARZ3NDEKTSV4RRFFQ69G5FAV"
+    hook_body = {"url": "https://hooks.example.test/in", "events": ["link.created"]}
+    hook = c.call(W, "post", W, hook_body, expect=201, headers={"Idempotency-Key": "hook-create-1"}).json
+    c.call(W, "post", W, {**hook_body, "description": "x"}, expect=409, headers={"Idempotency-Key": "hook-create-1"})
+    c.call(W, "post", W, {"url": "https://hooks.example.test/in", "events": []}, expect=422)
+    c.call(W, "post", W, raw=b"{", expect=400)
+    c.call(W, "post", W, hook_body, key=nokey, expect=401)
+    hid, hooks = hook["id"], f"{W}/{hook['id']}"
+    c.call(W, "get", W, expect=200)
+    c.call(W, "get", W, expect=400, query="?limit=0")
+    c.call(W, "get", W, key=nokey, expect=401)
+    c.call(WI, "get", hooks, expect=200)
+    c.call(WI, "get", hooks, expect=400, query="?x=1")
+    c.call(WI, "get", f"{W}/{absent_hook}", expect=404)
+    c.call(WI, "get", hooks, key=nokey, expect=401)
+    c.call(WI, "patch", hooks, {"description": "orders"}, expect=200, headers={"Idempotency-Key": "hook-patch-1"})
+    c.call(WI, "patch", hooks, {"description": "other"}, expect=409, headers={"Idempotency-Key": "hook-patch-1"})
+    c.call(WI, "patch", hooks, {"events": []}, expect=422)
+    c.call(WI, "patch", hooks, raw=b"{", expect=400)
+    c.call(WI, "patch", f"{W}/{absent_hook}", {"description": "x"}, expect=404)
+    c.call(WI, "patch", hooks, {"description": "x"}, key=nokey, expect=401)
+    c.call(WR, "post", f"{hooks}/secret/rotate", {"overlapSeconds": 60}, expect=200,
+           headers={"Idempotency-Key": "hook-rotate-1"})
+    c.call(WR, "post", f"{hooks}/secret/rotate", {"overlapSeconds": 61}, expect=409,
+           headers={"Idempotency-Key": "hook-rotate-1"})
+    c.call(WR, "post", f"{hooks}/secret/rotate", {"overlapSeconds": -1}, expect=422)
+    c.call(WR, "post", f"{hooks}/secret/rotate", raw=b"{", expect=400)
+    c.call(WR, "post", f"{W}/{absent_hook}/secret/rotate", expect=404)
+    c.call(WR, "post", f"{hooks}/secret/rotate", key=nokey, expect=401)
+    sent = c.call(WT, "post", f"{hooks}/test", expect=202, headers={"Idempotency-Key": "hook-test-1"}).json
+    c.call(WT, "post", f"{hooks}/test", {"x": 1}, expect=409, headers={"Idempotency-Key": "hook-test-1"})
+    c.call(WT, "post", f"{hooks}/test", {"x": 1}, expect=422)
+    c.call(WT, "post", f"{hooks}/test", raw=b"{", expect=400)
+    c.call(WT, "post", f"{W}/{absent_hook}/test", expect=404)
+    c.call(WT, "post", f"{hooks}/test", key=nokey, expect=401)
+    c.call(WD, "get", f"{hooks}/deliveries", expect=200)
+    c.call(WD, "get", f"{hooks}/deliveries", expect=400, query="?limit=0")
+    c.call(WD, "get", f"{W}/{absent_hook}/deliveries", expect=404)
+    c.call(WD, "get", f"{hooks}/deliveries", key=nokey, expect=401)
+    one = f"{hooks}/deliveries/{sent['id']}"
+    c.call(WDI, "get", one, expect=200)
+    c.call(WDI, "get", one, expect=400, query="?x=1")
+    c.call(WDI, "get", f"{hooks}/deliveries/{absent_msg}", expect=404)
+    c.call(WDI, "get", one, key=nokey, expect=401)
+    for _ in range(50):  # not while an attempt holds it (422), which takes a moment at most
+        r = api.call("POST", f"{one}/redeliver", headers={"Idempotency-Key": "hook-redeliver-1"})
+        if r.status == 202:
+            break
+        time.sleep(0.2)
+    c.call(WRD, "post", f"{one}/redeliver", expect=202, headers={"Idempotency-Key": "hook-redeliver-1"})
+    c.call(WRD, "post", f"{one}/redeliver", {"x": 1}, expect=409, headers={"Idempotency-Key": "hook-redeliver-1"})
+    c.call(WRD, "post", f"{one}/redeliver", {"x": 1}, expect=422)
+    c.call(WRD, "post", f"{one}/redeliver", raw=b"{", expect=400)
+    c.call(WRD, "post", f"{hooks}/deliveries/{absent_msg}/redeliver", expect=404)
+    c.call(WRD, "post", f"{one}/redeliver", key=nokey, expect=401)
+    c.call(WI, "delete", hooks, expect=400, query="?cascade=1")
+    c.call(WI, "delete", hooks, key=nokey, expect=401)
+    c.call(WI, "delete", hooks, expect=200)
+    c.call(WI, "delete", hooks, expect=404)
+
     # Scopes: a key without the one an operation needs gets 403 there, on every keyed operation.
     scoped = {}
     for name, scope in (("shop", "conversions.create"), ("reader", "links.read")):
@@ -363,14 +428,14 @@ def test_every_operation_answers_as_documented(world):
         if "security" in op:
             continue  # public, or another kind of key (track/click: a browser key, no scopes)
         concrete = path.replace("{hostname}", host).replace("{externalId}", customer).replace(
-            "{id}", app["id"] if "mobile-apps" in path else second["id"])
+            "{id}", app["id"] if "mobile-apps" in path else second["id"]).replace("{deliveryId}", absent_msg)
         key = scoped["reader"] if op["operationId"].startswith("track.") else scoped["shop"]
         c.call(path, method, concrete, key=key, expect=403)
 
     # The transport's limits, on every operation.
     for path, method, _ in operations(doc):
         concrete = path.replace("{hostname}", host).replace("{externalId}", customer).replace(
-            "{id}", app["id"] if "mobile-apps" in path else second["id"])
+            "{id}", app["id"] if "mobile-apps" in path else second["id"]).replace("{deliveryId}", absent_msg)
         c.transport_limits(path, method, concrete)
 
     # Erasure, then the customer is no longer found by its external ID.
@@ -406,7 +471,8 @@ def test_every_operation_answers_as_documented(world):
                 continue
             if status == "409" and op["operationId"] in ("domains.delete", "mobileApps.delete", "mobileApps.update",
                                                          "mobileApps.rotateKey", "domains.update", "links.delete",
-                                                         "customers.erase", "browserKeys.revoke"):
+                                                         "customers.erase", "browserKeys.revoke",
+                                                         "webhooks.delete"):
                 continue  # only an idempotency conflict can give 409 there; tested elsewhere
             assert int(status) in statuses, f"{op['operationId']} never answered its documented {status}"
 

@@ -24,8 +24,10 @@ ROOMY = {"BIQLI_EDGE_RATE_PER_ADDRESS": "100000", "BIQLI_EDGE_RATE_PER_INSTANCE"
 SQLITE = {**ROOMY, "BIQLI_EDGE_DATABASE_URL": ""}  # the SQLite file, on the PostgreSQL pass too
 # The test cluster trusts loopback, so a password is accepted and ignored: it must never be shown.
 PASSWORD = "n0t-Shown-" + uuid.uuid4().hex[:8]
-TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessions", "domains", "mobile_apps", "app_domains", "publishable_keys", "links", "signing_keys",
-          "idempotency_records", "customers", "conversion_events", "certificates", "acme_accounts", "app_instances", "click_counts",
+TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessions", "domains", "mobile_apps",
+          "app_domains", "publishable_keys", "links", "signing_keys",
+          "idempotency_records", "customers", "conversion_events", "webhook_endpoints", "webhook_outbox",
+          "webhook_attempts", "certificates", "acme_accounts", "app_instances", "click_counts",
           "link_click_counts", "link_country_counts", "link_open_counts", "handoffs", "clicks", "open_events",
           "open_event_keys"]
 
@@ -124,6 +126,8 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
                           deep_link=f"https://{DEMO_HOST}/promo?ref=ZED")
     status, second_answer = post_open(old, *second)
     assert status == 200 and second_answer["open"]["matchedBy"] == "exact_app_link", second_answer
+    # A webhook endpoint (decision 0028): the links below put their link.created in its outbox.
+    hook = api(old, "POST", "/webhooks", {"url": "https://hooks.example.test/in", "events": ["link.created"]})
     # Links through the API (with an Idempotency-Key: a stored management answer).
     for key in ("moved-a", "moved-b"):
         api(old, "POST", "/links", {"domain": DEMO_HOST, "key": key, "url": f"https://www.example.com/{key}",
@@ -160,6 +164,7 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
         assert counts[table] == sqlite_count(data, f"SELECT count(*) FROM {table}{where}"), table
     assert counts["clicks"] >= 9 and counts["open_events"] == 2 and counts["links"] == 5
     assert counts["open_event_keys"] == 3  # an eventId each, and the one key of its own
+    assert counts["webhook_endpoints"] == 1 and counts["webhook_outbox"] == 2
     assert counts["console_sessions"] >= 2  # the operator's, and the demo banner's sign-in link
     # Sessions are copied as their tokens' hashes: the cookie's token is stored nowhere.
     cookie = operator.jar["biqli_console"]
@@ -182,6 +187,9 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
         "Authorization": "Bearer " + browser_key, "Origin": "https://shop.example.test", "User-Agent": UA_DESKTOP,
         "Content-Type": "application/json"})
     assert status == 200 and json.loads(raw)["clickId"], raw
+    moved = api(new, "GET", f"/webhooks/{hook['id']}")
+    assert moved["secretHint"] == hook["secretHint"] and moved["events"] == ["link.created"]
+    assert len(api(new, "GET", f"/webhooks/{hook['id']}/deliveries")["data"]) == 2
     # The operator is still signed in, on the moved edge's console.
     operator.port = new.console_port
     status, headers, page = operator.get("/console/")

@@ -1,4 +1,5 @@
 import Core
+import Outbound
 import Synchronization
 
 /// One CA's ACME endpoint (RFC 8555): its directory, anti-replay nonces, signed requests

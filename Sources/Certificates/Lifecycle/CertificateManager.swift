@@ -1,4 +1,5 @@
 import Core
+import Outbound
 import Store
 import Synchronization
 

@@ -1,3 +1,4 @@
+import Outbound
 import Store
 
 /// ACME Renewal Information (RFC 9773): the CA's suggested window becomes the renewal

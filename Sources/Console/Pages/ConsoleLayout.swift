@@ -7,7 +7,7 @@ import Templates
 enum ConsoleLayout {
     /// The navigation's sections.
     enum Section: CaseIterable {
-        case overview, links, apps, domains, settings
+        case overview, links, apps, domains, webhooks, settings
 
         var title: String {
             switch self {
@@ -16,6 +16,7 @@ enum ConsoleLayout {
             case .apps: return "Mobile apps"
             case .domains: return "Domains"
             case .settings: return "Settings"
+            case .webhooks: return "Webhooks"
             }
         }
 
@@ -26,6 +27,7 @@ enum ConsoleLayout {
             case .apps: return ConsolePaths.apps
             case .domains: return ConsolePaths.domains
             case .settings: return ConsolePaths.settings
+            case .webhooks: return ConsolePaths.webhooks
             }
         }
     }

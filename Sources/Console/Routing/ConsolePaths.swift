@@ -11,6 +11,7 @@ enum ConsolePaths {
     static let apps = LocalURL("/console/apps")!
     static let domains = LocalURL("/console/domains")!
     static let settings = LocalURL("/console/settings")!
+    static let webhooks = LocalURL("/console/webhooks")!
     static let mainContent = LocalURL("#main")!
 
     static func link(_ id: String) -> LocalURL { path("/console/links/", id) }
@@ -22,6 +23,8 @@ enum ConsolePaths {
     static func linkDays(_ id: String, _ days: Int) -> LocalURL { path("/console/links/", id, "?days=\(days)") }
     static func app(_ id: String) -> LocalURL { path("/console/apps/", id) }
     static func rotateKeys(_ id: String) -> LocalURL { path("/console/apps/", id, "/keys/rotate") }
+    static func webhook(_ id: String) -> LocalURL { path("/console/webhooks/", id) }
+    static func testWebhook(_ id: String) -> LocalURL { path("/console/webhooks/", id, "/test") }
 
     /// `/console/links` with the list's query (`q`, `domain`, `after`), empty ones left out.
     static func linkList(q: String, domain: String, after: String?) -> LocalURL {

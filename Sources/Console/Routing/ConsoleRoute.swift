@@ -13,6 +13,7 @@ enum ConsoleRoute: Equatable {
     case apps, app(String), rotateKeys(String)
     case domains
     case settings, updateSettings
+    case webhooks, webhook(String), testWebhook(String)
 
     enum Match: Equatable {
         case route(ConsoleRoute)
@@ -50,6 +51,7 @@ enum ConsoleRoute: Equatable {
             case "apps": return one(.get, .apps)
             case "domains": return one(.get, .domains)
             case "settings": return two(get: .settings, post: .updateSettings)
+            case "webhooks": return one(.get, .webhooks)
             default: return .notFound
             }
         case 2:
@@ -59,9 +61,11 @@ enum ConsoleRoute: Equatable {
             case ("links", "new"): return one(.get, .newLink)
             case ("links", let id): return two(get: .link(id), post: .updateLink(id))
             case ("apps", let id): return one(.get, .app(id))
+            case ("webhooks", let id): return one(.get, .webhook(id))
             default: return .notFound
             }
         case 3:
+            if segments[0] == "webhooks" && segments[2] == "test" { return one(.post, .testWebhook(segments[1])) }
             guard segments[0] == "links" else { return .notFound }
             let id = segments[1]
             switch segments[2] {

@@ -77,6 +77,7 @@ enum EdgeChecker {
                 certificates: served, now: now,
                 acme: Dictionary(ordered.map { ($0.hostname, $0) }, uniquingKeysWith: { a, _ in a }),
                 acmeEnabled: configuration.acme.enabled)
+            findings += checkWebhooks(try reader.webhookEndpoints())
         } catch {
             findings.append(
                 CheckFinding(

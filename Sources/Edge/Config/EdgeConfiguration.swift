@@ -50,6 +50,8 @@ struct EdgeConfiguration: Sendable {
     var node = NodeName.hostDefault()
     /// `BIQLI_EDGE_ACME`: order and renew certificates for the configured domains.
     var acme = ACMEConfiguration()
+    /// `BIQLI_EDGE_WEBHOOK_*`: outgoing webhooks' delivery (decision 0028).
+    var webhooks = WebhookConfiguration()
     /// `BIQLI_EDGE_TEST_EXTRA_MIGRATION`, the black-box tests' rolling-upgrade hook
     /// (`PGTestMigration`): environment only, in no help text or file.
     var testMigration: PGTestMigration? = nil
@@ -81,7 +83,9 @@ struct EdgeConfiguration: Sendable {
         }
     }
 
-    static let settings: [Setting] = [
+    static let settings: [Setting] = generalSettings + webhookSettings
+
+    static let generalSettings: [Setting] = [
         Setting(variable: "BIQLI_EDGE_HTTP_ADDR", help: "plain-HTTP listener host:port; empty disables") {
             c, v throws(ConfigurationError) in c.httpAddress = try parseAddress(v, "BIQLI_EDGE_HTTP_ADDR")
         },
@@ -394,7 +398,7 @@ struct EdgeConfiguration: Sendable {
         return a
     }
 
-    private static func parseSwitch(_ v: String, _ name: String) throws(ConfigurationError) -> Bool {
+    static func parseSwitch(_ v: String, _ name: String) throws(ConfigurationError) -> Bool {
         switch v.lowercased() {
         case "on", "true", "1", "yes": return true
         case "off", "false", "0", "no": return false
@@ -402,7 +406,7 @@ struct EdgeConfiguration: Sendable {
         }
     }
 
-    private static func parseInt(_ v: String, _ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError)
+    static func parseInt(_ v: String, _ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError)
         -> Int
     {
         guard let n = Int(v), range.contains(n) else {

@@ -16,6 +16,7 @@ enum EdgeRoutes {
                     domains: ((try? services.reader(context).domains()) ?? []).map(\.hostname),
                     certificates: services.server.certificates, acme: services.acme,
                     now: services.nowMilliseconds)
+                    + WebhookMetrics.text(services.webhooks?.statistics.snapshot)
             }, fleetSync: { services.resolver.fleetSyncStatistics })
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)

@@ -21,6 +21,7 @@ enum ManagementRoutes {
         environment.limitConversion = { keyId in
             resolver.admit(.conversionKey, keyId, nowMillis: services.nowMilliseconds)
         }
+        environment.webhookAllowHTTP = services.configuration.webhooks.allowHTTP
         let api = ManagementAPI(store: services.store, environment: environment)
         router.add(nil, "/api/v1/*path", name: "management") { request, context, _ in
             var name = context.routeName

@@ -1,6 +1,7 @@
 import Certificates
 import Core
 import HTTP
+import Outbound
 import Store
 
 /// `BIQLI_EDGE_ACME=on`: the certificate manager (`Certificates`) wired to this edge: it

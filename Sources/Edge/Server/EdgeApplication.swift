@@ -8,6 +8,7 @@ import Model
 import Resolver
 import Store
 import Templates
+import Webhooks
 
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,8 @@ final class EdgeApplication {
     /// `services` (which holds the server) exists.
     let handler: ListenerDispatch
     let services: EdgeServices
+    /// The store reader the webhooks' depth thread takes.
+    private let webhooksReaderLoop: Int
     /// The operator console; nil when `BIQLI_EDGE_CONSOLE_ADDR` is off.
     private let console: Console?
     /// `serve --demo`: the console's one-time sign-in link for the demo key (path and query).
@@ -48,8 +51,9 @@ final class EdgeApplication {
             directory: configuration.certificateDirectory, hostnames: ["localhost"] + (demo ? DemoData.hostnames : []),
             log: log)
 
-        // One reader per loop, and one for the console's background thread.
-        let readers = configuration.loops + (configuration.consoleAddress == nil ? 0 : 1)
+        // One reader per loop, one for the console's background thread, and the last one
+        // for the webhooks' outbox depth.
+        let readers = configuration.loops + (configuration.consoleAddress == nil ? 0 : 1) + 1
         let backend = try StoreBackend.open(configuration, readers: readers, log: log)
         let store = backend.store
         heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
@@ -153,10 +157,12 @@ final class EdgeApplication {
             httpsActive: { host in server.certificates.covers(host) },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
             fleet: try backend.fleetCounters(node: configuration.node))
+        let webhooks = try WebhookWiring.dispatcher(configuration: configuration, store: store, log: log)
+        webhooksReaderLoop = readers - 1
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP)
+            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP, webhooks: webhooks)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -239,6 +245,8 @@ final class EdgeApplication {
                 ])
         }
         console?.start()
+        services.webhooks?.start(
+            depthReaderLoop: webhooksReaderLoop, releaseEveryLease: services.backend.name == "sqlite")
         heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
         log.info(
@@ -283,6 +291,7 @@ final class EdgeApplication {
         server.shutdown()
         services.acme?.stop()
         server.wait()
+        services.webhooks?.stop()
         console?.stop()
         services.geoIP?.stop()
         services.resolver.stopFleetSync()

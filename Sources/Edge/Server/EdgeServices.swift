@@ -7,6 +7,7 @@ import Model
 import Resolver
 import Store
 import Templates
+import Webhooks
 
 /// What route handlers need, built once at start-up and shared by every loop.
 final class EdgeServices: Sendable {
@@ -27,11 +28,14 @@ final class EdgeServices: Sendable {
     let certificateHealth: CertificateHealth
     /// `BIQLI_EDGE_ACME=on`: the certificate manager and its wiring.
     let acme: CertificateAutomation?
+    /// Outgoing webhooks' delivery threads (decision 0028).
+    let webhooks: WebhookDispatcher?
 
     init(
         configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,
         resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
-        certificateHealth: CertificateHealth, acme: CertificateAutomation?, geoIP: GeoIPLookup? = nil
+        certificateHealth: CertificateHealth, acme: CertificateAutomation?, geoIP: GeoIPLookup? = nil,
+        webhooks: WebhookDispatcher? = nil
     ) {
         self.configuration = configuration
         self.log = log
@@ -47,6 +51,7 @@ final class EdgeServices: Sendable {
         self.clicks = clicks
         self.certificateHealth = certificateHealth
         self.acme = acme
+        self.webhooks = webhooks
         self.deepViews = DeepViewCache(pages: pages, loops: configuration.loops)
     }
 

@@ -15,6 +15,8 @@ public struct ManagementEnvironment: Sendable {
     /// The rate limit of `track/lead` and `track/sale` per secret key (by its id): nil to
     /// go on, else the seconds to wait (429 `rate_limit_exceeded`, decision 0027). Nil: no limit.
     public var limitConversion: (@Sendable (String) -> Int?)?
+    /// `BIQLI_EDGE_WEBHOOK_ALLOW_HTTP`: webhook endpoints may be plain `http://` URLs.
+    public var webhookAllowHTTP = false
 
     public init(
         httpsActive: @escaping @Sendable (String) -> Bool, now: @escaping @Sendable () -> Int64, publicURL: String,

@@ -82,6 +82,7 @@ struct ManagementRoute: Sendable {
         if operationId.hasPrefix("clientClickTracking.") || operationId.hasPrefix("browserKeys.") {
             return isWrite ? .clientClicksWrite : .clientClicksRead
         }
+        if operationId.hasPrefix("webhooks.") { return isWrite ? .webhooksWrite : .webhooksRead }
         return nil
     }
 
@@ -96,7 +97,9 @@ struct ManagementRoute: Sendable {
 enum ManagementRoutesTable {
     static let listQuery: Set<String> = ["limit", "cursor"]
 
-    static let all: [ManagementRoute] = [
+    static let all: [ManagementRoute] = general + WebhookOperations.routes
+
+    static let general: [ManagementRoute] = [
         ManagementRoute(.get, "/api/v1/openapi.json", "openapi.get", isPublic: true, .read(OpenAPIDocument.answer)),
 
         ManagementRoute(.get, "/api/v1/domains", "domains.list", query: listQuery, .read(DomainOperations.list)),

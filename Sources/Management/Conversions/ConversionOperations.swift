@@ -62,6 +62,10 @@ enum ConversionOperations {
             if let answer = try replay(input, keyHash: keyHash, call: call, tx) { return answer }
             throw StoreError.conflict(.eventId)
         }
+        try tx.enqueueWebhookEvent(
+            WebhookEvent(
+                type: type == .lead ? .leadCreated : .saleCreated, appId: link?.mobile?.appId, linkId: linkId,
+                at: call.now, data: event.response))
         return ManagementAnswer(201, ConversionJSON.withRequestId(body, call.requestId))
     }
 

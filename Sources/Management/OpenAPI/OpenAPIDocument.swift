@@ -22,7 +22,7 @@ enum OpenAPIDocument {
         "security": [["workspaceSecretKey": []]],
         "tags": [
             ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"],
-            ["name": "Client-side click tracking"], ["name": "Meta"],
+            ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Meta"],
         ],
     ]
 
@@ -33,10 +33,11 @@ enum OpenAPIDocument {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
             domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
+            webhookPaths,
         ].flatMap(members)
         let schemas = [
             domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
-            customerSchemas, clientClickSchemas,
+            customerSchemas, clientClickSchemas, webhookSchemas,
         ]
         .flatMap(members)
         let components = members(commonComponents) + [("schemas", .object(schemas))]

@@ -74,6 +74,10 @@ enum CatalogWriter {
                     || (!$0.enabled && out.enabled)
             } ?? true
         if checkAssociation && out.mobile != nil && claimMayGrow { try checkLinkClaims(domain: out.domain, tx) }
+        try tx.enqueueWebhookEvent(
+            WebhookEvent(
+                type: previous == nil ? .linkCreated : .linkUpdated, appId: out.mobile?.appId, linkId: out.id,
+                at: tx.now, data: ResourceJSON.link(out)))
         return out
     }
 

@@ -62,9 +62,13 @@ enum LinkOperations {
 
     /// Deletes the link `id` (404 when there is none); returns its id.
     static func delete(_ id: String, _ tx: any StoreTransaction) throws -> String {
-        let id = try existing(id, tx).id
-        _ = try tx.deleteLink(id: id)
-        return id
+        let link = try existing(id, tx)
+        _ = try tx.deleteLink(id: link.id)
+        try tx.enqueueWebhookEvent(
+            WebhookEvent(
+                type: .linkDeleted, appId: link.mobile?.appId, linkId: link.id, at: tx.now,
+                data: ["id": .string(link.id), "domain": .string(link.domain), "key": .string(link.key)]))
+        return link.id
     }
 
     static func existing(_ id: String, _ reader: any StoreReader) throws -> Link {

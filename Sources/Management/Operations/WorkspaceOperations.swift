@@ -94,7 +94,7 @@ public enum WorkspaceOperations {
             size: LinkQRCodeOperations.defaultSize)
     }
 
-    private static func refusing<T>(_ body: () throws -> T) throws -> T {
+    static func refusing<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {

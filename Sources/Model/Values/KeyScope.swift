@@ -23,6 +23,10 @@ public enum KeyScope: String, Sendable, Equatable, CaseIterable, Comparable {
     case clientClicksRead = "client_clicks.read"
     /// Their changes: the settings, new browser keys, revocations.
     case clientClicksWrite = "client_clicks.write"
+    /// `GET /api/v1/webhooks...`: endpoints (never their secrets), deliveries, attempts.
+    case webhooksRead = "webhooks.read"
+    /// Creating, changing, deleting webhook endpoints, rotating secrets, redeliveries, tests.
+    case webhooksWrite = "webhooks.write"
 
     public static func < (a: KeyScope, b: KeyScope) -> Bool { a.rawValue < b.rawValue }
 

@@ -123,15 +123,17 @@ enum Resolution {
             ? AppInstance(
                 appId: appId, instanceId: r.appInstanceId, platform: r.platform,
                 firstOpenId: becomesFirstOpen ? c.openId : nil, createdAt: instance?.createdAt ?? c.now) : nil
-        try tx.insertOpenEvent(
-            OpenEvent(
-                id: c.openId, appId: appId, appInstanceId: r.appInstanceId, eventId: r.eventId,
-                idempotencyKeyHash: c.idempotencyKeyHash, requestHash: c.requestHash, platform: r.platform,
-                matchedBy: match?.matchedBy ?? .none, firstOpen: r.firstOpen, sdkVersion: r.sdkVersion,
-                linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored,
-                receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt ?? unsigned?.expiresAt,
-                receiptInput: unsigned?.input),
-            idempotencyKey: c.idempotencyKey, instance: instanceWrite)
+        let event = OpenEvent(
+            id: c.openId, appId: appId, appInstanceId: r.appInstanceId, eventId: r.eventId,
+            idempotencyKeyHash: c.idempotencyKeyHash, requestHash: c.requestHash, platform: r.platform,
+            matchedBy: match?.matchedBy ?? .none, firstOpen: r.firstOpen, sdkVersion: r.sdkVersion,
+            linkId: match?.linkId, clickId: match?.clickId, at: c.now, storedResponse: stored,
+            receipt: receipt?.jws, receiptExpiresAt: receipt?.expiresAt ?? unsigned?.expiresAt,
+            receiptInput: unsigned?.input)
+        try tx.insertOpenEvent(event, idempotencyKey: c.idempotencyKey, instance: instanceWrite)
+        // The webhooks' outbox, in this transaction: an acknowledged open is never
+        // missing from them (decision 0028). Only a live open gets here.
+        try tx.enqueueWebhookEvent(.openCreated(event))
         if let id = consumedClick {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict(.clickConsumed) }
         }

@@ -150,6 +150,30 @@ struct CopyTable {
                 ("invoice_id", .text), ("metadata", .text), ("occurred_at", .int), ("created_at", .int),
                 ("response", .bytes),
             ]),
+        // Webhooks (decision 0028): the endpoints with their secrets, the outbox (without its
+        // leases: they were the SQLite edge's, which the move stops) and the attempts.
+        CopyTable(
+            "webhook_endpoints",
+            [
+                ("id", .text), ("url", .text), ("description", .text), ("event_types", .text), ("app_ids", .text),
+                ("link_ids", .text), ("enabled", .flag), ("disabled_reason", .text), ("disabled_at", .int),
+                ("secret", .text), ("previous_secret", .text), ("previous_secret_expires_at", .int),
+                ("failing_since", .int), ("created_at", .int), ("updated_at", .int),
+            ]),
+        CopyTable(
+            "webhook_outbox",
+            [
+                ("endpoint_id", .text), ("message_id", .text), ("type", .text), ("body", .bytes), ("created_at", .int),
+                ("state", .text), ("attempts", .int), ("scheduled_attempts", .int), ("schedule_started_at", .int),
+                ("next_attempt_at", .int), ("last_status", .int), ("last_error", .text), ("delivered_at", .int),
+                ("updated_at", .int),
+            ]),
+        CopyTable(
+            "webhook_attempts",
+            [
+                ("endpoint_id", .text), ("message_id", .text), ("number", .int), ("at", .int), ("duration_ms", .int),
+                ("status", .int), ("error", .text), ("answer", .text), ("node", .text),
+            ]),
         // Certificates ordered through ACME and the account that ordered them (decision
         // 0017): moving keeps them, rather than ordering everything again. Challenges and
         // past attempts are transient and stay behind.

@@ -24,9 +24,9 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         self.now = now
     }
 
-    private var s: MemoryState { local ?? store!.committed }
+    var s: MemoryState { local ?? store!.committed }
 
-    private func mutate(_ body: (inout MemoryState) throws(StoreError) -> Void) throws(StoreError) {
+    func mutate(_ body: (inout MemoryState) throws(StoreError) -> Void) throws(StoreError) {
         precondition(local != nil, "write through a reader")
         try body(&local!)
     }

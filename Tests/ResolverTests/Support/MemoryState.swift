@@ -17,6 +17,8 @@ struct MemoryState: Sendable {
     var clicks: [String: Click] = [:]
     /// click id -> the open that consumed it for a probabilistic match.
     var consumedClicks: [String: String] = [:]
+    /// What write bodies put in the webhooks' outbox, in order.
+    var webhookEvents: [WebhookEvent] = []
     var handoffs: [[UInt8]: Handoff] = [:]
     var openEvents: [String: OpenEvent] = [:]
     /// "app\ninstance" -> instance.

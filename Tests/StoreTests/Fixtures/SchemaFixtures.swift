@@ -20,6 +20,7 @@ enum SchemaFixtures {
         (9, v9),
         (10, v10),
         (11, v11),
+        (12, v12),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -515,5 +516,73 @@ enum SchemaFixtures {
                 INSERT INTO browser_keys VALUES ('\(browserKeyId)', 'shop', X'1011', 'abcd', 1000, NULL);
                 INSERT INTO client_click_settings VALUES (1, 1, 'shop.example.com *.example.org', 1000);
                 PRAGMA user_version = 11;
+                """)
+
+    /// Version 12 (webhooks): an endpoint and one pending delivery, which the upgrade keeps.
+    static let v12 =
+        v11
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 11;",
+            with: """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    url TEXT NOT NULL,
+                    description TEXT,
+                    event_types TEXT NOT NULL,
+                    app_ids TEXT,
+                    link_ids TEXT,
+                    enabled INTEGER NOT NULL,
+                    disabled_reason TEXT,
+                    disabled_at INTEGER,
+                    secret TEXT NOT NULL,
+                    previous_secret TEXT,
+                    previous_secret_expires_at INTEGER,
+                    failing_since INTEGER,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+
+                CREATE TABLE webhook_outbox (
+                    endpoint_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    scheduled_attempts INTEGER NOT NULL,
+                    schedule_started_at INTEGER NOT NULL,
+                    next_attempt_at INTEGER,
+                    lease_owner TEXT,
+                    lease_until INTEGER,
+                    last_status INTEGER,
+                    last_error TEXT,
+                    delivered_at INTEGER,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (endpoint_id, message_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, lease_until, endpoint_id, message_id, state)
+                    WHERE state = 'pending';
+                CREATE INDEX webhook_outbox_leased ON webhook_outbox(lease_until) WHERE lease_until IS NOT NULL;
+                CREATE INDEX webhook_outbox_pending_created ON webhook_outbox(created_at) WHERE state = 'pending';
+
+                CREATE TABLE webhook_attempts (
+                    endpoint_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    number INTEGER NOT NULL,
+                    at INTEGER NOT NULL,
+                    duration_ms INTEGER NOT NULL,
+                    status INTEGER,
+                    error TEXT,
+                    answer TEXT,
+                    node TEXT NOT NULL,
+                    PRIMARY KEY (endpoint_id, message_id, number)
+                ) WITHOUT ROWID;
+                INSERT INTO webhook_endpoints VALUES ('biq_whk_01HFIXTURE0000000000000000', 'https://hooks.example.com/in',
+                    NULL, ' open.created ', NULL, NULL, 1, NULL, NULL, 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', NULL, NULL,
+                    NULL, 1000, 1000);
+                INSERT INTO webhook_outbox VALUES ('biq_whk_01HFIXTURE0000000000000000', 'msg_01HFIXTURE0000000000000000',
+                    'open.created', X'7B7D', 1000, 'pending', 0, 0, 1000, 1000, NULL, NULL, NULL, NULL, NULL, 1000);
+                PRAGMA user_version = 12;
                 """)
 }

@@ -14,9 +14,23 @@ struct ResponseParser {
     static let maxHead = 64 * 1024
     static let maxBody = 4 * 1024 * 1024
 
+    /// When more than `maxBody` bytes of body have come: the answer with its head and the
+    /// first `maxBody` bytes (the rest is not read); nil before, or without a whole head.
+    static func truncated(_ bytes: [UInt8], maxBody: Int) -> HTTPSResponse? {
+        guard bytes.count > maxBody, let headEnd = find(bytes, [13, 10, 13, 10], from: 0),
+            bytes.count - headEnd - 4 > maxBody,
+            case .done(var response) = parse(
+                Array(bytes[..<(headEnd + 4)]), headOnly: true, ended: false)
+        else { return nil }
+        response.body = Array(bytes[(headEnd + 4)..<(headEnd + 4 + maxBody)])
+        return response
+    }
+
     /// Parses `bytes` (everything received so far). `headOnly`: an answer to HEAD, which
     /// has no body whatever its fields say. `ended`: the peer closed its side.
-    static func parse(_ bytes: [UInt8], headOnly: Bool, ended: Bool) -> Outcome {
+    /// `limit`: the largest body taken (a caller that reads at most so much of an answer
+    /// passes `Int.max` and cuts it with `truncated`).
+    static func parse(_ bytes: [UInt8], headOnly: Bool, ended: Bool, limit: Int = maxBody) -> Outcome {
         guard let headEnd = find(bytes, [13, 10, 13, 10], from: 0) else {
             if bytes.count > maxHead { return .invalid("response head too large") }
             return ended ? .invalid("connection closed before the response head") : .incomplete
@@ -41,11 +55,11 @@ struct ResponseParser {
         if headOnly || status == 204 || status == 304 || status < 200 { return .done(response) }
         if let coding = response.header("transfer-encoding") {
             guard coding.lowercased() == "chunked" else { return .invalid("unsupported transfer coding") }
-            return chunked(bytes, from: bodyStart, response: response, ended: ended)
+            return chunked(bytes, from: bodyStart, response: response, ended: ended, limit: limit)
         }
         if let lengthText = response.header("content-length") {
             guard let length = Int(lengthText), length >= 0 else { return .invalid("malformed Content-Length") }
-            guard length <= maxBody else { return .invalid("response body too large") }
+            guard length <= limit else { return .invalid("response body too large") }
             if bytes.count - bodyStart < length {
                 return ended ? .invalid("connection closed inside the body") : .incomplete
             }
@@ -54,14 +68,16 @@ struct ResponseParser {
             return .done(done)
         }
         // No framing: the body runs to the end of the connection.
-        if bytes.count - bodyStart > maxBody { return .invalid("response body too large") }
+        if bytes.count - bodyStart > limit { return .invalid("response body too large") }
         guard ended else { return .incomplete }
         var done = response
         done.body = Array(bytes[bodyStart...])
         return .done(done)
     }
 
-    private static func chunked(_ bytes: [UInt8], from start: Int, response: HTTPSResponse, ended: Bool) -> Outcome {
+    private static func chunked(
+        _ bytes: [UInt8], from start: Int, response: HTTPSResponse, ended: Bool, limit: Int
+    ) -> Outcome {
         var at = start
         var body: [UInt8] = []
         let more: Outcome = ended ? .invalid("connection closed inside a chunked body") : .incomplete
@@ -71,7 +87,7 @@ struct ResponseParser {
             guard let size = Int(sizeText.trimmed(" "), radix: 16), size >= 0 else {
                 return .invalid("malformed chunk size")
             }
-            guard body.count + size <= maxBody else { return .invalid("response body too large") }
+            guard body.count + size <= limit else { return .invalid("response body too large") }
             at = lineEnd + 2
             if size == 0 {
                 // Trailer fields, then the empty line.

@@ -1,13 +1,19 @@
-/// An `https://host[:port]/path?query` URL, as the CA's directory gives them.
+/// An `https://host[:port]/path?query` URL, as the CA's directory gives them, or (only
+/// when asked: webhooks an operator allowed) an `http://` one.
 public struct HTTPSURL: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
     /// The origin-form target: path and query, `/` at least.
     public var target: String
+    /// False for `http://`: no TLS.
+    public var isTLS: Bool
 
-    public init?(_ text: String) {
-        guard text.lowercased().hasPrefix("https://") else { return nil }
-        let rest = text.dropFirst("https://".count)
+    public init?(_ text: String, allowHTTP: Bool = false) {
+        let lower = text.prefix(8).lowercased()
+        let isTLS = lower.hasPrefix("https://")
+        guard isTLS || (allowHTTP && lower.hasPrefix("http://")) else { return nil }
+        self.isTLS = isTLS
+        let rest = text.dropFirst(isTLS ? "https://".count : "http://".count)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
@@ -15,7 +21,7 @@ public struct HTTPSURL: Sendable, Equatable, CustomStringConvertible {
         if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
         guard !authority.isEmpty, !authority.contains("@"), !target.contains(" ") else { return nil }
         var host = Substring(authority)
-        var port = 443
+        var port = isTLS ? 443 : 80
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[authority.index(after: authority.startIndex)..<close]
@@ -43,8 +49,11 @@ public struct HTTPSURL: Sendable, Equatable, CustomStringConvertible {
     /// The `Host` header's value.
     var hostHeader: String {
         let h = host.contains(":") ? "[" + host + "]" : host
-        return port == 443 ? h : h + ":" + String(port)
+        return port == (isTLS ? 443 : 80) ? h : h + ":" + String(port)
     }
 
-    public var description: String { "https://" + hostHeader + target }
+    /// Scheme, host and port: which connections may carry a request to this URL.
+    var origin: String { (isTLS ? "https://" : "http://") + hostHeader }
+
+    public var description: String { (isTLS ? "https://" : "http://") + hostHeader + target }
 }

@@ -1,0 +1,241 @@
+import Model
+
+/// The webhooks' writes (decision 0028), as SQLite's. The claim reads candidates without
+/// locking them, then leases each chosen row through `FOR UPDATE SKIP LOCKED`: a row
+/// another node's claim holds is skipped, not waited for, and no row is locked that is
+/// not leased.
+extension PGTransaction {
+    static let enqueueWebhookSQL = """
+        INSERT INTO webhook_outbox (endpoint_id, message_id, type, body, created_at, state, attempts,
+                                    scheduled_attempts, schedule_started_at, next_attempt_at, updated_at)
+        SELECT id, $1, $2, $3, $4, 'pending', 0, 0, $4, $4, $4 FROM webhook_endpoints
+        WHERE enabled AND strpos(event_types, $5) > 0 AND (app_ids IS NULL OR strpos(app_ids, $6) > 0)
+          AND (link_ids IS NULL OR strpos(link_ids, $7) > 0)
+        ON CONFLICT DO NOTHING
+        """
+    static let enqueueWebhookForSQL = """
+        INSERT INTO webhook_outbox (endpoint_id, message_id, type, body, created_at, state, attempts,
+                                    scheduled_attempts, schedule_started_at, next_attempt_at, updated_at)
+        VALUES ($5, $1, $2, $3, $4, 'pending', 0, 0, $4, $4, $4)
+        """
+
+    func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int {
+        try willQuery()
+        var p = PGParams(capacity: 7)
+        p.text(event.id)
+        p.text(event.type.rawValue)
+        p.bytes(event.body)
+        p.int(event.at)
+        p.text(" " + event.type.rawValue + " ")
+        p.text(event.appId.map { " " + $0 + " " })
+        p.text(event.linkId.map { " " + $0 + " " })
+        let written = try db.run("pgt_enqueue_webhook", Self.enqueueWebhookSQL, p).affectedRows
+        if written > 0 { WebhookSignal.raise() }
+        return written
+    }
+
+    func enqueueWebhookEvent(_ event: WebhookEvent, endpointId: String) throws(StoreError) {
+        try willQuery()
+        var p = PGParams(capacity: 5)
+        p.text(event.id)
+        p.text(event.type.rawValue)
+        p.bytes(event.body)
+        p.int(event.at)
+        p.text(endpointId)
+        try db.run("pgt_enqueue_webhook_for", Self.enqueueWebhookForSQL, p)
+        WebhookSignal.raise()
+    }
+
+    static let putWebhookEndpointSQL = """
+        INSERT INTO webhook_endpoints (\(webhookEndpointColumns))
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+        ON CONFLICT (id) DO UPDATE SET url = excluded.url, description = excluded.description,
+            event_types = excluded.event_types, app_ids = excluded.app_ids, link_ids = excluded.link_ids,
+            enabled = excluded.enabled, disabled_reason = excluded.disabled_reason, disabled_at = excluded.disabled_at,
+            secret = excluded.secret, previous_secret = excluded.previous_secret,
+            previous_secret_expires_at = excluded.previous_secret_expires_at, failing_since = excluded.failing_since,
+            created_at = excluded.created_at, updated_at = excluded.updated_at
+        """
+
+    func putWebhookEndpoint(_ e: WebhookEndpoint) throws(StoreError) {
+        try willQuery()
+        var p = PGParams(capacity: 15)
+        p.text(e.id)
+        p.text(e.url)
+        p.text(e.description)
+        p.text(WebhookEndpoint.storedList(e.eventTypes.map(\.rawValue)))
+        p.text(e.appIds.map(WebhookEndpoint.storedList))
+        p.text(e.linkIds.map(WebhookEndpoint.storedList))
+        p.bool(e.enabled)
+        p.text(e.disabledReason)
+        p.int(e.disabledAt)
+        p.text(e.secret)
+        p.text(e.previousSecret)
+        p.int(e.previousSecretExpiresAt)
+        p.int(e.failingSince)
+        p.int(e.createdAt)
+        p.int(e.updatedAt)
+        try db.run("pgt_put_webhook_endpoint", Self.putWebhookEndpointSQL, p)
+    }
+
+    func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        let deleted = try db.run("pgt_delete_webhook_endpoint", "DELETE FROM webhook_endpoints WHERE id = $1", p)
+            .affectedRows
+        try db.run("pgt_delete_webhook_outbox", "DELETE FROM webhook_outbox WHERE endpoint_id = $1", p)
+        try db.run("pgt_delete_webhook_attempts", "DELETE FROM webhook_attempts WHERE endpoint_id = $1", p)
+        return deleted > 0
+    }
+
+    static let webhookCandidatesSQL = """
+        SELECT endpoint_id, message_id FROM webhook_outbox
+        WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+          AND strpos($3, ' ' || endpoint_id || ' ') = 0
+        ORDER BY next_attempt_at LIMIT $2
+        """
+    static let webhookLeaseSQL = """
+        UPDATE webhook_outbox SET lease_owner = $3, lease_until = $4
+        WHERE (endpoint_id, message_id) IN (
+            SELECT endpoint_id, message_id FROM webhook_outbox
+            WHERE endpoint_id = $1 AND message_id = $2 AND state = 'pending'
+              AND (lease_until IS NULL OR lease_until <= $5)
+            FOR UPDATE SKIP LOCKED)
+        RETURNING \(webhookDeliveryColumns)
+        """
+
+    func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] {
+        try willQuery()
+        var c = PGParams()
+        c.int(now)
+        c.int(Int64(perEndpoint < limit ? limit * 4 : limit))
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
+        c.text(WebhookEndpoint.storedList(left.sorted()))
+        let rows = try db.run("pgt_webhook_candidates", Self.webhookCandidatesSQL, c)
+        guard rows.rowCount > 0 else { return [] }
+        let candidates = (0..<rows.rowCount).map { (endpointId: rows.text($0, 0), key: $0) }
+        let chosen = Set(WebhookClaimPlan.choose(candidates, limit: limit, perEndpoint: perEndpoint))
+        var claimed: [WebhookDelivery] = []
+        for c in candidates where chosen.contains(c.key) {
+            var p = PGParams()
+            p.text(c.endpointId)
+            p.text(rows.text(c.key, 1))
+            p.text(owner)
+            p.int(leaseUntil)
+            p.int(now)
+            if let d = try Self.first(db.run("pgt_webhook_lease", Self.webhookLeaseSQL, p), Self.decodeWebhookDelivery)
+            {
+                claimed.append(d)
+            }
+        }
+        return claimed
+    }
+
+    static let finishWebhookSQL = """
+        UPDATE webhook_outbox SET state = $5, attempts = attempts + 1, scheduled_attempts = scheduled_attempts + 1,
+            next_attempt_at = $6, lease_owner = NULL, lease_until = NULL, last_status = $7, last_error = $8,
+            delivered_at = $9, updated_at = $10
+        WHERE endpoint_id = $1 AND message_id = $2 AND lease_owner = $3 AND attempts = $4 AND state = 'pending'
+        """
+    static let insertWebhookAttemptSQL = """
+        INSERT INTO webhook_attempts (\(webhookAttemptColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        ON CONFLICT (endpoint_id, message_id, number) DO NOTHING
+        """
+    static let webhookSucceededSQL =
+        "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL"
+    static let webhookFailedSQL = """
+        UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1
+        RETURNING failing_since
+        """
+    static let webhookDisableSQL = """
+        UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, disabled_at = $2, updated_at = $2
+        WHERE id = $1 AND enabled AND failing_since <= $2 - $4
+        """
+    static let webhookFailPendingSQL = """
+        UPDATE webhook_outbox SET state = 'failed', next_attempt_at = NULL, last_error = $3, updated_at = $2
+        WHERE endpoint_id = $1 AND state = 'pending' AND lease_until IS NULL
+        """
+
+    func finishWebhookAttempt(
+        _ a: WebhookAttempt, owner: String, claimedAttempts: Int, outcome: WebhookAttemptOutcome, now: Int64
+    ) throws(StoreError) -> Bool {
+        try willQuery()
+        let (state, next) = WebhookAttemptOutcome.columns(outcome)
+        var p = PGParams(capacity: 10)
+        p.text(a.endpointId)
+        p.text(a.messageId)
+        p.text(owner)
+        p.int(Int64(claimedAttempts))
+        p.text(state)
+        p.int(next)
+        p.int(a.status.map(Int64.init))
+        p.text(a.error)
+        p.int(outcome == .delivered ? now : nil)
+        p.int(now)
+        guard try db.run("pgt_finish_webhook", Self.finishWebhookSQL, p).affectedRows > 0 else { return false }
+        var t = PGParams(capacity: 9)
+        t.text(a.endpointId)
+        t.text(a.messageId)
+        t.int(Int64(a.number))
+        t.int(a.at)
+        t.int(a.durationMilliseconds)
+        t.int(a.status.map(Int64.init))
+        t.text(a.error)
+        t.text(a.answer)
+        t.text(a.node)
+        try db.run("pgt_insert_webhook_attempt", Self.insertWebhookAttemptSQL, t)
+        var e = PGParams()
+        e.text(a.endpointId)
+        if a.succeeded {
+            try db.run("pgt_webhook_succeeded", Self.webhookSucceededSQL, e)
+            return true
+        }
+        e.int(now)
+        try db.run("pgt_webhook_failed", Self.webhookFailedSQL, e)
+        var d = PGParams()
+        d.text(a.endpointId)
+        d.int(now)
+        d.text(WebhookAttemptOutcome.disabledReason)
+        d.int(WebhookRetrySchedule.disableAfter)
+        if try db.run("pgt_webhook_disable", Self.webhookDisableSQL, d).affectedRows > 0 {
+            var f = PGParams()
+            f.text(a.endpointId)
+            f.int(now)
+            f.text("endpoint disabled")
+            try db.run("pgt_webhook_fail_pending", Self.webhookFailPendingSQL, f)
+        }
+        return true
+    }
+
+    static let redeliverWebhookSQL = """
+        UPDATE webhook_outbox SET state = 'pending', scheduled_attempts = 0, schedule_started_at = $3,
+            next_attempt_at = $3, updated_at = $3
+        WHERE endpoint_id = $1 AND message_id = $2 AND (lease_until IS NULL OR lease_until <= $3)
+        """
+
+    func redeliverWebhook(endpointId: String, messageId: String, now: Int64) throws(StoreError) -> Bool {
+        try willQuery()
+        var p = PGParams()
+        p.text(endpointId)
+        p.text(messageId)
+        p.int(now)
+        let changed = try db.run("pgt_redeliver_webhook", Self.redeliverWebhookSQL, p).affectedRows > 0
+        if changed { WebhookSignal.raise() }
+        return changed
+    }
+
+    static let releaseWebhookLeasesSQL = """
+        UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL
+        WHERE lease_until IS NOT NULL AND ($1::text IS NULL OR starts_with(lease_owner, $1))
+        """
+
+    func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError) {
+        try willQuery()
+        var p = PGParams()
+        p.text(ownerPrefix)
+        try db.run("pgt_release_webhook_leases", Self.releaseWebhookLeasesSQL, p)
+    }
+}

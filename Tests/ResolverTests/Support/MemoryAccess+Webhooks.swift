@@ -1,0 +1,35 @@
+import Model
+import Store
+
+/// The resolver's tests keep the outbox's events (`MemoryState.webhookEvents`) as if one
+/// endpoint took every type; endpoints and deliveries are not kept.
+extension MemoryAccess {
+    func webhookEndpoint(id: String) throws(StoreError) -> WebhookEndpoint? { nil }
+    func webhookEndpoints() throws(StoreError) -> [WebhookEndpoint] { [] }
+    func webhookDelivery(endpointId: String, messageId: String) throws(StoreError) -> WebhookDelivery? { nil }
+    func webhookDeliveries(endpointId: String, before: String?, limit: Int) throws(StoreError) -> [WebhookDelivery] {
+        []
+    }
+    func webhookAttempts(endpointId: String, messageId: String) throws(StoreError) -> [WebhookAttempt] { [] }
+    func webhookOutboxDepth() throws(StoreError) -> (pending: Int, oldestCreatedAt: Int64?) {
+        (s.webhookEvents.count, s.webhookEvents.first?.at)
+    }
+
+    func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int {
+        try mutate { $0.webhookEvents.append(event) }
+        return 1
+    }
+    func enqueueWebhookEvent(_ event: WebhookEvent, endpointId: String) throws(StoreError) {
+        try mutate { $0.webhookEvents.append(event) }
+    }
+    func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) {}
+    func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { false }
+    func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] { [] }
+    func finishWebhookAttempt(
+        _ attempt: WebhookAttempt, owner: String, claimedAttempts: Int, outcome: WebhookAttemptOutcome, now: Int64
+    ) throws(StoreError) -> Bool { false }
+    func redeliverWebhook(endpointId: String, messageId: String, now: Int64) throws(StoreError) -> Bool { false }
+    func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError) {}
+}

@@ -1,0 +1,283 @@
+import Core
+import Model
+import XCTest
+
+@testable import Store
+
+/// What both backends must do for the webhooks' outbox (decision 0028), written once.
+enum WebhookStoreCases {
+    static func endpoint(
+        _ id: String, _ types: [WebhookEventType], apps: [String]? = nil, links: [String]? = nil, enabled: Bool = true
+    ) -> WebhookEndpoint {
+        WebhookEndpoint(
+            id: id, url: "https://hooks.example.com/" + id, eventTypes: types, appIds: apps, linkIds: links,
+            enabled: enabled, secret: WebhookSecret.make(), createdAt: 1, updatedAt: 1)
+    }
+
+    static func event(_ type: WebhookEventType, app: String?, link: String?, at: Int64) -> WebhookEvent {
+        WebhookEvent(type: type, appId: app, linkId: link, at: at, data: ["n": .int(at)])
+    }
+
+    typealias Write = (@escaping @Sendable (any StoreTransaction) throws -> Void) throws -> Void
+
+    /// Rows go to the enabled endpoints that subscribe to the type and whose filters match.
+    static func enqueueFollowsSubscriptionsAndFilters(write: Write, read: () -> any StoreReader) throws {
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated, .leadCreated]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_b", [.openCreated], apps: ["app_x"]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_c", [.linkCreated], links: ["lnk_1", "lnk_2"]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_d", WebhookEventType.subscribable, enabled: false))
+        }
+        let openY = event(.openCreated, app: "app_y", link: nil, at: 10)
+        let openX = event(.openCreated, app: "app_x", link: "lnk_1", at: 11)
+        let linkOne = event(.linkCreated, app: nil, link: "lnk_2", at: 12)
+        let linkOther = event(.linkCreated, app: nil, link: "lnk_3", at: 13)
+        let sale = event(.saleCreated, app: nil, link: nil, at: 14)
+        try write { tx in
+            XCTAssertEqual(try tx.enqueueWebhookEvent(openY), 1)
+            XCTAssertEqual(try tx.enqueueWebhookEvent(openX), 2)
+            XCTAssertEqual(try tx.enqueueWebhookEvent(linkOne), 1)
+            XCTAssertEqual(try tx.enqueueWebhookEvent(linkOther), 0)
+            XCTAssertEqual(try tx.enqueueWebhookEvent(sale), 0)
+            try tx.enqueueWebhookEvent(event(.test, app: nil, link: nil, at: 15), endpointId: "biq_whk_d")
+        }
+        let r = read()
+        XCTAssertEqual(
+            try r.webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).map(\.messageId),
+            [
+                openX.id, openY.id,
+            ])
+        XCTAssertEqual(
+            try r.webhookDeliveries(endpointId: "biq_whk_b", before: nil, limit: 10).map(\.messageId), [openX.id])
+        XCTAssertEqual(
+            try r.webhookDeliveries(endpointId: "biq_whk_c", before: nil, limit: 10).map(\.messageId), [linkOne.id])
+        XCTAssertEqual(try r.webhookDeliveries(endpointId: "biq_whk_d", before: nil, limit: 10).map(\.type), [.test])
+        let first = try XCTUnwrap(r.webhookDelivery(endpointId: "biq_whk_a", messageId: openY.id))
+        XCTAssertEqual(first.body, openY.body)
+        XCTAssertEqual(first.state, .pending)
+        XCTAssertEqual(first.nextAttemptAt, 10)
+        XCTAssertEqual(
+            try r.webhookDeliveries(endpointId: "biq_whk_a", before: openX.id, limit: 10).map(\.messageId),
+            [
+                openY.id
+            ])
+        let depth = try r.webhookOutboxDepth()
+        XCTAssertEqual(depth.pending, 5)
+        XCTAssertEqual(depth.oldestCreatedAt, 10)
+        XCTAssertEqual(try r.webhookEndpoint(id: "biq_whk_b")?.appIds, ["app_x"])
+        XCTAssertEqual(try r.webhookEndpoints().map(\.id), ["biq_whk_a", "biq_whk_b", "biq_whk_c", "biq_whk_d"])
+        // A disabled endpoint's rows wait: they are not claimed.
+        let box = Box()
+        try write { tx in
+            box.claimed = try tx.claimWebhookDeliveries(
+                owner: "n", now: 100, leaseUntil: 200, limit: 10, perEndpoint: 10, excluding: [])
+        }
+        XCTAssertEqual(box.claimed.count, 4)
+        XCTAssertFalse(box.claimed.contains { $0.endpointId == "biq_whk_d" })
+    }
+
+    /// Claims lease due rows once, at most `perEndpoint` of an endpoint per owner; an
+    /// outcome is written only under the lease that made the attempt.
+    static func claimsLeasesAndOutcomes(write: Write, read: () -> any StoreReader) throws {
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_b", [.linkCreated]))
+            for i in 0..<6 { try tx.enqueueWebhookEvent(event(.openCreated, app: nil, link: nil, at: 100 + Int64(i))) }
+            try tx.enqueueWebhookEvent(event(.linkCreated, app: nil, link: "l", at: 200))
+            try tx.enqueueWebhookEvent(event(.linkCreated, app: nil, link: "l", at: 5_000))
+        }
+        let box = Box()
+        try write { tx in
+            box.claimed = try tx.claimWebhookDeliveries(
+                owner: "n1:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4, excluding: [])
+        }
+        // Four of a's six (oldest first), b's due one; b's later one is not due.
+        XCTAssertEqual(box.claimed.filter { $0.endpointId == "biq_whk_a" }.map(\.createdAt), [100, 101, 102, 103])
+        XCTAssertEqual(box.claimed.filter { $0.endpointId == "biq_whk_b" }.map(\.createdAt), [200])
+        try write { tx in
+            // Leased rows are not claimed again; an endpoint this node is busy with is left out.
+            XCTAssertEqual(
+                try tx.claimWebhookDeliveries(
+                    owner: "n1:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4, excluding: ["biq_whk_a"]
+                ).count, 0)
+            // Another owner takes a's remaining two.
+            XCTAssertEqual(
+                try tx.claimWebhookDeliveries(
+                    owner: "n2:1", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 4, excluding: []
+                )
+                .map(\.createdAt), [104, 105])
+        }
+        let d = box.claimed[0]
+        let failed = WebhookAttempt(
+            endpointId: d.endpointId, messageId: d.messageId, number: 1, at: 1_000, durationMilliseconds: 12,
+            status: 500, error: nil, answer: "oops", node: "n1")
+        try write { tx in
+            XCTAssertFalse(
+                try tx.finishWebhookAttempt(
+                    failed, owner: "n2:1", claimedAttempts: 0, outcome: .retry(at: 6_000), now: 1_000))
+            XCTAssertTrue(
+                try tx.finishWebhookAttempt(
+                    failed, owner: "n1:1", claimedAttempts: 0, outcome: .retry(at: 6_000), now: 1_000))
+            // The same claim again: its lease is gone.
+            XCTAssertFalse(
+                try tx.finishWebhookAttempt(failed, owner: "n1:1", claimedAttempts: 0, outcome: .delivered, now: 1_000))
+        }
+        var row = try XCTUnwrap(read().webhookDelivery(endpointId: d.endpointId, messageId: d.messageId))
+        XCTAssertEqual(
+            [row.state.rawValue, "\(row.attempts)", "\(row.nextAttemptAt ?? 0)", "\(row.lastStatus ?? 0)"],
+            [
+                "pending", "1", "6000", "500",
+            ])
+        XCTAssertEqual(try read().webhookEndpoint(id: "biq_whk_a")?.failingSince, 1_000)
+        try write { tx in
+            XCTAssertFalse(
+                try tx.claimWebhookDeliveries(
+                    owner: "n1:1", now: 5_999, leaseUntil: 65_999, limit: 10, perEndpoint: 4, excluding: []
+                )
+                .contains { $0.messageId == d.messageId })
+            // The other leases run out at 61 s: a dead node's rows are claimed again.
+            let again = try tx.claimWebhookDeliveries(
+                owner: "n3:1", now: 61_000, leaseUntil: 121_000, limit: 10, perEndpoint: 10, excluding: [])
+            XCTAssertTrue(again.contains { $0.messageId == d.messageId && $0.attempts == 1 })
+            var ok = failed
+            ok.number = 2
+            ok.status = 204
+            ok.at = 61_000
+            XCTAssertTrue(
+                try tx.finishWebhookAttempt(ok, owner: "n3:1", claimedAttempts: 1, outcome: .delivered, now: 61_000))
+        }
+        row = try XCTUnwrap(read().webhookDelivery(endpointId: d.endpointId, messageId: d.messageId))
+        XCTAssertEqual(row.state, .delivered)
+        XCTAssertEqual(row.deliveredAt, 61_000)
+        XCTAssertNil(try read().webhookEndpoint(id: "biq_whk_a")?.failingSince)
+        XCTAssertEqual(
+            try read().webhookAttempts(endpointId: d.endpointId, messageId: d.messageId).map {
+                [$0.number, $0.status ?? 0]
+            },
+            [[1, 500], [2, 204]])
+        XCTAssertEqual(
+            try read().webhookAttempts(endpointId: d.endpointId, messageId: d.messageId).first?.answer, "oops")
+
+        // By hand: due again now, a new schedule, the attempts' count kept.
+        try write { tx in
+            XCTAssertTrue(try tx.redeliverWebhook(endpointId: d.endpointId, messageId: d.messageId, now: 70_000))
+        }
+        row = try XCTUnwrap(read().webhookDelivery(endpointId: d.endpointId, messageId: d.messageId))
+        XCTAssertEqual(
+            [row.state.rawValue, "\(row.attempts)", "\(row.scheduledAttempts)", "\(row.nextAttemptAt ?? 0)"],
+            [
+                "pending", "2", "0", "70000",
+            ])
+        try write { tx in
+            try tx.releaseWebhookLeases(ownerPrefix: "n3:")
+            XCTAssertFalse(
+                try tx.claimWebhookDeliveries(
+                    owner: "n4:1", now: 70_000, leaseUntil: 130_000, limit: 20, perEndpoint: 20, excluding: []
+                )
+                .isEmpty)
+            XCTAssertTrue(try tx.deleteWebhookEndpoint(id: "biq_whk_a"))
+            XCTAssertFalse(try tx.deleteWebhookEndpoint(id: "biq_whk_a"))
+        }
+        XCTAssertEqual(try read().webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).count, 0)
+        XCTAssertEqual(try read().webhookAttempts(endpointId: d.endpointId, messageId: d.messageId).count, 0)
+    }
+
+    /// A failure five days after the first of a run disables the endpoint and fails its
+    /// pending deliveries; the API shows why.
+    static func failingForFiveDaysDisables(write: Write, read: () -> any StoreReader) throws {
+        let day: Int64 = 86_400_000
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated]))
+            try tx.enqueueWebhookEvent(event(.openCreated, app: nil, link: nil, at: 1))
+            try tx.enqueueWebhookEvent(event(.openCreated, app: nil, link: nil, at: 2))
+        }
+        func attempt(at now: Int64) throws {
+            let box = Box()
+            try write { tx in
+                box.claimed = try tx.claimWebhookDeliveries(
+                    owner: "n", now: now, leaseUntil: now + 60_000, limit: 1, perEndpoint: 4, excluding: [])
+            }
+            let d = try XCTUnwrap(box.claimed.first)
+            try write { tx in
+                XCTAssertTrue(
+                    try tx.finishWebhookAttempt(
+                        WebhookAttempt(
+                            endpointId: d.endpointId, messageId: d.messageId, number: d.attempts + 1, at: now,
+                            durationMilliseconds: 1, status: nil, error: "timed out", answer: nil, node: "n"),
+                        owner: "n", claimedAttempts: d.attempts, outcome: .retry(at: now), now: now))
+            }
+        }
+        try attempt(at: 10)
+        try attempt(at: 10 + 4 * day)
+        XCTAssertEqual(try read().webhookEndpoint(id: "biq_whk_a")?.enabled, true)
+        try attempt(at: 10 + 5 * day)
+        let e = try XCTUnwrap(read().webhookEndpoint(id: "biq_whk_a"))
+        XCTAssertFalse(e.enabled)
+        XCTAssertEqual(e.disabledReason, WebhookAttemptOutcome.disabledReason)
+        XCTAssertEqual(e.disabledAt, 10 + 5 * day)
+        XCTAssertEqual(
+            Set(try read().webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).map(\.state)), [.failed])
+        try write { tx in
+            XCTAssertEqual(try tx.enqueueWebhookEvent(event(.openCreated, app: nil, link: nil, at: 20)), 0)
+        }
+    }
+
+    final class Box: @unchecked Sendable {
+        var claimed: [WebhookDelivery] = []
+    }
+}
+
+final class WebhookStoreTests: StoreTestCase {
+    func testEnqueueFollowsSubscriptionsAndFilters() throws {
+        try WebhookStoreCases.enqueueFollowsSubscriptionsAndFilters(write: { try write($0) }, read: { reader })
+    }
+
+    func testClaimsLeasesAndOutcomes() throws {
+        try WebhookStoreCases.claimsLeasesAndOutcomes(write: { try write($0) }, read: { reader })
+    }
+
+    func testFailingForFiveDaysDisables() throws {
+        try WebhookStoreCases.failingForFiveDaysDisables(write: { try write($0) }, read: { reader })
+    }
+}
+
+final class PGWebhookStoreTests: PGTestCase {
+    func testEnqueueFollowsSubscriptionsAndFilters() throws {
+        try WebhookStoreCases.enqueueFollowsSubscriptionsAndFilters(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    func testClaimsLeasesAndOutcomes() throws {
+        try WebhookStoreCases.claimsLeasesAndOutcomes(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    func testFailingForFiveDaysDisables() throws {
+        try WebhookStoreCases.failingForFiveDaysDisables(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    /// Two nodes claiming at once take disjoint rows: the second skips what the first's
+    /// open transaction holds (`FOR UPDATE SKIP LOCKED`) instead of waiting for it.
+    func testTwoNodesClaimingAtOnceTakeDisjointRows() throws {
+        try inTransaction { tx in
+            try tx.putWebhookEndpoint(WebhookStoreCases.endpoint("biq_whk_a", [.openCreated]))
+            for i in 0..<6 {
+                try tx.enqueueWebhookEvent(
+                    WebhookStoreCases.event(.openCreated, app: nil, link: nil, at: 100 + Int64(i)))
+            }
+        }
+        let other = PGTransaction(db: try database.connect())
+        try db.execute("BEGIN")
+        let first = try tx.claimWebhookDeliveries(
+            owner: "n1", now: 1_000, leaseUntil: 61_000, limit: 3, perEndpoint: 10, excluding: [])
+        try other.db.execute("BEGIN")
+        let second = try other.claimWebhookDeliveries(
+            owner: "n2", now: 1_000, leaseUntil: 61_000, limit: 10, perEndpoint: 10, excluding: [])
+        try db.execute("COMMIT")
+        try other.db.execute("COMMIT")
+        XCTAssertEqual(first.count, 3)
+        XCTAssertEqual(second.count, 3)
+        XCTAssertTrue(Set(first.map(\.messageId)).isDisjoint(with: second.map(\.messageId)))
+    }
+}
