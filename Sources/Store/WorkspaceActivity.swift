@@ -18,17 +18,22 @@ public struct WorkspaceActivity: Sendable, Equatable {
         /// Clicks, preview bots' visits included (kind `preview_bot`), as the link counts hold them.
         public var clicks: Int
         public var opens: Int
+        /// First opens with a match (a match type other than `none`).
+        public var installs: Int
         /// Leads and sales that occurred that day (`link_conversion_counts`, schema 12).
         public var leads: Int
         public var sales: Int
         /// The sales' amounts by currency (lowercase ISO 4217), in minor units.
         public var revenue: [String: Int64]
 
-        public init(day: Int64, clicks: Int, opens: Int, leads: Int = 0, sales: Int = 0, revenue: [String: Int64] = [:])
-        {
+        public init(
+            day: Int64, clicks: Int, opens: Int, installs: Int = 0, leads: Int = 0, sales: Int = 0,
+            revenue: [String: Int64] = [:]
+        ) {
             self.day = day
             self.clicks = clicks
             self.opens = opens
+            self.installs = installs
             self.leads = leads
             self.sales = sales
             self.revenue = revenue
@@ -53,7 +58,7 @@ extension WorkspaceActivity {
         private var byLink: [String: Int] = [:]
 
         mutating func add(
-            day: Int64, clicksByLink: [(String, Int)], opens: Int,
+            day: Int64, clicksByLink: [(String, Int)], opens: Int, installs: Int = 0,
             conversions: [(type: String, currency: String, count: Int, amount: Int64)] = []
         ) {
             var clicks = 0
@@ -72,7 +77,10 @@ extension WorkspaceActivity {
                 }
             }
             if clicks > 0 || opens > 0 || leads > 0 || sales > 0 {
-                days.append(Day(day: day, clicks: clicks, opens: opens, leads: leads, sales: sales, revenue: revenue))
+                days.append(
+                    Day(
+                        day: day, clicks: clicks, opens: opens, installs: installs, leads: leads, sales: sales,
+                        revenue: revenue))
             }
         }
 
