@@ -11,6 +11,7 @@ enum ConsolePaths {
     static let apps = LocalURL("/console/apps")!
     static let domains = LocalURL("/console/domains")!
     static let settings = LocalURL("/console/settings")!
+    static let customers = LocalURL("/console/customers")!
     static let mainContent = LocalURL("#main")!
 
     static func link(_ id: String) -> LocalURL { path("/console/links/", id) }
@@ -21,6 +22,12 @@ enum ConsolePaths {
     static func qrCode(_ id: String) -> LocalURL { path("/console/links/", id, "/qr.svg") }
     static func linkDays(_ id: String, _ days: Int) -> LocalURL { path("/console/links/", id, "?days=\(days)") }
     static func app(_ id: String) -> LocalURL { path("/console/apps/", id) }
+    /// A customer's page by its external ID (an erased one's is `erased_<id>`).
+    static func customer(_ externalId: String) -> LocalURL { path("/console/customers/", externalId) }
+    static func customerList(cursor: String, limit: Int?) -> LocalURL {
+        LocalURL(
+            "/console/customers?cursor=" + FormBody.encode(cursor) + (limit.map { "&limit=\($0)" } ?? ""))!
+    }
     static func rotateKeys(_ id: String) -> LocalURL { path("/console/apps/", id, "/keys/rotate") }
 
     /// `/console/links` with the list's query (`q`, `domain`, `after`), empty ones left out.

@@ -12,6 +12,7 @@ enum ConsoleRoute: Equatable {
     case qrCode(String)
     case apps, app(String), rotateKeys(String)
     case domains
+    case customers, customer(String)
     case settings, updateSettings
 
     enum Match: Equatable {
@@ -49,6 +50,7 @@ enum ConsoleRoute: Equatable {
             case "links": return two(get: .links, post: .createLink)
             case "apps": return one(.get, .apps)
             case "domains": return one(.get, .domains)
+            case "customers": return one(.get, .customers)
             case "settings": return two(get: .settings, post: .updateSettings)
             default: return .notFound
             }
@@ -59,6 +61,7 @@ enum ConsoleRoute: Equatable {
             case ("links", "new"): return one(.get, .newLink)
             case ("links", let id): return two(get: .link(id), post: .updateLink(id))
             case ("apps", let id): return one(.get, .app(id))
+            case ("customers", let externalId): return one(.get, .customer(externalId))
             default: return .notFound
             }
         case 3:
