@@ -48,7 +48,7 @@ final class MigrationTests: XCTestCase {
                 "certificate_orders", "certificates", "click_counts", "clicks", "client_click_settings",
                 "console_sessions",
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
-                "link_country_counts", "link_open_counts",
+                "link_conversion_counts", "link_country_counts", "link_open_counts",
                 "links", "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys",
             ])
@@ -115,6 +115,11 @@ final class MigrationTests: XCTestCase {
                     ? ClientClickSettings(
                         enabled: true, hostnames: ["shop.example.com", "*.example.org"], updatedAt: 1000)
                     : .initial, context)
+            // Version 12 counts the leads and sales already stored (the version 9 fixture's lead).
+            XCTAssertEqual(
+                try reader.linkAnalytics(link: SchemaFixtures.linkId, fromDay: 0, throughDay: 0).conversions,
+                fixture.version >= 9 ? [.init(day: 0, type: .lead, currency: nil, count: 1, amount: 0)] : [],
+                context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(
                 try store.writeAndWait { tx in

@@ -87,6 +87,7 @@ enum ConsoleStylesheet {
         .totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); gap: .75rem;
           margin: .5rem 0 1rem; padding: 0; }
         .totals > div { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; background: var(--wash); }
+        .totals dl { margin: 0; }
         .totals dt { color: var(--muted); font-size: .875rem; font-weight: 600; }
         .totals dd { margin: 0; }
         .totals .value { font-size: 1.6rem; font-weight: 700; line-height: 1.2; font-variant-numeric: tabular-nums; }

@@ -51,14 +51,14 @@ enum AnalyticsBlocks {
             default: direction = "change"
             }
             return """
-                <div id="\(t.id)"><dt>\(t.name)</dt><dd class="value">\(t.value)</dd>\
+                <div id="\(t.id)"><dl><dt>\(t.name)</dt><dd class="value">\(t.value)</dd>\
                 <dd class="\(direction)">\(t.change.label) <span class="note">against \(t.previous) \
-                the \(days) days before</span></dd></div>
+                the \(days) days before</span></dd></dl></div>
                 """
         }
         return """
             <section id="totals" aria-labelledby="totals-title"><h2 id="totals-title">Last \(days) days</h2>
-            <dl class="totals">\(HTML.join(items))</dl></section>
+            <div class="totals">\(HTML.join(items))</div></section>
             """
     }
 

@@ -20,6 +20,7 @@ enum SchemaFixtures {
         (9, v9),
         (10, v10),
         (11, v11),
+        (12, v12),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -515,5 +516,25 @@ enum SchemaFixtures {
                 INSERT INTO browser_keys VALUES ('\(browserKeyId)', 'shop', X'1011', 'abcd', 1000, NULL);
                 INSERT INTO client_click_settings VALUES (1, 1, 'shop.example.com *.example.org', 1000);
                 PRAGMA user_version = 11;
+                """)
+
+    /// Version 12: conversion counts per link and day, holding the version 9 fixture's lead.
+    static let v12 =
+        v11
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 11;",
+            with: """
+                CREATE TABLE link_conversion_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    amount INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, type, currency)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_conversion_counts_day ON link_conversion_counts(day);
+                INSERT INTO link_conversion_counts VALUES ('\(linkId)', 0, 'lead', '', 1, 0);
+                PRAGMA user_version = 12;
                 """)
 }
