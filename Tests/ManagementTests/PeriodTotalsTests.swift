@@ -59,7 +59,8 @@ final class PeriodTotalsTests: XCTestCase {
             ])
         let report = LinkAnalyticsReport(firstDay: first, days: 7, counts: counts)
         XCTAssertEqual(
-            report.totals, PeriodTotals(clicks: 12, installs: 3, leads: 4, sales: 3, revenue: ["eur": 2500, "usd": 999]))
+            report.totals,
+            PeriodTotals(clicks: 12, installs: 3, leads: 4, sales: 3, revenue: ["eur": 2500, "usd": 999]))
         XCTAssertEqual(report.previous, PeriodTotals(clicks: 5, installs: 1, leads: 0, sales: 1, revenue: ["usd": 500]))
         XCTAssertEqual(report.funnel, ConversionFunnel(clicks: 10, leads: 4, sales: 3))
         XCTAssertEqual(report.leadsByDay, [4, 0, 0, 0, 0, 0, 0])

@@ -28,17 +28,21 @@ enum ConversionCountCases {
             { tx in
                 XCTAssertTrue(try tx.insertConversionEvent(event(1, type: .lead, at: now)))
                 XCTAssertTrue(try tx.insertConversionEvent(event(2, type: .lead, at: now - day)))
-                XCTAssertTrue(try tx.insertConversionEvent(event(3, type: .sale, amount: 4999, currency: "usd", at: now)))
+                XCTAssertTrue(
+                    try tx.insertConversionEvent(event(3, type: .sale, amount: 4999, currency: "usd", at: now)))
                 XCTAssertTrue(try tx.insertConversionEvent(event(4, type: .sale, amount: 1, currency: "usd", at: now)))
-                XCTAssertTrue(try tx.insertConversionEvent(event(5, type: .sale, amount: 700, currency: "eur", at: now)))
+                XCTAssertTrue(
+                    try tx.insertConversionEvent(event(5, type: .sale, amount: 700, currency: "eur", at: now)))
                 XCTAssertTrue(try tx.insertConversionEvent(event(6, type: .lead, link: nil, at: now)))
             },
             { tx in
                 // The same event again writes nothing and counts nothing.
-                XCTAssertFalse(try tx.insertConversionEvent(event(3, type: .sale, amount: 4999, currency: "usd", at: now)))
+                XCTAssertFalse(
+                    try tx.insertConversionEvent(event(3, type: .sale, amount: 4999, currency: "usd", at: now)))
                 XCTAssertTrue(
                     try tx.insertConversionEvent(event(7, type: .sale, amount: 300, currency: "jpy", at: now - day)))
-                XCTAssertTrue(try tx.insertConversionEvent(event(8, type: .sale, amount: 1000, currency: "usd", at: now)))
+                XCTAssertTrue(
+                    try tx.insertConversionEvent(event(8, type: .sale, amount: 1000, currency: "usd", at: now)))
             },
         ]
     }
@@ -115,7 +119,7 @@ final class PGConversionCountTests: PGTestCase {
                 try tx.insertConversionEvent(ConversionCountCases.event(1, type: .lead, at: self.now)))
             XCTAssertEqual(try self.integer("SELECT count(*) FROM link_conversion_counts"), 0, "held in the batch")
         }
-        XCTAssertEqual(try integer("SELECT sum(count) FROM link_conversion_counts"), 1)
+        XCTAssertEqual(try integer("SELECT sum(count)::bigint FROM link_conversion_counts"), 1)
     }
 
     private func today(_ offset: Int64) -> Int64 { LinkCounter.day(now) + offset }

@@ -37,7 +37,9 @@ enum CustomersPage {
                 m.first ? "No customer yet: leads sent to POST /api/v1/track/lead make them." : "No more customers.")
             : HTML.join(rows)
         let more: HTML =
-            m.next.map { "<p><a id=\"next-page\" href=\"\(ConsolePaths.customerList(cursor: $0, limit: m.limit))\">Next page</a></p>" }
+            m.next.map {
+                "<p><a id=\"next-page\" href=\"\(ConsolePaths.customerList(cursor: $0, limit: m.limit))\">Next page</a></p>"
+            }
             ?? ""
         let main: HTML = """
             <h1>Customers</h1>

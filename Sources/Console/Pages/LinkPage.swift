@@ -55,11 +55,24 @@ enum LinkPage {
                 .init(name: "Leads", values: report.leadsByDay), .init(name: "Sales", values: report.salesByDay),
             ], layout: .grouped)
         let breakdowns = AnalyticsBlocks.breakdowns([
-            Tables.counts(id: "platforms-table", caption: "Clicks by platform", header: "Platform", rows: platforms.enumerated().map { (platformNames[$1] ?? $1.rawValue, report.platformTotals[$0]) }),
-            Tables.counts(id: "countries-table", caption: "Clicks by country", header: "Country", rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }),
-            Tables.counts(id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser", rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }),
-            Tables.counts(id: "kinds-table", caption: "Clicks by what the edge did", header: "Answer", rows: LinkAnalyticsReport.kinds.enumerated().map { (kindNames[$1] ?? $1.rawValue, report.kindTotals[$0]) }),
-            Tables.counts(id: "matches-table", caption: "App opens by match type", header: "Match", rows: matches.enumerated().map { (matchNames[$1] ?? $1.rawValue, report.matchTotals[$0]) }, unit: "Opens"),
+            Tables.counts(
+                id: "platforms-table", caption: "Clicks by platform", header: "Platform",
+                rows: platforms.enumerated().map { (platformNames[$1] ?? $1.rawValue, report.platformTotals[$0]) }),
+            Tables.counts(
+                id: "countries-table", caption: "Clicks by country", header: "Country",
+                rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }),
+            Tables.counts(
+                id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser",
+                rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }),
+            Tables.counts(
+                id: "kinds-table", caption: "Clicks by what the edge did", header: "Answer",
+                rows: LinkAnalyticsReport.kinds.enumerated().map {
+                    (kindNames[$1] ?? $1.rawValue, report.kindTotals[$0])
+                }),
+            Tables.counts(
+                id: "matches-table", caption: "App opens by match type", header: "Match",
+                rows: matches.enumerated().map { (matchNames[$1] ?? $1.rawValue, report.matchTotals[$0]) },
+                unit: "Opens"),
         ])
 
         let main: HTML = """

@@ -116,7 +116,8 @@ extension OpenAPIDocument {
                 "firstOpens": counter,
                 "installs": [
                     "type": "integer", "minimum": 0,
-                    "description": "First opens with a match (a match type other than none): the installs the link brought.",
+                    "description":
+                        "First opens with a match (a match type other than none): the installs the link brought.",
                 ],
                 "byMatchType": counters(matchTypes),
                 "daily": [
@@ -136,7 +137,8 @@ extension OpenAPIDocument {
                             "Clicks (without preview bots) -> leads -> sales of the period: numbers of events, not of distinct people; a step can pass the one before it (leads of earlier clicks, several sales per lead)."
                     ),
                     "daily": [
-                        "type": "array", "description": "One entry per UTC day (of the event's occurredAt), oldest first.",
+                        "type": "array",
+                        "description": "One entry per UTC day (of the event's occurredAt), oldest first.",
                         "items": record([
                             "day": ["type": "string", "format": "date"], "leads": counter, "sales": counter,
                             "revenue": revenue,
@@ -164,7 +166,8 @@ extension OpenAPIDocument {
     /// Sales' amounts by currency: lowercase ISO 4217 codes, integers in minor units.
     static let revenue: JSONValue = [
         "type": "object",
-        "description": "The sales' amounts by currency (lowercase ISO 4217), in the currency's minor unit; only the currencies sold in.",
+        "description":
+            "The sales' amounts by currency (lowercase ISO 4217), in the currency's minor unit; only the currencies sold in.",
         "propertyNames": ["pattern": "^[a-z]{3}$"],
         "additionalProperties": ["type": "integer", "minimum": 0],
     ]

@@ -54,10 +54,14 @@ enum LinkAnalyticsJSON {
             ("conversions", conversions(report)),
             (
                 "previousPeriod",
-                .object([
-                    ("since", ResourceJSON.time((report.firstDay - Int64(report.days)) * LinkAnalytics.dayMilliseconds)),
-                    ("until", ResourceJSON.time(report.firstDay * LinkAnalytics.dayMilliseconds)),
-                ] + totals(report.previous))
+                .object(
+                    [
+                        (
+                            "since",
+                            ResourceJSON.time((report.firstDay - Int64(report.days)) * LinkAnalytics.dayMilliseconds)
+                        ),
+                        ("until", ResourceJSON.time(report.firstDay * LinkAnalytics.dayMilliseconds)),
+                    ] + totals(report.previous))
             ),
         ])
     }
@@ -77,7 +81,9 @@ enum LinkAnalyticsJSON {
                 ("revenue", revenue(report.totals.revenue)),
                 (
                     "funnel",
-                    .object([("clicks", int(funnel.clicks)), ("leads", int(funnel.leads)), ("sales", int(funnel.sales))])
+                    .object([
+                        ("clicks", int(funnel.clicks)), ("leads", int(funnel.leads)), ("sales", int(funnel.sales)),
+                    ])
                 ),
                 ("daily", .array(days)),
             ])
