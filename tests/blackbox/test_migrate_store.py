@@ -26,7 +26,7 @@ SQLITE = {**ROOMY, "BIQLI_EDGE_DATABASE_URL": ""}  # the SQLite file, on the Pos
 PASSWORD = "n0t-Shown-" + uuid.uuid4().hex[:8]
 TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessions", "domains", "mobile_apps", "app_domains", "publishable_keys", "links", "signing_keys",
           "idempotency_records", "customers", "conversion_events", "certificates", "acme_accounts", "app_instances", "click_counts",
-          "link_click_counts", "link_country_counts", "link_open_counts", "handoffs", "clicks", "open_events",
+          "link_click_counts", "link_country_counts", "link_open_counts", "link_conversion_counts", "handoffs", "clicks", "open_events",
           "open_event_keys"]
 
 
