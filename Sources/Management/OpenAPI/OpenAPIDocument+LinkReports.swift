@@ -11,7 +11,7 @@ extension OpenAPIDocument {
             "get": operation(
                 "links.analytics", tag: "Links", summary: "Link analytics",
                 description:
-                    "Clicks by UTC day and platform, by kind, in-app browser and country, and opens by UTC day and match type, for the last `days` UTC days (today included), counted from per-link daily aggregates: the cost does not grow with the number of clicks. Every day and every fixed bucket is present, zero when nothing happened. Countries come from BIQLI_EDGE_GEOIP_DB (unknown without it).",
+                    "Clicks by UTC day and platform, by kind, in-app browser and country, opens by UTC day and match type, and leads, sales and revenue by UTC day and currency with the funnel clicks -> leads -> sales, for the last `days` UTC days (today included), with the totals of the `days` days before (previousPeriod), counted from per-link daily aggregates: the cost does not grow with the number of clicks or sales. Every day and every fixed bucket is present, zero when nothing happened. Countries come from BIQLI_EDGE_GEOIP_DB (unknown without it).",
                 parameters: [
                     parameterRef("LinkId"),
                     integerQuery("days", minimum: 1, maximum: 365, default: 30, "UTC days, today included."),
