@@ -119,6 +119,8 @@ public final class Console: Sendable {
         case .app(let id): return .response(try appPage(id, csrf: csrf, reader))
         case .rotateKeys(let id): return rotateKeys(id, request, csrf: csrf)
         case .domains: return domainsPage(csrf: csrf)
+        case .customers: return .response(try customersPage(request, csrf: csrf, reader))
+        case .customer(let externalId): return .response(try customerPage(externalId, csrf: csrf, reader))
         case .settings: return .response(try settingsPage(csrf: csrf, reader))
         case .updateSettings: return updateSettings(request, csrf: csrf)
         case .webhooks: return .response(WebhooksPage.render(try reader.webhookEndpoints(), csrf: csrf))

@@ -2,7 +2,7 @@ import Model
 
 /// A link's counts by UTC day (`StoreReader.linkAnalytics`), read from the per-link daily
 /// aggregates the writer keeps (`link_click_counts`, `link_country_counts`,
-/// `link_open_counts`): as many rows as distinct days and values, however many clicks
+/// `link_open_counts`, `link_conversion_counts`): as many rows as distinct days and values, however many clicks
 /// they count.
 public struct LinkAnalytics: Sendable, Equatable {
     /// Clicks (and preview bots' visits, kind `.previewBot`), ordered by day, platform,
@@ -12,11 +12,36 @@ public struct LinkAnalytics: Sendable, Equatable {
     public var countries: [CountryCount]
     /// Open events that named the link, ordered by day, match type and first-open flag.
     public var opens: [OpenCount]
+    /// Leads and sales of the link by the UTC day they occurred, type and currency
+    /// (`link_conversion_counts`, schema 12), ordered by day, type and currency.
+    public var conversions: [ConversionCount]
 
-    public init(clicks: [ClickCount], countries: [CountryCount] = [], opens: [OpenCount]) {
+    public init(
+        clicks: [ClickCount], countries: [CountryCount] = [], opens: [OpenCount], conversions: [ConversionCount] = []
+    ) {
         self.clicks = clicks
         self.countries = countries
         self.opens = opens
+        self.conversions = conversions
+    }
+
+    public struct ConversionCount: Sendable, Equatable {
+        /// Days since the epoch (UTC) of the event's `occurredAt`.
+        public var day: Int64
+        public var type: ConversionType
+        /// The sales' ISO 4217 code as stored (lowercase); nil for leads.
+        public var currency: String?
+        public var count: Int
+        /// The sum of the sales' amounts in the currency's minor units; 0 for leads.
+        public var amount: Int64
+
+        public init(day: Int64, type: ConversionType, currency: String?, count: Int, amount: Int64) {
+            self.day = day
+            self.type = type
+            self.currency = currency
+            self.count = count
+            self.amount = amount
+        }
     }
 
     public struct ClickCount: Sendable, Equatable {

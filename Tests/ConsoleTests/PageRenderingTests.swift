@@ -121,7 +121,9 @@ final class PageRenderingTests: XCTestCase {
         // Seven UTC days, newest first, the day in a row header.
         let day = Format.day(h.clock.value / 86_400_000)
         XCTAssertTrue(text.contains("<tr><th scope=\"row\">\(day)</th><td class=\"number\">1</td>"))
-        XCTAssertEqual(text.components(separatedBy: "<tr><th scope=\"row\">20").count - 1, 14, "7 days in 2 tables")
+        XCTAssertEqual(
+            text.components(separatedBy: "<tr><th scope=\"row\">20").count - 1, 21,
+            "7 days in 3 tables: clicks, opens, leads and sales")
         XCTAssertTrue(text.contains("<time datetime=\""))
         XCTAssertTrue(text.contains(" UTC</time>"))
         XCTAssertTrue(text.contains("aria-current=\"page\">7 days</a>"))

@@ -113,7 +113,7 @@ final class ConsoleStoreTests: StoreTestCase {
             activity.days,
             [
                 .init(day: Self.today - 2, clicks: 4, opens: 0), .init(day: Self.today - 1, clicks: 4, opens: 0),
-                .init(day: Self.today, clicks: 4, opens: 1),
+                .init(day: Self.today, clicks: 4, opens: 1, installs: 1),  // a first open with a match
             ])
         XCTAssertEqual(
             activity.topLinks, [.init(linkId: "biq_lnk_a", clicks: 8), .init(linkId: "biq_lnk_b", clicks: 4)])

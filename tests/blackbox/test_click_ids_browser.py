@@ -2,12 +2,13 @@
 tracked short link, lands on a customer's site on another origin (served here, over HTTPS,
 under a strict Content-Security-Policy), and the edge's script keeps the click's id as the
 first-party cookie `bq_id` that the site's server then receives. Set-up: browser.py."""
-import base64, hashlib, os, re, time
+import base64, hashlib, json, os, re, time
 
 import pytest
 
 from browser import LocalHTTPS, QuietHandler, Site, errors_in, unavailable_reason
 from conversions_client import Conversions
+from edge import request
 from fixtures_data import LINK_IDS, UA_DESKTOP, click, update_link
 
 REASON = unavailable_reason()
@@ -111,6 +112,15 @@ def test_a_tracked_click_lands_as_a_first_party_cookie_the_sites_server_receives
     sale = server.sale(customer_external_id=customer, amount=4999, currency="eur", invoice_id="inv_web_1").body
     assert sale["click"] == {"id": sent} and sale["link"]["id"] == LINK_IDS["docs"]
     assert sale["sale"]["amount"] == 4999 and sale["sale"]["currency"] == "eur"
+    # The link's analytics show the click, the lead, the sale and the revenue (issue 25 item 6).
+    status, _, raw = request(site.edge.http_port, f"/api/v1/links/{LINK_IDS['docs']}/analytics?days=1",
+                             headers={"Authorization": "Bearer " + site.edge.secret_key})
+    assert status == 200
+    report = json.loads(raw)
+    assert report["clicks"]["total"] == 1 and report["clicks"]["byPlatform"]["desktop"] == 1, report["clicks"]
+    conv = report["conversions"]
+    assert (conv["leads"], conv["sales"], conv["revenue"]) == (1, 1, {"eur": 4999}), conv
+    assert conv["funnel"] == {"clicks": 1, "leads": 1, "sales": 1}
 
 
 def test_a_page_outside_data_domain_keeps_the_cookie_on_its_own_host(world):

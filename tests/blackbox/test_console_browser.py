@@ -15,7 +15,7 @@ import base64, os, re, time, urllib.parse, uuid
 import pytest
 
 from browser import Site, errors_in, is_csp_message, unavailable_reason
-from fixtures_data import DEMO_APP_ID, DEMO_HOST, UA_ANDROID, api, barrier, visit
+from fixtures_data import DEMO_APP_ID, DEMO_HOST, LINK_IDS, UA_ANDROID, api, barrier, visit
 
 REASON = unavailable_reason()
 # The pages in a browser; the store under them is the same on both backends (test_visits and
@@ -298,6 +298,14 @@ def test_every_page_passes_axe_and_keeps_its_csp(browser, site):
     b = browser
     sign_in(b, site.edge.secret_key)
     link = api(site.edge, "GET", f"/links?domain={DEMO_HOST}&limit=1")["data"][0]
+    # A customer with a lead and a sale, and an erased one: their pages are audited too.
+    from test_conversions import client, new_click
+    shop, buyer, gone = client(site.edge), "cus_" + uuid.uuid4().hex, "cus_" + uuid.uuid4().hex
+    shop.lead(click_id=new_click(site.edge), event_name="Sign up", customer_external_id=buyer, customer_name="Ann")
+    shop.sale(customer_external_id=buyer, amount=4999, currency="usd", invoice_id="in_axe")
+    gone_id = shop.lead(click_id=new_click(site.edge), event_name="Sign up",
+                        customer_external_id=gone).body["customer"]["id"]
+    api(site.edge, "DELETE", f"/customers/{gone}")
     pages = [
         ("overview", "/console/"),
         ("links", "/console/links"),
@@ -310,6 +318,10 @@ def test_every_page_passes_axe_and_keeps_its_csp(browser, site):
         ("app", f"/console/apps/{DEMO_APP_ID}"),
         ("domains", "/console/domains"),
         ("settings", "/console/settings"),
+        ("customers", "/console/customers"),
+        ("customer", f"/console/customers/{buyer}"),
+        ("customer-erased", f"/console/customers/erased_{gone_id}"),
+        ("link-with-sales", f"/console/links/{LINK_IDS['invite']}?days=7"),
     ]
     for name, path in pages:
         b.open_console(path)
@@ -324,6 +336,18 @@ def test_every_page_passes_axe_and_keeps_its_csp(browser, site):
         assert exists(b, f"#{chart} svg[role=img]") and exists(b, f"table#{data}"), chart
     b.open_console("/console/")
     assert exists(b, "#overview-chart svg[role=img]") and exists(b, "table#overview-table")
+    # Read at a glance (issue 25 item 7): the totals first, then the chart, then the
+    # breakdowns side by side, the per-day tables folded (closed, still in the page).
+    b.open_console(f"/console/links/{LINK_IDS['invite']}?days=7")
+    order = b.js("""const at = s => { const e = document.querySelector(s); if (!e) return -1;
+        return [...document.querySelectorAll('*')].indexOf(e); };
+        return ['#totals', '#clicks-chart', '.breakdowns', 'details.days #clicks-table', '#funnel',
+                'details.days #conversions-table'].map(at);""")
+    assert -1 not in order and order == sorted(order), order
+    assert b.js("return [...document.querySelectorAll('details.days')].every(d => !d.open);")
+    assert b.js("return getComputedStyle(document.querySelector('.breakdowns')).display;") == "grid"
+    assert b.js("return document.querySelector('#total-sales .value').textContent;") == "1"
+    assert "49.99 USD" in b.js("return document.querySelector('#total-revenue-usd .value').textContent;")
 
 
 def test_the_demo_one_time_link_signs_in_once(browser, site):

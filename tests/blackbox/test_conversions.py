@@ -245,6 +245,12 @@ def test_many_events_of_a_few_customers_at_once_all_land(demo):
         rows = _rows(demo, "SELECT id, click_id FROM customers WHERE external_id = ?", (name,))
         assert len(rows) == 1 and rows[0]["click_id"] == click, rows
     assert len(_rows(demo, "SELECT id FROM conversion_events")) == 244
+    # The link's daily counts, added at the end of each batch, equal the events.
+    leads = sum(1 for i in range(240) if not i % 3) + 4
+    revenue = sum(100 + i for i in range(240) if i % 3)
+    _, r = get(demo, f"/api/v1/links/{LINK_IDS['invite']}/analytics?days=1")
+    assert (r["conversions"]["leads"], r["conversions"]["sales"]) == (leads, 244 - leads)
+    assert r["conversions"]["revenue"] == {"eur": revenue}
 
 
 @pytest.mark.skipif(not backend.POSTGRESQL, reason="a fleet shares one PostgreSQL database")

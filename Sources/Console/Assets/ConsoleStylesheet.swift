@@ -84,6 +84,17 @@ enum ConsoleStylesheet {
         .s2 { fill: var(--s2); background: var(--s2); } .s3 { fill: var(--s3); background: var(--s3); }
         .s4 { fill: var(--s4); background: var(--s4); } .s5 { fill: var(--s5); background: var(--s5); }
         .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 0 2rem; }
+        .totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); gap: .75rem;
+          margin: .5rem 0 1rem; padding: 0; }
+        .totals > div { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; background: var(--wash); }
+        .totals dl { margin: 0; }
+        .totals dt { color: var(--muted); font-size: .875rem; font-weight: 600; }
+        .totals dd { margin: 0; }
+        .totals .value { font-size: 1.6rem; font-weight: 700; line-height: 1.2; font-variant-numeric: tabular-nums; }
+        .totals .change { font-size: .8125rem; color: var(--muted); }
+        .totals .change.up { color: var(--ok); } .totals .change.down { color: var(--danger); }
+        .breakdowns { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0 1.5rem; }
+        details.days { margin: 1rem 0; } details.days summary { cursor: pointer; font-weight: 600; }
         .sign-in { max-width: 28rem; }
         @media (max-width: 40rem) { main { padding: 1rem; } th, td { padding: .35rem .4rem; } }
         """#

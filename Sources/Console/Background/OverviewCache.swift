@@ -79,13 +79,16 @@ final class OverviewCache: Sendable {
         do {
             let activity = try reader.workspaceActivity(
                 fromDay: first, throughDay: today, topLinks: configuration.topLinks)
+            // The days before, for the totals' changes (their top links are not wanted).
+            let before = try reader.workspaceActivity(
+                fromDay: first - Int64(days), throughDay: first - 1, topLinks: 0)
             var top: [OverviewSnapshot.TopLink] = []
             for entry in activity.topLinks {
                 let link = try reader.link(id: entry.linkId)
                 top.append(.init(id: entry.linkId, shortUrl: link?.shortUrl, url: link?.url, clicks: entry.clicks))
             }
             let snapshot = OverviewSnapshot(
-                countedAt: started, firstDay: first, days: days, activity: activity, topLinks: top)
+                countedAt: started, firstDay: first, days: days, activity: activity, before: before, topLinks: top)
             log("info", "console overview counted", [("milliseconds", String(now() - started))])
             return snapshot
         } catch {

@@ -7,12 +7,13 @@ import Templates
 enum ConsoleLayout {
     /// The navigation's sections.
     enum Section: CaseIterable {
-        case overview, links, apps, domains, webhooks, settings
+        case overview, links, customers, apps, domains, webhooks, settings
 
         var title: String {
             switch self {
             case .overview: return "Overview"
             case .links: return "Links"
+            case .customers: return "Customers"
             case .apps: return "Mobile apps"
             case .domains: return "Domains"
             case .settings: return "Settings"
@@ -24,6 +25,7 @@ enum ConsoleLayout {
             switch self {
             case .overview: return ConsolePaths.overview
             case .links: return ConsolePaths.links
+            case .customers: return ConsolePaths.customers
             case .apps: return ConsolePaths.apps
             case .domains: return ConsolePaths.domains
             case .settings: return ConsolePaths.settings

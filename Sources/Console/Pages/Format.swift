@@ -1,4 +1,5 @@
 import Core
+import Model
 import Templates
 
 /// How numbers, days and times read on the pages.
@@ -12,6 +13,20 @@ enum Format {
             out.append(c)
         }
         return n < 0 ? "-" + out : out
+    }
+
+    /// `1,234.56 USD`: an amount in minor units of a currency (lowercase ISO 4217), with
+    /// its minor digits; an unknown code shows the whole minor units.
+    static func money(_ amount: Int64, _ currency: String) -> String {
+        let code = currency.uppercased()
+        let digits = Currency.minorUnit(currency) ?? 0
+        guard digits > 0 else { return count(Int(amount)) + " " + code }
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let whole = count(Int(amount / scale))
+        var minor = String((amount % scale).magnitude)
+        while minor.count < digits { minor = "0" + minor }
+        return (amount < 0 && amount / scale == 0 ? "-" : "") + whole + "." + minor + " " + code
     }
 
     /// `2026-11-29`: a UTC day since the epoch.

@@ -4,9 +4,11 @@ import Model
 import Templates
 
 /// `GET /console/links/{id}?days=N`: one link (its short URL to copy, its QR code, what
-/// it does, the actions) and its analytics over N days from the API's report (clicks per
-/// day by platform, in-app browsers, countries, opens by match type), then its newest
-/// clicks and open events.
+/// it does, the actions) and its analytics over N days from the API's report, to read at
+/// a glance (issue 25 item 7): the totals against the N days before, the clicks' chart,
+/// the breakdowns side by side (platform, country, in-app browser, answer, match type),
+/// the per-day tables folded under `<details>`; then the opens, the leads and sales with
+/// the funnel, and its newest clicks and open events.
 enum LinkPage {
     static let periods = [7, 30, 90]
 
@@ -47,26 +49,58 @@ enum LinkPage {
                 .init(name: matchNames[match] ?? match.rawValue, values: report.opensByDay.map { $0[i] })
             }, layout: .stacked)
 
+        let conversionsChart = BarChart(
+            title: "Leads and sales per day, last \(report.days) days", labels: labels,
+            series: [
+                .init(name: "Leads", values: report.leadsByDay), .init(name: "Sales", values: report.salesByDay),
+            ], layout: .grouped)
+        let breakdowns = AnalyticsBlocks.breakdowns([
+            Tables.counts(
+                id: "platforms-table", caption: "Clicks by platform", header: "Platform",
+                rows: platforms.enumerated().map { (platformNames[$1] ?? $1.rawValue, report.platformTotals[$0]) }),
+            Tables.counts(
+                id: "countries-table", caption: "Clicks by country", header: "Country",
+                rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }),
+            Tables.counts(
+                id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser",
+                rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }),
+            Tables.counts(
+                id: "kinds-table", caption: "Clicks by what the edge did", header: "Answer",
+                rows: LinkAnalyticsReport.kinds.enumerated().map {
+                    (kindNames[$1] ?? $1.rawValue, report.kindTotals[$0])
+                }),
+            Tables.counts(
+                id: "matches-table", caption: "App opens by match type", header: "Match",
+                rows: matches.enumerated().map { (matchNames[$1] ?? $1.rawValue, report.matchTotals[$0]) },
+                unit: "Opens"),
+        ])
+
         let main: HTML = """
             <h1>\(link.domain)/\(link.key)</h1>
             \(head(m, csrf: csrf))
             <h2 id="analytics">Analytics</h2>
             \(periodNav(link.id, days: report.days))
-            <p>\(Format.count(report.clickTotal)) clicks and \(Format.count(report.openTotal)) app opens \
-            (\(Format.count(report.firstOpens)) first opens) in the last \(report.days) UTC days.</p>
+            \(AnalyticsBlocks.totalsSection(AnalyticsBlocks.totals(current: report.totals, previous: report.previous), days: report.days))
+            <p>\(Format.count(report.clickTotal)) clicks (preview bots included) and \(Format.count(report.openTotal)) app opens \
+            (\(Format.count(report.firstOpens)) first opens) in the last \(report.days) UTC days; installs are first opens \
+            with a match.</p>
             <h3 id="clicks">Clicks by platform</h3>
-            <figure id="clicks-chart">\(clicksChart.svg(id: "clicks-chart-svg", description: "Stacked bars of the clicks of each UTC day by platform; the table below has the numbers."))\
+            <figure id="clicks-chart">\(clicksChart.svg(id: "clicks-chart-svg", description: "Stacked bars of the clicks of each UTC day by platform; the table under Clicks per day has the numbers."))\
             <figcaption>\(clicksChart.legend())</figcaption></figure>
-            \(Tables.days(id: "clicks-table", caption: "Clicks per UTC day by platform, newest first", labels: labels, columns: platforms.map { platformNames[$0] ?? $0.rawValue }, rows: report.clicksByDay))
-            <div class="columns">
-            \(Tables.counts(id: "kinds-table", caption: "Clicks by what the edge did", header: "Answer", rows: LinkAnalyticsReport.kinds.enumerated().map { (kindNames[$1] ?? $1.rawValue, report.kindTotals[$0]) }))
-            \(Tables.counts(id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser", rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }))
-            \(Tables.counts(id: "countries-table", caption: "Clicks by country", header: "Country", rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }))
-            </div>
+            <h3 id="breakdowns">Breakdowns</h3>
+            \(breakdowns)
+            <p class="note" id="no-referrers">Referring sites are not shown: the edge does not record a visit's \
+            Referer.</p>
+            \(AnalyticsBlocks.folded("Clicks per day", Tables.days(id: "clicks-table", caption: "Clicks per UTC day by platform, newest first", labels: labels, columns: platforms.map { platformNames[$0] ?? $0.rawValue }, rows: report.clicksByDay)))
             <h3 id="opens">App opens by match type</h3>
-            <figure id="opens-chart">\(opensChart.svg(id: "opens-chart-svg", description: "Stacked bars of the app opens of each UTC day by match type; the table below has the numbers."))\
+            <figure id="opens-chart">\(opensChart.svg(id: "opens-chart-svg", description: "Stacked bars of the app opens of each UTC day by match type; the table under App opens per day has the numbers."))\
             <figcaption>\(opensChart.legend())</figcaption></figure>
-            \(Tables.days(id: "opens-table", caption: "App opens per UTC day by match type, newest first", labels: labels, columns: matches.map { matchNames[$0] ?? $0.rawValue }, rows: report.opensByDay))
+            \(AnalyticsBlocks.folded("App opens per day", Tables.days(id: "opens-table", caption: "App opens per UTC day by match type, newest first", labels: labels, columns: matches.map { matchNames[$0] ?? $0.rawValue }, rows: report.opensByDay)))
+            <h3 id="conversions">Leads and sales</h3>
+            \(AnalyticsBlocks.funnel(report.funnel))
+            <figure id="conversions-chart">\(conversionsChart.svg(id: "conversions-chart-svg", description: "Bars of the leads and the sales of each UTC day; the table under Leads and sales per day has the numbers."))\
+            <figcaption>\(conversionsChart.legend())</figcaption></figure>
+            \(AnalyticsBlocks.folded("Leads and sales per day", conversionsTable(report, labels: labels)))
             <h2 id="recent">Recent activity</h2>
             \(recentClicks(m.clicks))
             \(recentOpens(m.opens))
@@ -114,6 +148,28 @@ enum LinkPage {
             </div>
             <img id="qr" src="\(ConsolePaths.qrCode(link.id))" width="176" height="176" alt="QR code of \(link.shortUrl)">
             </div>
+            """
+    }
+
+    /// Leads, sales and the revenue of each currency per UTC day (of the events'
+    /// `occurredAt`), newest first.
+    static func conversionsTable(_ report: LinkAnalyticsReport, labels: [String]) -> HTML {
+        let currencies = report.currencies
+        let head: [HTML] = currencies.map { "<th scope=\"col\" class=\"number\">Revenue (\($0.uppercased()))</th>" }
+        let rows: [HTML] = labels.indices.reversed().map { i in
+            let money: [HTML] = currencies.map {
+                "<td class=\"number\">\(Format.money(report.revenueByDay[i][$0] ?? 0, $0))</td>"
+            }
+            return """
+                <tr><th scope="row">\(labels[i])</th><td class="number">\(Format.count(report.leadsByDay[i]))</td>\
+                <td class="number">\(Format.count(report.salesByDay[i]))</td>\(money)</tr>
+                """
+        }
+        return """
+            <table id="conversions-table"><caption>Leads and sales per UTC day, newest first</caption>
+            <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="number">Leads</th>\
+            <th scope="col" class="number">Sales</th>\(head)</tr></thead>
+            <tbody>\(rows)</tbody></table>
             """
     }
 

@@ -1,8 +1,10 @@
 import HTTPTypes
+import Management
 import Templates
 
-/// `GET /console/`: the workspace's clicks and opens of the last 30 days (chart and
-/// table) and its top links, as the background thread last counted them.
+/// `GET /console/`: the workspace's totals of the last 30 days against the 30 before
+/// (clicks, installs, leads, sales, revenue), the chart, its top links beside the
+/// funnel, and the per-day table folded, as the background thread last counted them.
 enum OverviewPage {
     static func render(_ snapshot: OverviewSnapshot, refreshSeconds: Int64, csrf: String) -> HTTPResponse {
         let labels = (0..<snapshot.days).map { Format.day(snapshot.firstDay + Int64($0)) }
@@ -16,9 +18,12 @@ enum OverviewPage {
         let rows: [HTML] = labels.indices.reversed().map { i in
             """
             <tr><th scope="row">\(labels[i])</th><td class="number">\(Format.count(snapshot.clicks[i]))</td>\
-            <td class="number">\(Format.count(snapshot.opens[i]))</td></tr>
+            <td class="number">\(Format.count(snapshot.opens[i]))</td>\
+            <td class="number">\(Format.count(snapshot.leads[i]))</td>\
+            <td class="number">\(Format.count(snapshot.sales[i]))</td></tr>
             """
         }
+        let funnel = ConversionFunnel(clicks: totalClicks, leads: snapshot.totals.leads, sales: snapshot.totals.sales)
         let top: [HTML] = snapshot.topLinks.map { link in
             let name: HTML =
                 link.shortUrl.map { "<a href=\"\(ConsolePaths.link(link.id))\">\($0)</a>" }
@@ -42,19 +47,33 @@ enum OverviewPage {
             <p class="freshness" id="freshness">Counted at \(Format.time(snapshot.countedAt)); the counts are \
             taken again, in the background, when this page is opened and they are older than \
             \(Format.duration(seconds: Int(refreshSeconds))).</p>
+            \(AnalyticsBlocks.totalsSection(AnalyticsBlocks.totals(current: snapshot.totals, previous: snapshot.previous), days: snapshot.days))
             <p>\(Format.count(totalClicks)) clicks and \(Format.count(totalOpens)) app opens in the last \
-            \(snapshot.days) days (clicks include link-preview bots).</p>
-            <figure id="overview-chart">\(chart.svg(id: "overview-chart-svg", description: "Clicks and opens per UTC day; the table below has the numbers."))\
+            \(snapshot.days) days (clicks include link-preview bots; installs are first opens with a match).</p>
+            <figure id="overview-chart">\(chart.svg(id: "overview-chart-svg", description: "Clicks and opens per UTC day; the table under By day has the numbers."))\
             <figcaption>\(chart.legend())</figcaption></figure>
+            <div class="breakdowns">
+            <section aria-labelledby="top"><h2 id="top">Top links</h2>
+            \(topTable)</section>
+            <section aria-labelledby="funnel-title"><h2 id="funnel-title">Leads and sales</h2>
+            \(AnalyticsBlocks.funnel(funnel))
+            <p class="note">Every link's leads and sales, by the day they occurred; clicks here include preview bots.</p>
+            </section>
+            </div>
             <h2 id="by-day">By day</h2>
-            <table id="overview-table"><caption>Clicks and opens per UTC day, newest first</caption>
-            <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="number">Clicks</th>\
-            <th scope="col" class="number">Opens</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
-            <h2 id="top">Top links</h2>
-            \(topTable)
+            \(AnalyticsBlocks.folded("Clicks, opens, leads and sales per day", overviewTable(rows)))
             """
         return ConsoleLayout.page(title: "Overview", section: .overview, csrf: csrf, main: main)
+    }
+
+    static func overviewTable(_ rows: [HTML]) -> HTML {
+        """
+        <table id="overview-table"><caption>Clicks, opens, leads and sales per UTC day, newest first</caption>
+        <thead><tr><th scope="col">Day (UTC)</th><th scope="col" class="number">Clicks</th>\
+        <th scope="col" class="number">Opens</th><th scope="col" class="number">Leads</th>\
+        <th scope="col" class="number">Sales</th></tr></thead>
+        <tbody>\(rows)</tbody></table>
+        """
     }
 
     /// Before the first count is done (a large workspace, just started).

@@ -19,13 +19,15 @@ enum Tables {
             """
     }
 
-    static func counts(id: String, caption: String, header: String, rows: [(String, Int)]) -> HTML {
+    static func counts(id: String, caption: String, header: String, rows: [(String, Int)], unit: String = "Clicks")
+        -> HTML
+    {
         let body: [HTML] = rows.map {
             "<tr><th scope=\"row\">\($0.0)</th><td class=\"number\">\(Format.count($0.1))</td></tr>"
         }
         return """
             <table id="\(id)"><caption>\(caption)</caption>
-            <thead><tr><th scope="col">\(header)</th><th scope="col" class="number">Clicks</th></tr></thead>
+            <thead><tr><th scope="col">\(header)</th><th scope="col" class="number">\(unit)</th></tr></thead>
             <tbody>\(body)</tbody></table>
             """
     }

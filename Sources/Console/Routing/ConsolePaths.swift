@@ -12,6 +12,7 @@ enum ConsolePaths {
     static let domains = LocalURL("/console/domains")!
     static let settings = LocalURL("/console/settings")!
     static let webhooks = LocalURL("/console/webhooks")!
+    static let customers = LocalURL("/console/customers")!
     static let mainContent = LocalURL("#main")!
 
     static func link(_ id: String) -> LocalURL { path("/console/links/", id) }
@@ -22,6 +23,12 @@ enum ConsolePaths {
     static func qrCode(_ id: String) -> LocalURL { path("/console/links/", id, "/qr.svg") }
     static func linkDays(_ id: String, _ days: Int) -> LocalURL { path("/console/links/", id, "?days=\(days)") }
     static func app(_ id: String) -> LocalURL { path("/console/apps/", id) }
+    /// A customer's page by its external ID (an erased one's is `erased_<id>`).
+    static func customer(_ externalId: String) -> LocalURL { path("/console/customers/", externalId) }
+    static func customerList(cursor: String, limit: Int?) -> LocalURL {
+        LocalURL(
+            "/console/customers?cursor=" + FormBody.encode(cursor) + (limit.map { "&limit=\($0)" } ?? ""))!
+    }
     static func rotateKeys(_ id: String) -> LocalURL { path("/console/apps/", id, "/keys/rotate") }
     static func webhook(_ id: String) -> LocalURL { path("/console/webhooks/", id) }
     static func testWebhook(_ id: String) -> LocalURL { path("/console/webhooks/", id, "/test") }

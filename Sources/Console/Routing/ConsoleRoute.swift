@@ -12,6 +12,7 @@ enum ConsoleRoute: Equatable {
     case qrCode(String)
     case apps, app(String), rotateKeys(String)
     case domains
+    case customers, customer(String)
     case settings, updateSettings
     case webhooks, webhook(String), testWebhook(String)
 
@@ -50,6 +51,7 @@ enum ConsoleRoute: Equatable {
             case "links": return two(get: .links, post: .createLink)
             case "apps": return one(.get, .apps)
             case "domains": return one(.get, .domains)
+            case "customers": return one(.get, .customers)
             case "settings": return two(get: .settings, post: .updateSettings)
             case "webhooks": return one(.get, .webhooks)
             default: return .notFound
@@ -62,6 +64,7 @@ enum ConsoleRoute: Equatable {
             case ("links", let id): return two(get: .link(id), post: .updateLink(id))
             case ("apps", let id): return one(.get, .app(id))
             case ("webhooks", let id): return one(.get, .webhook(id))
+            case ("customers", let externalId): return one(.get, .customer(externalId))
             default: return .notFound
             }
         case 3:

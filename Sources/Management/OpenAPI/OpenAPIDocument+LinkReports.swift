@@ -11,7 +11,7 @@ extension OpenAPIDocument {
             "get": operation(
                 "links.analytics", tag: "Links", summary: "Link analytics",
                 description:
-                    "Clicks by UTC day and platform, by kind, in-app browser and country, and opens by UTC day and match type, for the last `days` UTC days (today included), counted from per-link daily aggregates: the cost does not grow with the number of clicks. Every day and every fixed bucket is present, zero when nothing happened. Countries come from BIQLI_EDGE_GEOIP_DB (unknown without it).",
+                    "Clicks by UTC day and platform, by kind, in-app browser and country, opens by UTC day and match type, and leads, sales and revenue by UTC day and currency with the funnel clicks -> leads -> sales, for the last `days` UTC days (today included), with the totals of the `days` days before (previousPeriod), counted from per-link daily aggregates: the cost does not grow with the number of clicks or sales. Every day and every fixed bucket is present, zero when nothing happened. Countries come from BIQLI_EDGE_GEOIP_DB (unknown without it).",
                 parameters: [
                     parameterRef("LinkId"),
                     integerQuery("days", minimum: 1, maximum: 365, default: 30, "UTC days, today included."),
@@ -114,6 +114,11 @@ extension OpenAPIDocument {
             "opens": record([
                 "total": counter,
                 "firstOpens": counter,
+                "installs": [
+                    "type": "integer", "minimum": 0,
+                    "description":
+                        "First opens with a match (a match type other than none): the installs the link brought.",
+                ],
                 "byMatchType": counters(matchTypes),
                 "daily": [
                     "type": "array", "description": "One entry per UTC day, oldest first.",
@@ -123,10 +128,49 @@ extension OpenAPIDocument {
                     ]),
                 ],
             ]),
+            "conversions": record(
+                [
+                    "leads": counter, "sales": counter, "revenue": revenue,
+                    "funnel": record(
+                        ["clicks": counter, "leads": counter, "sales": counter],
+                        description:
+                            "Clicks (without preview bots) -> leads -> sales of the period: numbers of events, not of distinct people; a step can pass the one before it (leads of earlier clicks, several sales per lead)."
+                    ),
+                    "daily": [
+                        "type": "array",
+                        "description": "One entry per UTC day (of the event's occurredAt), oldest first.",
+                        "items": record([
+                            "day": ["type": "string", "format": "date"], "leads": counter, "sales": counter,
+                            "revenue": revenue,
+                        ]),
+                    ],
+                ],
+                description:
+                    "Leads and sales attributed to the link that occurred in the period, from per-link daily counts (the cost does not grow with their number)."
+            ),
+            "previousPeriod": record(
+                [
+                    "since": ["type": "string", "format": "date-time"],
+                    "until": [
+                        "type": "string", "format": "date-time",
+                        "description": "The start of the period's first day: the previous period ends there.",
+                    ],
+                    "clicks": counter, "installs": counter, "leads": counter, "sales": counter, "revenue": revenue,
+                ],
+                description: "The totals of the `days` UTC days before the period, to compare with."),
         ],
         description:
-            "A link's clicks (preview bots' visits included, as kind preview_bot and platform bot) and the open events that named it, over the last `days` UTC days."
+            "A link's clicks (preview bots' visits included, as kind preview_bot and platform bot), the open events that named it, and its leads and sales, over the last `days` UTC days."
     )
+
+    /// Sales' amounts by currency: lowercase ISO 4217 codes, integers in minor units.
+    static let revenue: JSONValue = [
+        "type": "object",
+        "description":
+            "The sales' amounts by currency (lowercase ISO 4217), in the currency's minor unit; only the currencies sold in.",
+        "propertyNames": ["pattern": "^[a-z]{3}$"],
+        "additionalProperties": ["type": "integer", "minimum": 0],
+    ]
 
     /// Counters by open-ended names: `always` is always there, the others when not zero.
     static func openCounters(_ always: String, pattern: String, _ description: String) -> JSONValue {

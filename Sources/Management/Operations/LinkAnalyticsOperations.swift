@@ -19,13 +19,14 @@ enum LinkAnalyticsOperations {
         return ManagementAnswer(200, LinkAnalyticsJSON.render(link: link, report: report, now: call.now))
     }
 
-    /// The last `days` UTC days of `link` up to the day of `now`.
+    /// The last `days` UTC days of `link` up to the day of `now`, and the totals of the
+    /// `days` days before them: one range read of 2N days of each count table.
     static func report(link: String, days: Int, now: Int64, _ reader: any StoreReader) throws(StoreError)
         -> LinkAnalyticsReport
     {
         let today = LinkAnalytics.day(of: now)
         let first = today - Int64(days) + 1
-        let counts = try reader.linkAnalytics(link: link, fromDay: first, throughDay: today)
+        let counts = try reader.linkAnalytics(link: link, fromDay: first - Int64(days), throughDay: today)
         return LinkAnalyticsReport(firstDay: first, days: days, counts: counts)
     }
 }

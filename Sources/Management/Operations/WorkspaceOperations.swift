@@ -87,6 +87,42 @@ public enum WorkspaceOperations {
         try LinkAnalyticsOperations.report(link: link, days: days, now: now, reader)
     }
 
+    /// The prefix an erased customer's external ID takes (`DELETE /api/v1/customers/...`).
+    public static let erasedCustomerPrefix = CustomerOperations.erasedPrefix
+
+    /// A customer's journey as `GET /api/v1/customers/{externalId}` reads it: the customer,
+    /// the click that brought it (nil when none or no longer kept) and its link, its
+    /// leads and sales oldest first (at most the API's number). Nil: no such customer.
+    public static func customerJourney(externalId: String, _ reader: any StoreReader) throws(StoreError)
+        -> CustomerJourney?
+    {
+        guard let customer = try reader.customer(externalId: externalId) else { return nil }
+        let events = try reader.conversionEvents(customerId: customer.id, limit: CustomerOperations.maxEventsShown)
+        let click = try customer.clickId.flatMap { id throws(StoreError) in try reader.conversionClick(id: id) }
+        let link = try customer.linkId.flatMap { id throws(StoreError) in try reader.link(id: id) }
+        return CustomerJourney(customer: customer, click: click, link: link, events: events)
+    }
+
+    public struct CustomerJourney: Sendable {
+        public var customer: Customer
+        public var click: Click?
+        public var link: Link?
+        public var events: [ConversionEvent]
+
+        /// Erased (`DELETE /api/v1/customers/...`): the personal fields are gone.
+        public var erased: Bool { customer.externalId.hasPrefix(CustomerOperations.erasedPrefix) }
+    }
+
+    /// `GET /api/v1/customers?cursor=&limit=`: customers by id after `after`, and the next
+    /// page's cursor (nil on the last page).
+    public static func customers(after: String?, limit: Int, _ reader: any StoreReader) throws(StoreError)
+        -> (customers: [Customer], next: String?)
+    {
+        let rows = try reader.customers(after: after, limit: limit + 1)
+        let page = Array(rows.prefix(limit))
+        return (page, rows.count > limit ? page.last?.id : nil)
+    }
+
     /// `GET /api/v1/links/{id}/qr.svg` with its default size, margin and level.
     public static func qrCodeSVG(_ link: Link) throws -> [UInt8] {
         QRCodeSVG.render(

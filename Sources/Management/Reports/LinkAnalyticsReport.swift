@@ -5,6 +5,8 @@ import Store
 /// A link's clicks and opens over its last `days` UTC days, today included, as every
 /// reader of them wants it: each day and each fixed bucket present (zero when nothing
 /// happened), the open-ended ones (in-app browsers, countries) ordered by count.
+/// Leads, sales and revenue come from the daily conversion counts (schema 12), and the
+/// totals of the previous period of the same length from the same read (2N days).
 /// Built from the store's per-link daily counts (`StoreReader.linkAnalytics`), so that it
 /// costs the same with ten million clicks as with ten. The API renders it as JSON
 /// (`LinkAnalyticsJSON`), the operator console as tables and charts.
@@ -27,6 +29,15 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     /// Per day (oldest first), opens per match type in `matchTypes` order.
     public let opensByDay: [[Int]]
     public let firstOpens: Int
+    /// Per day (oldest first), the leads and the sales that occurred, and the sales'
+    /// amounts by currency (minor units).
+    public let leadsByDay: [Int]
+    public let salesByDay: [Int]
+    public let revenueByDay: [[String: Int64]]
+    /// The period's totals, and those of the `days` days before it (read with it, when
+    /// the counts given reach back that far).
+    public let totals: PeriodTotals
+    public let previous: PeriodTotals
 
     public init(firstDay: Int64, days: Int, counts: LinkAnalytics) {
         let platforms = Self.platforms
@@ -59,6 +70,32 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         self.countries = Self.ordered(countries, first: "unknown")
         self.opensByDay = matchesByDay
         self.firstOpens = firstOpens
+        var leads = [Int](repeating: 0, count: days)
+        var sales = [Int](repeating: 0, count: days)
+        var revenue = [[String: Int64]](repeating: [:], count: days)
+        for c in counts.conversions where dayRange.contains(c.day) {
+            let i = Int(c.day - firstDay)
+            switch c.type {
+            case .lead: leads[i] += c.count
+            case .sale:
+                sales[i] += c.count
+                if let currency = c.currency { revenue[i][currency, default: 0] += c.amount }
+            }
+        }
+        self.leadsByDay = leads
+        self.salesByDay = sales
+        self.revenueByDay = revenue
+        self.totals = PeriodTotals(counts, days: dayRange)
+        self.previous = PeriodTotals(counts, days: (firstDay - Int64(days))..<firstDay)
+    }
+
+    /// The period's currencies (sales in them), in code order.
+    public var currencies: [String] { totals.revenue.keys.sorted() }
+
+    /// Clicks (without preview bots) -> leads -> sales over the period.
+    public var funnel: ConversionFunnel {
+        let bots = Self.kinds.firstIndex(of: .previewBot).map { kindTotals[$0] } ?? 0
+        return ConversionFunnel(clicks: clickTotal - bots, leads: totals.leads, sales: totals.sales)
     }
 
     /// Clicks per platform over the whole period, in `platforms` order.
@@ -79,7 +116,9 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     public static func == (a: LinkAnalyticsReport, b: LinkAnalyticsReport) -> Bool {
         a.firstDay == b.firstDay && a.days == b.days && a.clicksByDay == b.clicksByDay && a.kindTotals == b.kindTotals
             && a.inAppBrowsers.elementsEqual(b.inAppBrowsers, by: ==) && a.countries.elementsEqual(b.countries, by: ==)
-            && a.opensByDay == b.opensByDay && a.firstOpens == b.firstOpens
+            && a.opensByDay == b.opensByDay && a.firstOpens == b.firstOpens && a.leadsByDay == b.leadsByDay
+            && a.salesByDay == b.salesByDay && a.revenueByDay == b.revenueByDay && a.totals == b.totals
+            && a.previous == b.previous
     }
 
     private static func columnTotals(_ rows: [[Int]], width: Int) -> [Int] {

@@ -46,11 +46,60 @@ enum LinkAnalyticsJSON {
                 "opens",
                 .object([
                     ("total", int(matchTotals.reduce(0, +))), ("firstOpens", int(report.firstOpens)),
+                    ("installs", int(report.totals.installs)),
                     ("byMatchType", counters(matchNames, matchTotals)),
                     ("daily", .array(openDays)),
                 ])
             ),
+            ("conversions", conversions(report)),
+            (
+                "previousPeriod",
+                .object(
+                    [
+                        (
+                            "since",
+                            ResourceJSON.time((report.firstDay - Int64(report.days)) * LinkAnalytics.dayMilliseconds)
+                        ),
+                        ("until", ResourceJSON.time(report.firstDay * LinkAnalytics.dayMilliseconds)),
+                    ] + totals(report.previous))
+            ),
         ])
+    }
+
+    /// Leads, sales and revenue of the period, the funnel, and one entry per UTC day.
+    static func conversions(_ report: LinkAnalyticsReport) -> JSONValue {
+        let days: [JSONValue] = report.leadsByDay.indices.map { i in
+            .object([
+                ("day", .string(date(report.day(i)))), ("leads", int(report.leadsByDay[i])),
+                ("sales", int(report.salesByDay[i])), ("revenue", revenue(report.revenueByDay[i])),
+            ])
+        }
+        let funnel = report.funnel
+        return .object(
+            [
+                ("leads", int(report.totals.leads)), ("sales", int(report.totals.sales)),
+                ("revenue", revenue(report.totals.revenue)),
+                (
+                    "funnel",
+                    .object([
+                        ("clicks", int(funnel.clicks)), ("leads", int(funnel.leads)), ("sales", int(funnel.sales)),
+                    ])
+                ),
+                ("daily", .array(days)),
+            ])
+    }
+
+    /// The totals the previous period is compared on.
+    static func totals(_ t: PeriodTotals) -> [(String, JSONValue)] {
+        [
+            ("clicks", int(t.clicks)), ("installs", int(t.installs)), ("leads", int(t.leads)), ("sales", int(t.sales)),
+            ("revenue", revenue(t.revenue)),
+        ]
+    }
+
+    /// Amounts in minor units by currency code, in code order.
+    static func revenue(_ amounts: [String: Int64]) -> JSONValue {
+        .object(amounts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
     }
 
     /// `2026-11-29`: the UTC date of a day since the epoch.

@@ -209,6 +209,12 @@ struct CopyTable {
             "link_open_counts",
             [("link_id", .text), ("day", .int), ("matched_by", .text), ("first_open", .flag), ("count", .int)]),
         CopyTable(
+            "link_conversion_counts",
+            [
+                ("link_id", .text), ("day", .int), ("type", .text), ("currency", .text), ("count", .int),
+                ("amount", .int),
+            ]),
+        CopyTable(
             "handoffs",
             [
                 ("token_hash", .bytes), ("click_id", .text), ("app_id", .text), ("platform", .text),

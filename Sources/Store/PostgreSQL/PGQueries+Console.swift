@@ -25,7 +25,15 @@ extension PGQueries {
     static let selectClicksOfDayByLink = """
         SELECT link_id, sum(count)::bigint FROM link_click_counts WHERE day = $1 GROUP BY link_id
         """
-    static let selectOpensOfDay = "SELECT coalesce(sum(count), 0)::bigint FROM link_open_counts WHERE day = $1"
+    static let selectOpensOfDay = """
+        SELECT coalesce(sum(count), 0)::bigint,
+               coalesce(sum(count) FILTER (WHERE first_open AND matched_by <> 'none'), 0)::bigint
+        FROM link_open_counts WHERE day = $1
+        """
+    static let selectConversionsOfDay = """
+        SELECT type, currency, sum(count)::bigint, sum(amount)::bigint FROM link_conversion_counts WHERE day = $1
+        GROUP BY type, currency
+        """
     static let selectConsoleSession = """
         SELECT s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at
         FROM console_sessions s JOIN secret_keys k ON k.id = s.secret_key_id
@@ -78,8 +86,13 @@ extension PGQueries {
             let links = try Self.all(db.run("pgq_day_clicks_by_link", Self.selectClicksOfDayByLink, p)) { r, i in
                 (r.text(i, 0), Int(r.int(i, 1)))
             }
-            let opens = try db.run("pgq_day_opens", Self.selectOpensOfDay, p).int(0, 0)
-            tally.add(day: day, clicksByLink: links, opens: Int(opens))
+            let openRow = try db.run("pgq_day_opens", Self.selectOpensOfDay, p)
+            let (opens, installs) = (openRow.int(0, 0), openRow.int(0, 1))
+            let conversions = try Self.all(db.run("pgq_day_conversions", Self.selectConversionsOfDay, p)) { r, i in
+                (type: r.text(i, 0), currency: r.text(i, 1), count: Int(r.int(i, 2)), amount: r.int(i, 3))
+            }
+            tally.add(
+                day: day, clicksByLink: links, opens: Int(opens), installs: Int(installs), conversions: conversions)
         }
         return tally.result(topLinks: topLinks)
     }

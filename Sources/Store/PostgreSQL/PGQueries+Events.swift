@@ -249,6 +249,11 @@ extension PGQueries {
         WHERE link_id = $1 AND day >= $2 AND day <= $3
         ORDER BY link_id, day, matched_by, first_open
         """
+    static let selectLinkConversionCounts = """
+        SELECT day, type, currency, count, amount FROM link_conversion_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, type, currency
+        """
 
     func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
         try willQuery()
@@ -280,6 +285,16 @@ extension PGQueries {
             return LinkAnalytics.OpenCount(
                 day: r.int(i, 0), matchedBy: matchedBy, firstOpen: r.bool(i, 2), count: Int(r.int(i, 3)))
         }
-        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens)
+        let conversions = try Self.all(db.run("pgq_link_conversion_counts", Self.selectLinkConversionCounts, p)) {
+            r, i throws(StoreError) in
+            guard let type = ConversionType(rawValue: r.text(i, 1)) else {
+                throw ModelCodec.corrupt("link_conversion_counts.type")
+            }
+            let currency = r.text(i, 2)
+            return LinkAnalytics.ConversionCount(
+                day: r.int(i, 0), type: type, currency: currency.isEmpty ? nil : currency, count: Int(r.int(i, 3)),
+                amount: r.int(i, 4))
+        }
+        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens, conversions: conversions)
     }
 }

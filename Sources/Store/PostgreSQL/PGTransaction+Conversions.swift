@@ -58,7 +58,11 @@ extension PGTransaction {
         p.int(event.occurredAt)
         p.int(event.createdAt)
         p.bytes(event.response)
-        return try db.run("pgt_insert_conversion", Self.insertConversionSQL, p).affectedRows > 0
+        let inserted = try db.run("pgt_insert_conversion", Self.insertConversionSQL, p).affectedRows > 0
+        // Its link's daily count: held to the end of the batch (`flushCounts`), where the
+        // count rows are locked in key order after every job's customer lock.
+        if inserted { counts.links.addConversion(event) }
+        return inserted
     }
 
     static let eraseCustomerSQL = """

@@ -63,12 +63,45 @@ extension PGTransaction {
         ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = link_open_counts.count + excluded.count
         """
 
+    /// The leads' and sales' daily counts of the batch (schema 12), rows in key order.
+    static let upsertConversionCountsSQL = """
+        INSERT INTO link_conversion_counts (link_id, day, type, currency, count, amount)
+        SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[])
+        ON CONFLICT (link_id, day, type, currency) DO UPDATE
+            SET count = link_conversion_counts.count + excluded.count,
+                amount = link_conversion_counts.amount + excluded.amount
+        """
+
     /// Adds the pending counts to `click_counts` and the links' daily counts and forgets
     /// them. Called before COMMIT (`flushPending`) and
     /// before a read of the counts through this transaction. On failure the counts stay
     /// pending and the caller rolls back.
+    ///
+    /// The conversion counts go last, in key order: a batch of leads and sales locked its
+    /// customers job by job (in customer order, `WriteJob.lockOrder`); taking the count
+    /// rows only here, after all of those, in one order on every writer connection,
+    /// means a writer waiting for a count row never holds one another writer waits for.
     func flushCounts() throws(StoreError) {
         if counts.isEmpty { return }
+        if !counts.entries.isEmpty || !counts.links.hasNoVisitCounts { try flushVisitCounts() }
+        let conversions = counts.links.sortedConversions
+        if !conversions.isEmpty {
+            let n = conversions.count
+            var p = PGParams(capacity: 6)
+            p.array(PGParams.textOID, count: n) { w in for e in conversions { w.text(e.key.linkId) } }
+            p.array(PGParams.int8OID, count: n) { w in for e in conversions { w.int(e.key.day) } }
+            p.array(PGParams.textOID, count: n) { w in for e in conversions { w.text(e.key.type.rawValue) } }
+            p.array(PGParams.textOID, count: n) { w in for e in conversions { w.text(e.key.currency) } }
+            p.array(PGParams.int8OID, count: n) { w in for e in conversions { w.int(Int64(e.sum.count)) } }
+            p.array(PGParams.int8OID, count: n) { w in for e in conversions { w.int(e.sum.amount) } }
+            try db.run("pgt_upsert_conversion_counts", Self.upsertConversionCountsSQL, p)
+        }
+        counts.removeAll()
+    }
+
+    /// The clicks' and opens' counts: one statement for the four tables, or the opens'
+    /// alone for a resolver's batch.
+    private func flushVisitCounts() throws(StoreError) {
         if counts.entries.isEmpty && counts.links.hasOpensOnly {
             let opens = counts.links.sortedOpens
             let o = opens.count
@@ -79,7 +112,6 @@ extension PGTransaction {
             p.array(PGParams.boolOID, count: o) { w in for e in opens { w.bool(e.key.firstOpen) } }
             p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(Int64(e.count)) } }
             try db.run("pgt_upsert_open_counts", Self.upsertOpenCountsSQL, p)
-            counts.removeAll()
             return
         }
         let entries = counts.entries.sorted { a, b in
@@ -118,7 +150,6 @@ extension PGTransaction {
         p.array(PGParams.boolOID, count: o) { w in for e in opens { w.bool(e.key.firstOpen) } }
         p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(Int64(e.count)) } }
         try db.run("pgt_upsert_counts", Self.upsertCountsSQL, p)
-        counts.removeAll()
     }
 
     static func clickArrays(_ clicks: [Click]) -> PGParams {

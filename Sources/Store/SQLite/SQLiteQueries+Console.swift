@@ -24,7 +24,14 @@ extension SQLiteQueries {
     static let selectClicksOfDayByLink = """
         SELECT link_id, sum(count) FROM link_click_counts WHERE day = ?1 GROUP BY link_id
         """
-    static let selectOpensOfDay = "SELECT coalesce(sum(count), 0) FROM link_open_counts WHERE day = ?1"
+    /// The day's opens, and its installs: first opens with a match.
+    static let selectOpensOfDay = """
+        SELECT coalesce(sum(count), 0), coalesce(sum(CASE WHEN first_open AND matched_by <> 'none' THEN count END), 0)
+        FROM link_open_counts WHERE day = ?1
+        """
+    static let selectConversionsOfDay = """
+        SELECT type, currency, sum(count), sum(amount) FROM link_conversion_counts WHERE day = ?1 GROUP BY type, currency
+        """
     static let consoleSessionColumns = "s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at"
     static let selectConsoleSession = """
         SELECT \(consoleSessionColumns) FROM console_sessions s JOIN secret_keys k ON k.id = s.secret_key_id
@@ -74,8 +81,12 @@ extension SQLiteQueries {
             let links = try db.queryAll(Self.selectClicksOfDayByLink, { $0.bind(1, day) }) { s in
                 (s.text(0), s.int(1))
             }
-            let opens = try db.queryFirst(Self.selectOpensOfDay, { $0.bind(1, day) }) { s in s.int(0) } ?? 0
-            tally.add(day: day, clicksByLink: links, opens: opens)
+            let (opens, installs) =
+                try db.queryFirst(Self.selectOpensOfDay, { $0.bind(1, day) }) { s in (s.int(0), s.int(1)) } ?? (0, 0)
+            let conversions = try db.queryAll(Self.selectConversionsOfDay, { $0.bind(1, day) }) { s in
+                (type: s.text(0), currency: s.text(1), count: s.int(2), amount: s.int64(3))
+            }
+            tally.add(day: day, clicksByLink: links, opens: opens, installs: installs, conversions: conversions)
         }
         return tally.result(topLinks: topLinks)
     }

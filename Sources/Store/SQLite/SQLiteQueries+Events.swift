@@ -199,6 +199,11 @@ extension SQLiteQueries {
         WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
         ORDER BY link_id, day, matched_by, first_open
         """
+    static let selectLinkConversionCounts = """
+        SELECT day, type, currency, count, amount FROM link_conversion_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, type, currency
+        """
 
     func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
         let bind: (SQLiteStatement) -> Void = { s in
@@ -227,6 +232,15 @@ extension SQLiteQueries {
             }
             return LinkAnalytics.OpenCount(day: s.int64(0), matchedBy: matchedBy, firstOpen: s.bool(2), count: s.int(3))
         }
-        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens)
+        let conversions = try db.queryAll(Self.selectLinkConversionCounts, bind) { s throws(StoreError) in
+            guard let type = ConversionType(rawValue: s.text(1)) else {
+                throw ModelCodec.corrupt("link_conversion_counts.type")
+            }
+            let currency = s.text(2)
+            return LinkAnalytics.ConversionCount(
+                day: s.int64(0), type: type, currency: currency.isEmpty ? nil : currency, count: s.int(3),
+                amount: s.int64(4))
+        }
+        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens, conversions: conversions)
     }
 }

@@ -58,6 +58,8 @@ extension SQLiteTransaction {
             s.bind(16, event.createdAt)
             s.bind(17, event.response)
         }
+        // Its link's daily count, in this transaction, written with the batch's counts.
+        if changed > 0 { counts.links.addConversion(event) }
         return changed > 0
     }
 

@@ -154,6 +154,12 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = count + excluded.count
         """
 
+    static let upsertLinkConversionCountSQL = """
+        INSERT INTO link_conversion_counts (link_id, day, type, currency, count, amount) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT (link_id, day, type, currency) DO UPDATE SET count = count + excluded.count,
+            amount = amount + excluded.amount
+        """
+
     /// Adds the pending counts to `click_counts` and the links' daily counts (one
     /// UPSERT per key) and forgets them. Called before COMMIT
     /// and before a read of the counts through this transaction. On failure the counts
@@ -194,6 +200,17 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
                 s.bind(3, key.matchedBy.rawValue)
                 s.bind(4, key.firstOpen)
                 s.bind(5, count)
+            }
+        }
+        // In key order as on PostgreSQL (one writer here: for symmetry, not for locks).
+        for (key, sum) in counts.links.sortedConversions {
+            try db.execute(Self.upsertLinkConversionCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.type.rawValue)
+                s.bind(4, key.currency)
+                s.bind(5, sum.count)
+                s.bind(6, sum.amount)
             }
         }
         counts.removeAll()

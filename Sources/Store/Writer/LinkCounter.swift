@@ -46,15 +46,34 @@ struct LinkCounter: Equatable {
         var firstOpen: Bool
     }
 
+    /// One row of `link_conversion_counts` (schema 12): leads have the currency "".
+    struct ConversionKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var type: ConversionType
+        var currency: String
+    }
+
+    /// A conversion row's sums: how many events and, for sales, their amounts (minor units).
+    struct ConversionSum: Equatable {
+        var count: Int
+        var amount: Int64
+    }
+
     private(set) var clicks: [(key: ClickKey, count: Int)] = []
     private(set) var countries: [(key: CountryKey, count: Int)] = []
     private(set) var opens: [(key: OpenKey, count: Int)] = []
     private var clickIndex: [ClickKey: Int] = [:]
     private var countryIndex: [CountryKey: Int] = [:]
     private var openIndex: [OpenKey: Int] = [:]
+    /// Leads and sales of the batch: a handful of keys (their links' days), by hash.
+    private(set) var conversions: [ConversionKey: ConversionSum] = [:]
 
     /// Countries are counted with every click, so no click rows means no country rows.
-    var isEmpty: Bool { clicks.isEmpty && opens.isEmpty }
+    var isEmpty: Bool { clicks.isEmpty && opens.isEmpty && conversions.isEmpty }
+
+    /// No click, country or open row (conversions aside): the part the visit path writes.
+    var hasNoVisitCounts: Bool { clicks.isEmpty && opens.isEmpty }
 
     /// Opens and nothing else (a batch of the resolver's).
     var hasOpensOnly: Bool { clicks.isEmpty && countries.isEmpty && !opens.isEmpty }
@@ -78,6 +97,18 @@ struct LinkCounter: Equatable {
     mutating func addOpen(linkId: String, at: Int64, matchedBy: MatchType, firstOpen: Bool) {
         let key = OpenKey(linkId: linkId, day: Self.day(at), matchedBy: matchedBy, firstOpen: firstOpen)
         Self.add(key, to: &opens, index: &openIndex)
+    }
+
+    /// A lead or sale of a link, on the UTC day it occurred (`occurredAt`, not the day it
+    /// was recorded: a sale sent late counts on its own day).
+    mutating func addConversion(_ event: ConversionEvent) {
+        guard let linkId = event.linkId else { return }
+        let sale = event.type == .sale
+        let key = ConversionKey(
+            linkId: linkId, day: Self.day(event.occurredAt), type: event.type,
+            currency: sale ? (event.currency ?? "") : "")
+        conversions[key, default: ConversionSum(count: 0, amount: 0)].count += 1
+        if sale { conversions[key]!.amount += event.amount ?? 0 }
     }
 
     /// One more of `key`: the last row, else a scan of the few rows, else the hash index
@@ -117,6 +148,7 @@ struct LinkCounter: Equatable {
         if !countryIndex.isEmpty { countryIndex.removeAll(keepingCapacity: true) }
         if !opens.isEmpty { opens.removeAll(keepingCapacity: true) }
         if !openIndex.isEmpty { openIndex.removeAll(keepingCapacity: true) }
+        if !conversions.isEmpty { conversions.removeAll(keepingCapacity: true) }
     }
 
     /// The click rows in key order (link, day, platform, kind, browser): two PostgreSQL
@@ -153,9 +185,23 @@ struct LinkCounter: Equatable {
         }
     }
 
+    /// The conversion rows in key order (link, day, type, currency): the PostgreSQL
+    /// writers upsert them at the end of a batch, after every job took its customer
+    /// locks, all in this one order, so that they wait for each other, never deadlock.
+    var sortedConversions: [(key: ConversionKey, sum: ConversionSum)] {
+        conversions.map { (key: $0.key, sum: $0.value) }.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId.utf8.lexicographicallyPrecedes(y.linkId.utf8) }
+            if x.day != y.day { return x.day < y.day }
+            if x.type != y.type { return x.type.rawValue < y.type.rawValue }
+            return x.currency.utf8.lexicographicallyPrecedes(y.currency.utf8)
+        }
+    }
+
     static func == (a: LinkCounter, b: LinkCounter) -> Bool {
         a.clicks.elementsEqual(b.clicks) { $0.key == $1.key && $0.count == $1.count }
             && a.countries.elementsEqual(b.countries) { $0.key == $1.key && $0.count == $1.count }
             && a.opens.elementsEqual(b.opens) { $0.key == $1.key && $0.count == $1.count }
+            && a.conversions == b.conversions
     }
 }

@@ -21,6 +21,7 @@ enum SchemaFixtures {
         (10, v10),
         (11, v11),
         (12, v12),
+        (13, v13),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -584,5 +585,25 @@ enum SchemaFixtures {
                 INSERT INTO webhook_outbox VALUES ('biq_whk_01HFIXTURE0000000000000000', 'msg_01HFIXTURE0000000000000000',
                     'open.created', X'7B7D', 1000, 'pending', 0, 0, 1000, 1000, NULL, NULL, NULL, NULL, NULL, 1000);
                 PRAGMA user_version = 12;
+                """)
+
+    /// Version 13: conversion counts per link and day, holding the version 9 fixture's lead.
+    static let v13 =
+        v12
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 12;",
+            with: """
+                CREATE TABLE link_conversion_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    amount INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, type, currency)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_conversion_counts_day ON link_conversion_counts(day);
+                INSERT INTO link_conversion_counts VALUES ('\(linkId)', 0, 'lead', '', 1, 0);
+                PRAGMA user_version = 13;
                 """)
 }
