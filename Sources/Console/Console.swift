@@ -119,6 +119,8 @@ public final class Console: Sendable {
         case .app(let id): return .response(try appPage(id, csrf: csrf, reader))
         case .rotateKeys(let id): return rotateKeys(id, request, csrf: csrf)
         case .domains: return domainsPage(csrf: csrf)
+        case .settings: return .response(try settingsPage(csrf: csrf, reader))
+        case .updateSettings: return updateSettings(request, csrf: csrf)
         case .webhooks: return .response(WebhooksPage.render(try reader.webhookEndpoints(), csrf: csrf))
         case .webhook(let id): return .response(try webhookPage(id, csrf: csrf, reader))
         case .testWebhook(let id): return testWebhook(id, request, csrf: csrf)

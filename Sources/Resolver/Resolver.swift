@@ -80,6 +80,29 @@ public final class Resolver: Sendable {
     /// What the fleet rate-limit sync did so far; nil when nothing is shared (SQLite).
     public var fleetSyncStatistics: FleetSyncStatistics? { fleetSync?.statistics() }
 
+    /// The rate limits of the other track calls, kept beside the resolver's and shared with
+    /// the fleet the same way (decision 0027).
+    public enum TrackLimit: Sendable {
+        /// `track/click` per source address.
+        case clickAddress
+        /// `track/click` per browser key (its id).
+        case clickKey
+        /// `track/lead` and `track/sale` per secret key (its id).
+        case conversionKey
+    }
+
+    /// Takes one request of `key` from bucket `limit`: nil when admitted, else the whole
+    /// seconds to wait (`Retry-After`, at least 1). Thread-safe; for the event loops.
+    public func admit(_ limit: TrackLimit, _ key: String, nowMillis: Int64) -> Int? {
+        let limiter: RateLimiter
+        switch limit {
+        case .clickAddress: limiter = limiters.clickAddress
+        case .clickKey: limiter = limiters.clickKey
+        case .conversionKey: limiter = limiters.conversionKey
+        }
+        return limiter.acquire(limiters.keys.key(key), nowMillis: nowMillis).map(ResolverLimiters.retryAfterSeconds)
+    }
+
     /// Resolves one request; `completion` is called exactly once.
     public func resolve(_ input: ResolveInput, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let headers = HeaderValues(input.request.headers)

@@ -63,6 +63,18 @@ public protocol Store: AnyObject, Sendable {
         completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
     )
 
+    /// `write(refusing:_:completion:)` for a body that `writeConcurrently` could take:
+    /// rows kept right by unique keys and conditional updates, no catalog row changed
+    /// (leads and sales, decision 0024). `lockOrder` names the row the body locks first
+    /// and holds (`WriteJob.lockOrder`): bodies of one batch run in that order, so
+    /// concurrent batches do not deadlock over them. The default is `write(refusing:)`.
+    func writeConcurrently<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        lockOrder: String?,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    )
+
     /// Blocking form of `write(refusing:_:completion:)`, for the CLI's `apply` and tests.
     func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
         refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
@@ -103,6 +115,15 @@ extension Store {
         genericWrite(body, completion: completion)
     }
 
+    public func writeConcurrently<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        lockOrder: String?,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        write(refusing: refusing, body, completion: completion)
+    }
+
     /// Waits on the calling thread for `write(refusing:_:completion:)`.
     public func writeAndWait<T: Sendable, Refusal: Error & Sendable>(
         refusing: Refusal.Type, _ body: @escaping @Sendable (any StoreTransaction) throws -> T
@@ -122,7 +143,7 @@ extension Store {
     }
 }
 
-public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, WebhookReading {
+public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, ClientClickReading, WebhookReading {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]
     func app(_ id: String) throws(StoreError) -> MobileApp?
@@ -205,7 +226,9 @@ public protocol StoreReader: AnyObject, CertificateReading, ConversionReading, W
 }
 
 /// Writes, inside the writer's transaction. Reads through it see the writes before them.
-public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting, WebhookWriting {
+public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWriting, ClientClickWriting,
+    WebhookWriting
+{
     var now: Int64 { get }
 
     func insertClick(_ click: Click) throws(StoreError)

@@ -51,7 +51,11 @@ final class ManagementOpenAPITests: XCTestCase {
             // Every request line can be too long for the transport.
             XCTAssertEqual(operation?["responses"]?["414"], OpenAPIErrorResponse.uriTooLong.reference)
             XCTAssertNotNil(operation?["responses"]?["400"], "\(route.operationId) documents no 400")
-            if route.isPublic {
+            if route.operationId == "track.click" {
+                // No secret key: the workspace's browser key (decision 0027).
+                XCTAssertEqual(operation?["security"], [["browserKey": []]])
+                XCTAssertNotNil(operation?["responses"]?["401"], "track.click documents no 401")
+            } else if route.isPublic {
                 XCTAssertEqual(operation?["security"], .array([]))
             } else {
                 XCTAssertNotNil(operation?["responses"]?["401"], "\(route.operationId) documents no 401")

@@ -144,7 +144,7 @@ final class FleetRateLimitTests: XCTestCase {
         let clock = Locked<Int64>(10_000)
         let limits = RateLimits(
             perApp: 1_000, perSourceAddress: 1_000, perAppInstance: 0, perHandoffToken: 0,
-            failuresPerSourceAddress: 0)
+            failuresPerSourceAddress: 0, trackClickPerAddress: 0, trackClickPerKey: 0, conversionsPerKey: 0)
         let a = Node(fleet: fleet, index: 0, limits: limits, phase: 0, clock: clock)
         let b = Node(fleet: fleet, index: 1, limits: limits, phase: 0, clock: clock)
         let app = a.limiters.keys.key("biq_mapp_one")

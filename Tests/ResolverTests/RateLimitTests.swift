@@ -20,6 +20,31 @@ final class RateLimitTests: XCTestCase {
         XCTAssertEqual(d.failuresPerSourceAddress, 10)
     }
 
+    func testTheOtherTrackCallsHaveTheirOwnBuckets() {
+        let d = RateLimits()
+        XCTAssertEqual([d.trackClickPerAddress, d.trackClickPerKey, d.conversionsPerKey], [120, 6_000, 6_000])
+        var l = limits()
+        l.trackClickPerAddress = 6
+        l.trackClickPerKey = 3
+        l.conversionsPerKey = 2
+        let w = World(limits: l)
+        let r = w.resolver
+        for _ in 0..<6 { XCTAssertNil(r.admit(.clickAddress, "198.51.100.1", nowMillis: w.now)) }
+        XCTAssertEqual(r.admit(.clickAddress, "198.51.100.1", nowMillis: w.now), 10, "one every 10 s")
+        XCTAssertNil(r.admit(.clickAddress, "198.51.100.2", nowMillis: w.now), "per address")
+        // The same text in another bucket is another key.
+        for _ in 0..<3 { XCTAssertNil(r.admit(.clickKey, "198.51.100.1", nowMillis: w.now)) }
+        XCTAssertEqual(r.admit(.clickKey, "198.51.100.1", nowMillis: w.now), 20)
+        for _ in 0..<2 { XCTAssertNil(r.admit(.conversionKey, "sk_1", nowMillis: w.now)) }
+        XCTAssertEqual(r.admit(.conversionKey, "sk_1", nowMillis: w.now), 30)
+        XCTAssertNil(r.admit(.conversionKey, "sk_1", nowMillis: w.now + 30_000), "after Retry-After")
+        // The resolver's own buckets are untouched by them (all off here).
+        XCTAssertEqual(w.resolve(w.android()).status, 200)
+        // A limit of 0 switches its bucket off.
+        let off = World(limits: .unlimited).resolver
+        for _ in 0..<1_000 { XCTAssertNil(off.admit(.clickAddress, "a", nowMillis: 0)) }
+    }
+
     func testSourceAddressLimitAnswers429WithRetryAfter() {
         let w = World(limits: limits(address: 120))
         for _ in 0..<120 { XCTAssertEqual(w.resolve(w.android()).status, 200) }

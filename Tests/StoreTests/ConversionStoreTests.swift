@@ -145,6 +145,29 @@ final class ConversionStoreTests: StoreTestCase {
         }
     }
 
+    /// Rows are in time order only roughly: a click that reached the writer late sits
+    /// among later ones and is found in a wider window; one written further from its
+    /// time than the widest window is not.
+    func testAClickWrittenOutOfOrderIsFoundWithinTheSlack() throws {
+        let start: Int64 = 1_700_000_000_000
+        var clicks = ConversionStoreCases.clicks(start: start)  // 10 s of clicks, 25 ms apart
+        func click(at: Int64, _ r: UInt64) -> Click {
+            Fixture.click(id: Identifier.clickPrefix + ULID.make(milliseconds: UInt64(at), random: (r, r)), at: at)
+        }
+        let lateBy900ms = click(at: start + 5_000, 1)
+        let lateBy8s = click(at: start + 1_000, 2)
+        let early = click(at: start + 9_990, 3)
+        let tooLate = click(at: start - 61_000, 4)
+        clicks.insert(early, at: 10)
+        clicks.insert(lateBy900ms, at: 236)
+        clicks.append(contentsOf: [lateBy8s, tooLate])
+        let rows = clicks
+        try write { tx in for c in rows { try tx.insertClick(c) } }
+        for c in [lateBy900ms, lateBy8s, early] { XCTAssertEqual(try reader.conversionClick(id: c.id), c, c.id) }
+        XCTAssertNil(try reader.conversionClick(id: tooLate.id))
+        XCTAssertEqual(try reader.conversionClick(id: clicks[300].id), clicks[300])
+    }
+
     func testListsAndErasure() throws {
         try ConversionStoreCases.listsAndErasure(write: { body in try write { tx in try body(tx) } }, read: { reader })
     }

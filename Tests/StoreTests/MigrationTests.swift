@@ -44,8 +44,9 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances",
-                "certificate_orders", "certificates", "click_counts", "clicks", "console_sessions",
+                "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances", "browser_keys",
+                "certificate_orders", "certificates", "click_counts", "clicks", "client_click_settings",
+                "console_sessions",
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
                 "link_country_counts", "link_open_counts",
                 "links", "mobile_apps", "open_events",
@@ -105,6 +106,16 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(
                 try reader.storedCertificates().map(\.issuer), fixture.version >= 6 ? ["CN=Fixture CA"] : [], context)
             XCTAssertEqual(try reader.certificatesVersion(), fixture.version >= 6 ? 4 : 0, context)
+            // Client-click tracking (version 11): the fixture's key and settings; older files
+            // start off, without keys.
+            XCTAssertEqual(
+                try reader.browserKeys().map(\.id), fixture.version >= 11 ? [SchemaFixtures.browserKeyId] : [], context)
+            XCTAssertEqual(
+                try reader.clientClickSettings(),
+                fixture.version >= 11
+                    ? ClientClickSettings(
+                        enabled: true, hostnames: ["shop.example.com", "*.example.org"], updatedAt: 1000)
+                    : .initial, context)
             // The upgraded file takes new writes.
             XCTAssertNoThrow(
                 try store.writeAndWait { tx in

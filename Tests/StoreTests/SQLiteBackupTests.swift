@@ -74,8 +74,10 @@ final class SQLiteBackupTests: StoreTestCase {
         XCTAssertGreaterThan(copyMilliseconds, 1_000, "the copy must outlast many commits to test anything")
         XCTAssertGreaterThan(duringCopy, 50, "the writer kept committing while the copy ran")
         let slowestMilliseconds = slowest.load(ordering: .relaxed) / 1_000_000
+        // A write held by the copy waits for the rest of it; a busy machine's scheduler can
+        // stall one for most of a second (750 ms of 2,925 seen with three builds running).
         XCTAssertLessThan(
-            slowestMilliseconds, copyMilliseconds / 4,
+            slowestMilliseconds, copyMilliseconds / 2,
             "no write waited for the copy (slowest \(slowestMilliseconds) ms, copy \(copyMilliseconds) ms)")
         XCTAssertEqual(copy.schemaVersion, SQLiteStore.supportedSchemaVersion)
         // One snapshot: every click committed before the copy began, and not all of those

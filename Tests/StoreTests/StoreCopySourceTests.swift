@@ -26,7 +26,7 @@ final class StoreCopySourceTests: XCTestCase {
             queryOnly: false)
         try Migrations.apply(on: db, migrations: Array(Migrations.all.dropLast()))
         db.close()
-        let older = Migrations.latestVersion - 1
+        let older = Migrations.all.dropLast().last!.version
         XCTAssertThrowsError(try StoreCopy.openSource(directory.databasePath)) { error in
             XCTAssertEqual(
                 error as? StoreCopyError, .sourceVersion(found: older, supported: Migrations.latestVersion))

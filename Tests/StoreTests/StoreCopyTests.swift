@@ -51,6 +51,12 @@ final class StoreCopyTests: PGTestCase {
             bare.enabled = false
             try tx.putLink(bare)
             try tx.putSecretKey(SecretKeyRecord(id: "sk_a", name: "CI", keyHash: [1, 2], hint: "ab", createdAt: 5))
+            try tx.putBrowserKey(
+                BrowserKeyRecord(id: "bk_a", name: "shop", keyHash: [7, 8], hint: "wxyz", createdAt: 6))
+            try tx.putBrowserKey(
+                BrowserKeyRecord(id: "bk_b", name: "old", keyHash: [9], hint: "abcd", createdAt: 7, revokedAt: 8))
+            try tx.putClientClickSettings(
+                ClientClickSettings(enabled: true, hostnames: ["shop.example.com", "*.example.org"], updatedAt: 9))
             try tx.putSecretKey(
                 SecretKeyRecord(id: "sk_B", name: "ops", keyHash: [3], hint: "cd", createdAt: 5, revokedAt: 9))
             try tx.putSecretKey(
@@ -200,6 +206,9 @@ final class StoreCopyTests: PGTestCase {
         try same("claims") { try $0.linkClaims(domain: Fixture.host) }
         try same("secret keys") { try $0.secretKeys() }
         try same("secret key") { try $0.secretKey(hash: [3]) }
+        try same("browser keys") { try $0.browserKeys() }
+        try same("browser key") { try $0.browserKey(hash: [7, 8]) }
+        try same("client click settings") { try $0.clientClickSettings() }
         try same("scoped key") { try $0.secretKey(hash: [4]) }
         try same("customer") { try $0.customer(externalId: "c1") }
         try same("sale") { try $0.conversionEvent(eventId: "invoice_1") }

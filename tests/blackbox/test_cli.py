@@ -133,12 +133,14 @@ def test_keys_list_shows_names_and_hints_but_never_the_keys(data):
     assert out.returncode == 0
     assert a not in out.stdout and b not in out.stdout
     lines = out.stdout.strip().splitlines()
-    assert lines[0].split() == ["ID", "NAME", "HINT", "SCOPES", "CREATED", "REVOKED"]
+    assert lines[0].split() == ["ID", "TYPE", "NAME", "HINT", "SCOPES", "CREATED", "REVOKED"]
+    assert " secret " in lines[1]
     assert "first key" in lines[1] and "..." + a[-4:] in lines[1] and lines[1].rstrip().endswith("-")
     assert " all " in lines[1], "a key made without --scope holds every power"
     listed = json.loads(cli(["keys", "list", "--json"], data).stdout)
     assert [k["name"] for k in listed] == ["first key", "second"]
-    assert all(set(k) == {"id", "name", "hint", "scopes", "createdAt", "revokedAt"} for k in listed)
+    assert all(set(k) == {"id", "type", "name", "hint", "scopes", "createdAt", "revokedAt"} for k in listed)
+    assert all(k["type"] == "secret" for k in listed)
     assert all(k["scopes"] is None for k in listed)
     assert listed[0]["hint"] == a[-4:] and listed[0]["revokedAt"] is None and listed[0]["id"].startswith("sk_")
 

@@ -104,16 +104,18 @@ def test_the_switches_must_be_booleans(demo):
 # ---------------------------------------------------------------- the script
 
 
-def readme_integrity():
+def readme_integrity(version="v1"):
     text = open(os.path.join(ROOT, "README.md")).read()
-    m = re.search(r'src="https://go\.example\.com/_biqli/analytics-v1\.js"\s+integrity="(sha384-[A-Za-z0-9+/=]+)"',
-                  text)
+    m = re.search(r'src="https://go\.example\.com/_biqli/analytics-' + version
+                  + r'\.js"\s+integrity="(sha384-[A-Za-z0-9+/=]+)"', text)
     assert m, "the README's snippet names the script with its integrity hash"
     return m.group(1)
 
 
-def test_the_script_is_served_for_other_sites_with_the_readmes_integrity(demo):
-    status, headers, body = visit(demo, "/_biqli/analytics-v1.js", ua=UA_DESKTOP)
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_the_script_is_served_for_other_sites_with_the_readmes_integrity(demo, version):
+    name = f"analytics-{version}.js"
+    status, headers, body = visit(demo, "/_biqli/" + name, ua=UA_DESKTOP)
     assert status == 200
     assert headers["content-type"] == "text/javascript; charset=utf-8"
     assert headers["cache-control"] == "public, max-age=31536000, immutable"
@@ -121,11 +123,18 @@ def test_the_script_is_served_for_other_sites_with_the_readmes_integrity(demo):
     assert headers["cross-origin-resource-policy"] == "cross-origin"
     assert headers["x-content-type-options"] == "nosniff"
     digest = "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode()
-    assert digest == readme_integrity()
-    assert body == open(os.path.join(ROOT, "public", "analytics-v1.js"), "rb").read()
-    status, headers, zipped = visit(demo, "/_biqli/analytics-v1.js", ua=UA_DESKTOP,
-                                    headers={"Accept-Encoding": "gzip"})
+    assert digest == readme_integrity(version)
+    assert body == open(os.path.join(ROOT, "public", name), "rb").read()
+    status, headers, zipped = visit(demo, "/_biqli/" + name, ua=UA_DESKTOP, headers={"Accept-Encoding": "gzip"})
     assert headers.get("content-encoding") == "gzip" and gzip.decompress(zipped) == body
     # On every link domain, and no other version exists.
-    assert visit(demo, "/_biqli/analytics-v1.js", host="links.example.test", ua=UA_DESKTOP)[0] == 200
-    assert visit(demo, "/_biqli/analytics-v2.js", ua=UA_DESKTOP)[0] == 404
+    assert visit(demo, "/_biqli/" + name, host="links.example.test", ua=UA_DESKTOP)[0] == 200
+    assert visit(demo, "/_biqli/analytics-v3.js", ua=UA_DESKTOP)[0] == 404
+
+
+def test_v1_is_frozen():
+    """analytics-v1.js must not change a byte: pages pin it by the README's integrity hash,
+    which is the hash of the script as it shipped with version 1."""
+    body = open(os.path.join(ROOT, "public", "analytics-v1.js"), "rb").read()
+    assert "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode() == (
+        "sha384-yEm4Mvoo8078/S1gGTBVlZ7uWJHvhscA910xgQBjgUWXYlPTtdOL0g32Sq2KQ3Zw")

@@ -309,6 +309,7 @@ def test_every_page_passes_axe_and_keeps_its_csp(browser, site):
         ("apps", "/console/apps"),
         ("app", f"/console/apps/{DEMO_APP_ID}"),
         ("domains", "/console/domains"),
+        ("settings", "/console/settings"),
     ]
     for name, path in pages:
         b.open_console(path)

@@ -217,6 +217,36 @@ def test_fifty_identical_leads_at_once_make_one_event(demo):
     assert len(_rows(demo, "SELECT id FROM customers WHERE external_id = ?", (body["customerExternalId"],))) == 1
 
 
+def test_many_events_of_a_few_customers_at_once_all_land(demo):
+    """Leads and sales of four customers, in every order, from 32 clients at once: on
+    PostgreSQL they run on several writer connections, each a transaction of many
+    events, so two transactions may want the same customers in opposite orders. Every
+    call is answered 201 the first time (no retry hides a deadlock or a conflict), each
+    customer is one row keeping the first click it was given, and every event is one."""
+    clicks = [new_click(demo) for _ in range(4)]
+    c = client(demo, max_retries=0)
+    names = ["cus_" + uuid.uuid4().hex for _ in range(4)]
+    for name, click in zip(names, clicks):  # each customer attributed first, so sales need no clickId
+        c.send("lead", {"clickId": click, "eventId": "evt_" + uuid.uuid4().hex, "eventName": "Sign up",
+                        "customerExternalId": name, "metadata": {}})
+
+    def one(i):
+        name = names[(i * 7 + i // 4) % 4]
+        if i % 3:
+            return c.send("sale", {"eventId": "evt_" + uuid.uuid4().hex, "customerExternalId": name,
+                                   "amount": 100 + i, "currency": "eur", "metadata": {}})
+        return c.send("lead", {"clickId": clicks[i % 4], "eventId": "evt_" + uuid.uuid4().hex,
+                               "eventName": "Sign up", "customerExternalId": name, "metadata": {}})
+
+    with ThreadPoolExecutor(32) as pool:
+        answers = list(pool.map(one, range(240)))
+    assert [a.status for a in answers] == [201] * 240
+    for name, click in zip(names, clicks):
+        rows = _rows(demo, "SELECT id, click_id FROM customers WHERE external_id = ?", (name,))
+        assert len(rows) == 1 and rows[0]["click_id"] == click, rows
+    assert len(_rows(demo, "SELECT id FROM conversion_events")) == 244
+
+
 @pytest.mark.skipif(not backend.POSTGRESQL, reason="a fleet shares one PostgreSQL database")
 def test_fifty_identical_leads_sent_to_two_edges_at_once_make_one_event(edge_factory):
     from test_fleet import fleet

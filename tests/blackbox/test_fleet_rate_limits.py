@@ -177,7 +177,7 @@ def test_the_sync_says_on_metrics_what_it_did_and_counts_what_a_node_admitted_al
         assert first["biqli_fleet_rate_limit_sync_failures_total"] == 0
         assert first["biqli_fleet_rate_limit_nodes"] == 1
         assert 0 <= first["biqli_fleet_rate_limit_sync_age_seconds"] < 5
-        buckets = {"app", "address", "instance", "token", "failures"}
+        buckets = {"app", "address", "instance", "token", "failures", "click_address", "click_key", "conversion_key"}
         assert {k for k in first if k.startswith("biqli_fleet_rate_limit_unsynced_admissions_total")} == {
             f'biqli_fleet_rate_limit_unsynced_admissions_total{{bucket="{b}"}}' for b in buckets}
         assert all(v == 0 for k, v in first.items() if "unsynced" in k)

@@ -13,7 +13,8 @@ import pytest
 
 import backend
 from edge import BINARY, request
-from fixtures_data import DEMO_APP_ID, DEMO_HOST, UA_DESKTOP, android_token, api, barrier, start_demo, visit
+from fixtures_data import (
+    DEMO_APP_ID, DEMO_HOST, UA_DESKTOP, android_token, api, barrier, start_demo, update_link, visit)
 from test_console import Browser
 
 pytestmark = pytest.mark.skipif(not backend.POSTGRESQL, reason="the PostgreSQL pass of scripts/test runs these")
@@ -23,7 +24,8 @@ ROOMY = {"BIQLI_EDGE_RATE_PER_ADDRESS": "100000", "BIQLI_EDGE_RATE_PER_INSTANCE"
 SQLITE = {**ROOMY, "BIQLI_EDGE_DATABASE_URL": ""}  # the SQLite file, on the PostgreSQL pass too
 # The test cluster trusts loopback, so a password is accepted and ignored: it must never be shown.
 PASSWORD = "n0t-Shown-" + uuid.uuid4().hex[:8]
-TABLES = ["secret_keys", "console_sessions", "domains", "mobile_apps", "app_domains", "publishable_keys", "links", "signing_keys",
+TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessions", "domains", "mobile_apps",
+          "app_domains", "publishable_keys", "links", "signing_keys",
           "idempotency_records", "customers", "conversion_events", "webhook_endpoints", "webhook_outbox",
           "webhook_attempts", "certificates", "acme_accounts", "app_instances", "click_counts",
           "link_click_counts", "link_country_counts", "link_open_counts", "handoffs", "clicks", "open_events",
@@ -130,6 +132,12 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
     for key in ("moved-a", "moved-b"):
         api(old, "POST", "/links", {"domain": DEMO_HOST, "key": key, "url": f"https://www.example.com/{key}",
                                     "mobile": {"appId": DEMO_APP_ID, "route": f"/{key}"}})
+    # Client-side click tracking (decision 0027): a browser key and the settings move too.
+    browser_key = subprocess.run(
+        [BINARY, "keys", "create", "--browser", "--name", "shop"], capture_output=True, text=True, timeout=30,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_DATA_DIR": data}, cwd=data).stdout.strip()
+    assert browser_key.startswith("biqli_pk_")
+    api(old, "PATCH", "/client-click-tracking", {"enabled": True, "hostnames": ["shop.example.test"]})
     barrier(old)  # every click queued before is committed
     before = api_reads(old)
     # An operator signed in to the console.
@@ -172,6 +180,13 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
     new.secret_key, new.publishable_key, new.barrier_clicks = old.secret_key, old.publishable_key, set()
     assert new.database_url == plain
     assert api_reads(new) == before
+    assert api(new, "GET", "/client-click-tracking")["hostnames"] == ["shop.example.test"]
+    update_link(new, "docs", trackConversions=True)
+    status, _, raw = request(new.http_port, "/api/v1/track/click", method="POST", body=json.dumps(
+        {"domain": DEMO_HOST, "key": "docs"}).encode(), headers={
+        "Authorization": "Bearer " + browser_key, "Origin": "https://shop.example.test", "User-Agent": UA_DESKTOP,
+        "Content-Type": "application/json"})
+    assert status == 200 and json.loads(raw)["clickId"], raw
     moved = api(new, "GET", f"/webhooks/{hook['id']}")
     assert moved["secretHint"] == hook["secretHint"] and moved["events"] == ["link.created"]
     assert len(api(new, "GET", f"/webhooks/{hook['id']}/deliveries")["data"]) == 2

@@ -7,7 +7,7 @@ import Templates
 enum ConsoleLayout {
     /// The navigation's sections.
     enum Section: CaseIterable {
-        case overview, links, apps, domains, webhooks
+        case overview, links, apps, domains, webhooks, settings
 
         var title: String {
             switch self {
@@ -15,6 +15,7 @@ enum ConsoleLayout {
             case .links: return "Links"
             case .apps: return "Mobile apps"
             case .domains: return "Domains"
+            case .settings: return "Settings"
             case .webhooks: return "Webhooks"
             }
         }
@@ -25,6 +26,7 @@ enum ConsoleLayout {
             case .links: return ConsolePaths.links
             case .apps: return ConsolePaths.apps
             case .domains: return ConsolePaths.domains
+            case .settings: return ConsolePaths.settings
             case .webhooks: return ConsolePaths.webhooks
             }
         }

@@ -10,6 +10,7 @@ enum ConsolePaths {
     static let newLink = LocalURL("/console/links/new")!
     static let apps = LocalURL("/console/apps")!
     static let domains = LocalURL("/console/domains")!
+    static let settings = LocalURL("/console/settings")!
     static let webhooks = LocalURL("/console/webhooks")!
     static let mainContent = LocalURL("#main")!
 

@@ -12,6 +12,7 @@ enum ConsoleRoute: Equatable {
     case qrCode(String)
     case apps, app(String), rotateKeys(String)
     case domains
+    case settings, updateSettings
     case webhooks, webhook(String), testWebhook(String)
 
     enum Match: Equatable {
@@ -49,6 +50,7 @@ enum ConsoleRoute: Equatable {
             case "links": return two(get: .links, post: .createLink)
             case "apps": return one(.get, .apps)
             case "domains": return one(.get, .domains)
+            case "settings": return two(get: .settings, post: .updateSettings)
             case "webhooks": return one(.get, .webhooks)
             default: return .notFound
             }

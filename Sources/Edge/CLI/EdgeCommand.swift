@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// The command line: `serve`, `keys`, `apply`, `check`, `backup`, `restore`, `migrate-store`, `nodes`.
+/// The command line: `serve`, `keys`, `client-clicks`, `apply`, `check`, `backup`, `restore`, `migrate-store`,
+/// `nodes`.
 /// Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
     static var version: String { EdgeVersion.current }
@@ -15,6 +16,7 @@ enum EdgeCommand {
           biqli-edge keys create --name NAME          create a workspace secret key (printed once)
           biqli-edge keys list                        list workspace keys
           biqli-edge keys revoke ID                   revoke a workspace key
+          biqli-edge client-clicks show|set           client-side click tracking: switch, allowed hostnames
           biqli-edge apply FILE.json                  import domains, apps and links (idempotent)
           biqli-edge check [--config FILE]            validate configuration, certificates, association files
           biqli-edge backup --to FILE                 copy the SQLite store and secrets into FILE, while serving
@@ -43,6 +45,7 @@ enum EdgeCommand {
         switch command {
         case "serve": return ServeCommand.run(rest)
         case "keys": return KeysCommand.run(rest)
+        case "client-clicks": return ClientClicksCommand.run(rest)
         case "apply": return ApplyCommand.run(rest)
         case "check": return CheckCommand.run(rest)
         case "backup": return BackupCommand.run(rest)

@@ -4,25 +4,30 @@ import Model
 import Store
 
 /// `biqli-edge keys create|list|revoke`: workspace secret keys, which authenticate the
-/// workspace API. A key is printed once, at creation, and stored only as its SHA-256.
+/// workspace API, and browser keys (`--browser`), which a page sends to `track/click`
+/// (decision 0027). A key is printed once, at creation, and stored only as its SHA-256.
 enum KeysCommand {
     static let help = """
         Usage: biqli-edge keys <create|list|revoke> [options]
 
         Workspace secret keys (biqli_sk_...) authenticate the workspace API under /api/v1/.
-        They work on the data directory of BIQLI_EDGE_DATA_DIR (or --config), also while
-        `serve` runs there.
+        Browser keys (biqli_pk_..., --browser) go into customers' pages and grant only
+        POST /api/v1/track/click (client-side click tracking). They work on the data
+        directory of BIQLI_EDGE_DATA_DIR (or --config), also while `serve` runs there.
 
           keys create --name NAME [--scope SCOPE]...
                                     create a key and print it, alone on one line (shown once)
-          keys list [--json]        list keys: id, name, last four characters, scopes, created, revoked
-          keys revoke ID            revoke a key (it stops working at once)
+          keys create --browser --name NAME
+                                    create a browser key (biqli_pk_...) and print it
+          keys list [--json]        list keys: id, type, name, last four characters, scopes, created, revoked
+          keys revoke ID            revoke a key, secret (sk_...) or browser (bk_...): it stops working at once
 
         Every subcommand takes --config FILE and --help.
 
         Examples:
           biqli-edge keys create --name ci
           biqli-edge keys create --name shop-backend --scope conversions.create
+          biqli-edge keys create --browser --name shop-site
           export BIQLI_SK=$(biqli-edge keys create --name deploy)
           biqli-edge keys list
           biqli-edge keys revoke sk_01JDEM0KEY0000000000000000
@@ -30,6 +35,7 @@ enum KeysCommand {
 
     static let createHelp = """
         Usage: biqli-edge keys create --name NAME [--scope SCOPE]... [--config FILE]
+               biqli-edge keys create --browser --name NAME [--config FILE]
 
         Creates a workspace secret key and prints it alone on one line of standard output.
         It is shown only this once (only its SHA-256 is stored): keep it in a secret store.
@@ -41,10 +47,16 @@ enum KeysCommand {
         \(KeyScope.allCases.map(\.rawValue).joined(separator: ", ")).
         A server that only sends leads and sales (the PHP SDK) needs conversions.create.
 
+        With --browser it makes a workspace browser key (biqli_pk_...) instead: the key a
+        customer's page gives analytics-v2.js (data-publishable-key) for POST
+        /api/v1/track/click, from the hostnames the workspace allows. It grants nothing
+        else (every other route refuses it) and takes no --scope.
+
         Examples:
           biqli-edge keys create --name ci
           biqli-edge keys create --name shop --scope conversions.create
           biqli-edge keys create --name reports --scope links.read,analytics.read
+          biqli-edge keys create --browser --name shop-site
           BIQLI_EDGE_DATA_DIR=/var/lib/biqli biqli-edge keys create --name "ops laptop"
           curl -H "Authorization: Bearer $(biqli-edge keys create --name tmp)" http://localhost:8080/api/v1/links
         """
@@ -52,8 +64,9 @@ enum KeysCommand {
     static let listHelp = """
         Usage: biqli-edge keys list [--json] [--config FILE]
 
-        Lists workspace keys: ID, name, the last four characters, creation and revocation
-        times. Never the keys themselves. --json prints a JSON array instead of a table.
+        Lists workspace keys, secret and browser: ID, type, name, the last four characters,
+        scopes, creation and revocation times. Never the keys themselves. --json prints a
+        JSON array instead of a table.
 
         Examples:
           biqli-edge keys list
@@ -63,11 +76,13 @@ enum KeysCommand {
     static let revokeHelp = """
         Usage: biqli-edge keys revoke ID [--config FILE]
 
-        Revokes the key with this ID (from `keys list`); requests with it get 401 at once.
-        Revoking a revoked key changes nothing and succeeds.
+        Revokes the key with this ID (from `keys list`): a secret key (sk_...) or a browser
+        key (bk_...); requests with it get 401 at once. Revoking a revoked key changes
+        nothing and succeeds.
 
         Examples:
           biqli-edge keys revoke sk_01JDEM0KEY0000000000000000
+          biqli-edge keys revoke bk_01JDEM0KEY0000000000000000
         """
 
     static func run(_ args: [String]) -> Int32 {
@@ -100,7 +115,7 @@ enum KeysCommand {
         }
         guard
             let options = ParsedOptions.parse(
-                args, flags: [], values: ["name", "scope", "config"], command: "keys create")
+                args, flags: ["browser"], values: ["name", "scope", "config"], command: "keys create")
         else { return 2 }
         guard options.positional.isEmpty, let name = options.values["name"] else {
             printError("biqli-edge keys create: --name NAME is required (see --help)")
@@ -108,6 +123,11 @@ enum KeysCommand {
         }
         if let rule = WorkspaceKeys.nameProblem(name) {
             printError("biqli-edge keys create: --name \(rule)")
+            return 2
+        }
+        let browser = options.flags.contains("browser")
+        if browser, options.allValues["scope"] != nil {
+            printError("biqli-edge keys create: a browser key takes no --scope (it can only track clicks)")
             return 2
         }
         var scopes: [KeyScope]?
@@ -128,8 +148,11 @@ enum KeysCommand {
         defer { store.close() }
         let key: String
         do {
-            key = try WorkspaceKeys.create(
-                name: name, scopes: scopes, store: store, now: Int64(Clock.nowMilliseconds()))
+            let now = Int64(Clock.nowMilliseconds())
+            key =
+                browser
+                ? try BrowserKeys.create(name: name, store: store, now: now)
+                : try WorkspaceKeys.create(name: name, scopes: scopes, store: store, now: now)
         } catch {
             printError("biqli-edge keys create: cannot store the key: \(error)")
             return 1
@@ -154,29 +177,35 @@ enum KeysCommand {
         guard let store = CommandSetup.openStore(configuration, command: "keys list") else { return 1 }
         defer { store.close() }
         let keys: [SecretKeyRecord]
+        let browserKeys: [BrowserKeyRecord]
         do {
             keys = try store.reader(loop: 0).secretKeys()
+            browserKeys = try store.reader(loop: 0).browserKeys()
         } catch {
             printError("biqli-edge keys list: \(error)")
             return 1
         }
         if options.flags.contains("json") {
-            printOut(JSONWriter(pretty: true).string(.array(keys.map(json))))
+            printOut(JSONWriter(pretty: true).string(.array(keys.map(json) + browserKeys.map(json))))
             return 0
         }
-        if keys.isEmpty {
+        if keys.isEmpty && browserKeys.isEmpty {
             printOut("No workspace keys. Create one with: biqli-edge keys create --name NAME")
             return 0
         }
-        let rows = keys.map { k in
-            [
-                k.id, k.name, "..." + k.hint,
-                k.scopes.map { KeyScope.encode($0).replacingOccurrences(of: " ", with: ",") } ?? "all",
-                Timestamp.format(milliseconds: k.createdAt),
-                k.revokedAt.map { Timestamp.format(milliseconds: $0) } ?? "-",
-            ]
-        }
-        printOut(table(header: ["ID", "NAME", "HINT", "SCOPES", "CREATED", "REVOKED"], rows: rows))
+        func time(_ t: Int64?) -> String { t.map { Timestamp.format(milliseconds: $0) } ?? "-" }
+        let rows =
+            keys.map { k in
+                [
+                    k.id, "secret", k.name, "..." + k.hint,
+                    k.scopes.map { KeyScope.encode($0).replacingOccurrences(of: " ", with: ",") } ?? "all",
+                    time(k.createdAt), time(k.revokedAt),
+                ]
+            }
+            + browserKeys.map { k in
+                [k.id, "browser", k.name, "..." + k.hint, "track/click", time(k.createdAt), time(k.revokedAt)]
+            }
+        printOut(table(header: ["ID", "TYPE", "NAME", "HINT", "SCOPES", "CREATED", "REVOKED"], rows: rows))
         return 0
     }
 
@@ -199,7 +228,10 @@ enum KeysCommand {
         let now = Int64(Clock.nowMilliseconds())
         let outcome: WorkspaceKeys.Revocation
         do {
-            outcome = try WorkspaceKeys.revoke(id: id, store: store, now: now)
+            outcome =
+                id.hasPrefix(BrowserKeyRecord.idPrefix)
+                ? try BrowserKeys.revoke(id: id, store: store, now: now)
+                : try WorkspaceKeys.revoke(id: id, store: store, now: now)
         } catch {
             printError("biqli-edge keys revoke: \(error)")
             return 1
@@ -216,9 +248,18 @@ enum KeysCommand {
         return 0
     }
 
+    static func json(_ k: BrowserKeyRecord) -> JSONValue {
+        .object([
+            ("id", .string(k.id)), ("type", "browser"), ("name", .string(k.name)), ("hint", .string(k.hint)),
+            ("scopes", .null),
+            ("createdAt", .string(Timestamp.format(milliseconds: k.createdAt))),
+            ("revokedAt", k.revokedAt.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null),
+        ])
+    }
+
     static func json(_ k: SecretKeyRecord) -> JSONValue {
         .object([
-            ("id", .string(k.id)), ("name", .string(k.name)), ("hint", .string(k.hint)),
+            ("id", .string(k.id)), ("type", "secret"), ("name", .string(k.name)), ("hint", .string(k.hint)),
             ("scopes", k.scopes.map { .array($0.map { .string($0.rawValue) }) } ?? .null),
             ("createdAt", .string(Timestamp.format(milliseconds: k.createdAt))),
             ("revokedAt", k.revokedAt.map { .string(Timestamp.format(milliseconds: $0)) } ?? .null),

@@ -65,6 +65,9 @@ struct EdgeConfiguration: Sendable {
         var perInstance = 30
         var perToken = 20
         var invalidPerAddress = 10
+        var clickPerAddress = 120
+        var clickPerKey = 6_000
+        var conversionsPerKey = 6_000
     }
 
     /// One setting: its environment name, its file key and how to apply a text value.
@@ -206,6 +209,22 @@ struct EdgeConfiguration: Sendable {
         Setting(variable: "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", help: "invalid keys/tokens per minute per address") {
             c, v throws(ConfigurationError) in
             c.rateLimits.invalidPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_INVALID_PER_ADDRESS", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS", help: "track/click calls per minute per source address")
+        {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.clickPerAddress = try parseInt(v, "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS", 1...10_000_000)
+        },
+        Setting(variable: "BIQLI_EDGE_RATE_CLICK_PER_KEY", help: "track/click calls per minute per browser key") {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.clickPerKey = try parseInt(v, "BIQLI_EDGE_RATE_CLICK_PER_KEY", 1...10_000_000)
+        },
+        Setting(
+            variable: "BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY",
+            help: "track/lead and track/sale calls per minute per secret key"
+        ) {
+            c, v throws(ConfigurationError) in
+            c.rateLimits.conversionsPerKey = try parseInt(v, "BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY", 1...10_000_000)
         },
         Setting(
             variable: "BIQLI_EDGE_HEAD_TIMEOUT_MS", help: "a request head must arrive within this of its first byte"

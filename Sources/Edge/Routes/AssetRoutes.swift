@@ -5,8 +5,9 @@ import Templates
 /// `/_biqli/assets/<name>.<hash>.<ext>`: the pages' CSS, script and icons, embedded in
 /// the binary. Only exact content-hashed names exist, so traversal has nothing to find;
 /// answers are immutable for a year and gzip-compressed when the client accepts it.
-/// Beside them, `/_biqli/analytics-v1.js`, the conversion-tracking script for customers'
-/// own sites (its name is versioned instead of hashed: their pages pin it).
+/// Beside them, `/_biqli/analytics-v1.js` and `analytics-v2.js`, the conversion-tracking
+/// scripts for customers' own sites (their names are versioned instead of hashed: their
+/// pages pin them).
 enum AssetRoutes {
     static func install(on router: RouterBuilder) {
         router.add([.get], "/_biqli/assets/*path", name: "asset") { request, _, params in
@@ -18,8 +19,10 @@ enum AssetRoutes {
             }
             return .response(page)
         }
-        router.add([.get], AssetCatalog.analyticsScriptPath, name: "analytics script") { request, _, _ in
-            .response(AssetCatalog.analyticsScript(acceptEncoding: request.headers["accept-encoding"]))
+        for name in AssetCatalog.analyticsScriptNames {
+            router.add([.get], AssetCatalog.analyticsScriptPath(name), name: "analytics script") { request, _, _ in
+                .response(AssetCatalog.analyticsScript(name, acceptEncoding: request.headers["accept-encoding"]))
+            }
         }
     }
 }

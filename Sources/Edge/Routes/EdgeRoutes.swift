@@ -20,8 +20,11 @@ enum EdgeRoutes {
             }, fleetSync: { services.resolver.fleetSyncStatistics })
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)
+        // One visit flow (its per-loop caches) for visits and client-side clicks.
+        let flow = VisitFlow(services: services)
         ResolverRoutes.install(on: router, services: services)
+        ClientClickRoutes.install(on: router, services: services, flow: flow)
         ManagementRoutes.install(on: router, services: services)
-        VisitRoutes.install(on: router, services: services)
+        VisitRoutes.install(on: router, services: services, flow: flow)
     }
 }

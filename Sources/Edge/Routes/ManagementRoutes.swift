@@ -17,6 +17,10 @@ enum ManagementRoutes {
             publicURL: services.configuration.publicURL, retentionDays: services.configuration.retentionDays,
             logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) },
             certificate: { host in services.certificate(host) })
+        let resolver = services.resolver
+        environment.limitConversion = { keyId in
+            resolver.admit(.conversionKey, keyId, nowMillis: services.nowMilliseconds)
+        }
         environment.webhookAllowHTTP = services.configuration.webhooks.allowHTTP
         let api = ManagementAPI(store: services.store, environment: environment)
         router.add(nil, "/api/v1/*path", name: "management") { request, context, _ in

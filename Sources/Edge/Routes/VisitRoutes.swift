@@ -13,8 +13,7 @@ import Templates
 /// configured domain gets its 404 over plain HTTP too: redirecting it would only send
 /// the visitor to a certificate this edge may not have.
 enum VisitRoutes {
-    static func install(on router: RouterBuilder, services: EdgeServices) {
-        let flow = VisitFlow(services: services)
+    static func install(on router: RouterBuilder, services: EdgeServices, flow: VisitFlow) {
 
         router.add([.get], "/", name: "root") { request, context, _ in
             guard let domain = domain(request, context, services) else {

@@ -150,7 +150,9 @@ final class EdgeApplication {
                 publicURL: configuration.publicURL,
                 limits: RateLimits(
                     perApp: limits.perApp, perSourceAddress: limits.perAddress, perAppInstance: limits.perInstance,
-                    perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress),
+                    perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress,
+                    trackClickPerAddress: limits.clickPerAddress, trackClickPerKey: limits.clickPerKey,
+                    conversionsPerKey: limits.conversionsPerKey),
                 onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
             httpsActive: { host in server.certificates.covers(host) },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },

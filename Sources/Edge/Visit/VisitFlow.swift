@@ -161,7 +161,7 @@ struct VisitFlow: Sendable {
         return .deferred
     }
 
-    private func makeClick(
+    func makeClick(
         _ planned: PlannedClick, _ link: Link, _ visitor: Visitor, _ dynamic: [(String, String)],
         _ request: HTTPRequest, _ context: RequestContext, now: Int64
     ) -> Click {

@@ -78,6 +78,10 @@ public final class ManagementAPI: Sendable {
                 let record = try ManagementAuth.authenticate(request.headers, reader: reader)
                 if let scope = route.scope, !record.allows(scope) { throw ManagementError.insufficientScope(scope) }
                 keyId = record.id
+                // The server SDK's calls are limited per key (decision 0027); the SDK honours Retry-After.
+                if route.isConversion, let wait = environment.limitConversion?(record.id) {
+                    throw ManagementError.rateLimited(retryAfterSeconds: wait)
+                }
             }
             let query = try QueryParameters(request.query)
             try query.requireOnly(route.query)
@@ -99,6 +103,9 @@ public final class ManagementAPI: Sendable {
                     call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
                 }
                 return .write(PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion))
+            case .edge:
+                // The edge answers these paths before this API sees them.
+                throw ManagementError.notFound("No route \(request.method.name) \(path).")
             }
         } catch {
             return .answer(errorResponse(error, requestId: requestId))
@@ -107,26 +114,33 @@ public final class ManagementAPI: Sendable {
 
     /// Runs a write on the store's writer; `respond` is called once, on the writer thread.
     /// A `ManagementError` thrown by the operation is its refusal: the store rolls back
-    /// this request's work only and hands the error back typed.
+    /// this request's work only and hands the error back typed. Leads and sales (their own
+    /// idempotency, kept by unique keys; no catalog row) may run on the store's concurrent
+    /// writers, as two edges would run them (decision 0024).
     public func perform(_ write: PendingWrite, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let call = write.call
         let environment = self.environment
+        let completion: @Sendable (Result<ManagementAnswer, WriteError<ManagementError>>) -> Void = {
+            [self] result in
+            switch result {
+            case .success(let answer):
+                respond(response(answer, requestId: call.requestId))
+            case .failure(.refused(let error)):
+                respond(errorResponse(error, requestId: call.requestId))
+            case .failure(.store(let error)):
+                respond(errorResponse(error, requestId: call.requestId))
+            }
+        }
+        if write.ownIdempotency {
+            store.writeConcurrently(
+                refusing: ManagementError.self, lockOrder: ConversionOperations.lockOrder(call),
+                { tx in try write.operation(call, tx, environment) }, completion: completion)
+            return
+        }
         store.write(
             refusing: ManagementError.self,
-            { tx in
-                if write.ownIdempotency { return try write.operation(call, tx, environment) }
-                return try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) }
-            },
-            completion: { [self] result in
-                switch result {
-                case .success(let answer):
-                    respond(response(answer, requestId: call.requestId))
-                case .failure(.refused(let error)):
-                    respond(errorResponse(error, requestId: call.requestId))
-                case .failure(.store(let error)):
-                    respond(errorResponse(error, requestId: call.requestId))
-                }
-            })
+            { tx in try ManagementIdempotency.run(call, tx) { try write.operation(call, tx, environment) } },
+            completion: completion)
     }
 
     // MARK: answers
@@ -150,7 +164,8 @@ public final class ManagementAPI: Sendable {
         var extra: [(String, String)] = []
         switch failure {
         case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
-        case .invalidToken: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
+        case .invalidToken, .invalidBrowserKey: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
+        case .rateLimited(let seconds): extra.append(("Retry-After", String(seconds)))
         default: break
         }
         // The store away for a moment (PostgreSQL restarting, a lock held elsewhere): the

@@ -12,6 +12,9 @@ public struct ManagementEnvironment: Sendable {
     var retentionDays: Int
     /// Logs a failure the client only sees as `internal_server_error`.
     var logFailure: @Sendable (String, String) -> Void
+    /// The rate limit of `track/lead` and `track/sale` per secret key (by its id): nil to
+    /// go on, else the seconds to wait (429 `rate_limit_exceeded`, decision 0027). Nil: no limit.
+    public var limitConversion: (@Sendable (String) -> Int?)?
     /// `BIQLI_EDGE_WEBHOOK_ALLOW_HTTP`: webhook endpoints may be plain `http://` URLs.
     public var webhookAllowHTTP = false
 

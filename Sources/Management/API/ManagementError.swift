@@ -46,6 +46,22 @@ enum ManagementError: Error, Sendable, Equatable {
     case attributionRequired
     /// 422: `currency` is not an ISO 4217 currency with a minor unit.
     case currencyUnavailable(String)
+    /// 429 with `Retry-After`: a rate limit of the track calls (decision 0027).
+    case rateLimited(retryAfterSeconds: Int)
+    /// 401 `invalid_token` of `track/click`: no usable browser key (`biqli_pk_...`).
+    case invalidBrowserKey
+    /// 403: a `track/click` call without an `Origin` header (not from a browser page).
+    case originRequired
+    /// 403: the page's origin is not one of the workspace's hostnames.
+    case originNotAllowed(String)
+    /// 403: client-side click tracking is on but no hostname is allowed yet.
+    case hostnameNotConfigured
+    /// 400: an OPTIONS request to `track/click` that is not a CORS preflight of a POST
+    /// with at most `Authorization` and `Content-Type` (`why` says what is wrong).
+    case invalidPreflight(String)
+    /// 403: client-side click tracking is off for the workspace, or the link does not
+    /// track conversions (`why`).
+    case clientClickTrackingDisabled(String)
 
     static func invalid(_ field: String, _ rule: String) -> ManagementError {
         .invalid([FieldProblem(field, rule)])
@@ -63,6 +79,10 @@ enum ManagementError: Error, Sendable, Equatable {
         case .insufficientScope: return 403
         case .idempotencyKeyRequired: return 400
         case .invalidClickId, .attributionRequired, .currencyUnavailable: return 422
+        case .rateLimited: return 429
+        case .invalidBrowserKey: return 401
+        case .originRequired, .originNotAllowed, .hostnameNotConfigured, .clientClickTrackingDisabled: return 403
+        case .invalidPreflight: return 400
         }
     }
 
@@ -83,6 +103,13 @@ enum ManagementError: Error, Sendable, Equatable {
         case .invalidClickId: return "invalid_click_id"
         case .attributionRequired: return "attribution_required"
         case .currencyUnavailable: return "currency_unavailable"
+        case .rateLimited: return "rate_limit_exceeded"
+        case .invalidBrowserKey: return "invalid_token"
+        case .originRequired: return "origin_required"
+        case .originNotAllowed: return "origin_not_allowed"
+        case .hostnameNotConfigured: return "hostname_not_configured"
+        case .invalidPreflight: return "invalid_preflight"
+        case .clientClickTrackingDisabled: return "client_click_tracking_disabled"
         }
     }
 
@@ -116,6 +143,21 @@ enum ManagementError: Error, Sendable, Equatable {
             return "Send clickId: this customer has no attributed click yet (a lead with clickId attributes it)."
         case .currencyUnavailable(let code):
             return "The currency \(code) is not an ISO 4217 currency with a minor unit."
+        case .rateLimited(let seconds):
+            return "Too many requests; retry after \(seconds) seconds with the same request."
+        case .invalidBrowserKey:
+            return
+                "Send a workspace browser key: Authorization: Bearer biqli_pk_... (create one with `biqli-edge keys create --browser`)."
+        case .originRequired:
+            return "Call track/click from a web page: the request has no Origin header."
+        case .originNotAllowed(let origin):
+            return
+                "The origin \(origin) is not allowed; add its hostname to the workspace's client-click-tracking hostnames."
+        case .hostnameNotConfigured:
+            return
+                "No hostname is allowed to track clicks yet; add the site's hostnames to the workspace's client-click-tracking settings."
+        case .invalidPreflight(let why): return "Not a valid CORS preflight for track/click: \(why)."
+        case .clientClickTrackingDisabled(let why): return why
         }
     }
 
@@ -133,6 +175,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .eventConflict(let field): return .object([("field", .string(field))])
         case .attributionRequired: return .object([("field", "clickId")])
         case .currencyUnavailable(let code): return .object([("field", "currency"), ("currency", .string(code))])
+        case .rateLimited(let seconds): return .object([("retryAfter", .int(Int64(seconds)))])
+        case .originNotAllowed(let origin): return .object([("origin", .string(origin))])
         default: return nil
         }
     }

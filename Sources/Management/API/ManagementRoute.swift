@@ -13,6 +13,8 @@ struct ManagementRoute: Sendable {
         case read(Read)
         /// Run on the store's writer inside one transaction; answered after the commit.
         case write(Write)
+        /// Served by the edge before the workspace API sees the path (`track/click`).
+        case edge
     }
 
     let method: HTTPMethod
@@ -77,6 +79,9 @@ struct ManagementRoute: Sendable {
         if operationId.hasPrefix("links.") { return isWrite ? .linksWrite : .linksRead }
         if operationId.hasPrefix("customers.") { return isWrite ? .customersWrite : .customersRead }
         if operationId.hasPrefix("events.") { return .eventsRead }
+        if operationId.hasPrefix("clientClickTracking.") || operationId.hasPrefix("browserKeys.") {
+            return isWrite ? .clientClicksWrite : .clientClicksRead
+        }
         if operationId.hasPrefix("webhooks.") { return isWrite ? .webhooksWrite : .webhooksRead }
         return nil
     }
@@ -151,6 +156,24 @@ enum ManagementRoutesTable {
         ManagementRoute(.get, "/api/v1/customers/{externalId}", "customers.get", .read(CustomerOperations.get)),
         ManagementRoute(
             .delete, "/api/v1/customers/{externalId}", "customers.erase", .write(CustomerOperations.erase)),
+        ManagementRoute(
+            .get, "/api/v1/client-click-tracking", "clientClickTracking.get", .read(ClientClickOperations.getSettings)),
+        ManagementRoute(
+            .patch, "/api/v1/client-click-tracking", "clientClickTracking.update", requiresBody: true,
+            .write(ClientClickOperations.updateSettings)),
+        ManagementRoute(
+            .get, "/api/v1/browser-keys", "browserKeys.list", query: listQuery, .read(ClientClickOperations.listKeys)),
+        ManagementRoute(
+            .post, "/api/v1/browser-keys", "browserKeys.create", requiresBody: true,
+            .write(ClientClickOperations.createKey)),
+        ManagementRoute(
+            .delete, "/api/v1/browser-keys/{id}", "browserKeys.revoke", .write(ClientClickOperations.revokeKey)),
+        // Answered by the edge's own route, ahead of this table (`ClientClickAPI`: a
+        // browser key, CORS, the click written by the visit path); listed so that the
+        // document and the dispatcher name the same operations.
+        ManagementRoute(.post, ClientClickAPI.path, "track.click", isPublic: true, requiresBody: true, .edge),
+        ManagementRoute(.options, ClientClickAPI.path, "track.clickPreflight", isPublic: true, .edge),
+
         ManagementRoute(
             .get, "/api/v1/events", "events.list", query: listQuery.union(["type", "linkId"]),
             .read(CustomerOperations.events)),

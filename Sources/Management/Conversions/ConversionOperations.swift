@@ -69,6 +69,14 @@ enum ConversionOperations {
         return ManagementAnswer(201, ConversionJSON.withRequestId(body, call.requestId))
     }
 
+    /// The customer a lead or sale will lock (its upsert holds the row to the commit):
+    /// the writer orders a batch's conversions by it (`Store.writeConcurrently`). Nil
+    /// for a body without one, which is refused before it locks anything.
+    static func lockOrder(_ call: ManagementCall) -> String? {
+        guard case .string(let id)? = call.body?.first(where: { $0.0 == "customerExternalId" })?.1 else { return nil }
+        return id
+    }
+
     /// The stored answer when this request was already answered; 409 when its key or
     /// `eventId` was used by another request; nil when neither is known.
     static func replay(_ input: ConversionInput, keyHash: [UInt8], call: ManagementCall, _ tx: any StoreTransaction)

@@ -6,6 +6,8 @@ import Core
 enum KeyMaterial {
     static let secretPrefix = "biqli_sk_"
     static let publishablePrefix = "biqli_mobile_pk_"
+    /// Workspace browser keys (client-side click tracking, decision 0027).
+    static let browserPrefix = "biqli_pk_"
 
     static func randomBytes(_ count: Int) -> [UInt8] {
         _ = sodiumReady
@@ -19,6 +21,19 @@ enum KeyMaterial {
 
     /// `biqli_mobile_pk_` + 64 base64url characters (48 random bytes).
     static func newPublishableKey() -> String { publishablePrefix + Base64URL.encode(randomBytes(48)) }
+
+    /// `biqli_pk_` + 43 base64url characters (32 random bytes).
+    static func newBrowserKey() -> String { browserPrefix + Base64URL.encode(randomBytes(32)) }
+
+    /// True when `key` is `prefix` + exactly `count` base64url characters.
+    static func isWellFormed(_ key: String, prefix: String, count: Int) -> Bool {
+        guard key.hasPrefix(prefix), key.utf8.count == prefix.utf8.count + count else { return false }
+        return key.utf8.dropFirst(prefix.utf8.count).allSatisfy {
+            ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: "_")
+        }
+    }
 
     static func hash(_ key: String) -> [UInt8] { SHA256.hash(key) }
 

@@ -74,7 +74,12 @@ extension OpenAPIDocument {
                 "type": "http", "scheme": "bearer", "bearerFormat": "biqli_sk_ + 43 base64url characters",
                 "description":
                     "A workspace secret key, created with `biqli-edge keys create --name NAME`. Publishable keys (biqli_pk_, biqli_mobile_pk_) are refused with 401 invalid_token.",
-            ]
+            ],
+            "browserKey": [
+                "type": "http", "scheme": "bearer", "bearerFormat": "biqli_pk_ + 43 base64url characters",
+                "description":
+                    "A workspace browser key, created with `biqli-edge keys create --browser --name NAME` or POST /api/v1/browser-keys: public (it sits in the page), it grants only track/click.",
+            ],
         ],
     ]
 }

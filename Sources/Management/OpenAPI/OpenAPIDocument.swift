@@ -17,13 +17,12 @@ enum OpenAPIDocument {
             "title": "biqli-edge workspace API",
             "version": "1.0.0",
             "description":
-                "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge, their analytics and the links' QR codes. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and, but the QR images, Cache-Control: no-store. Writes accept an optional Idempotency-Key. A key made with --scope holds only its scopes (403 insufficient_scope otherwise). The server SDK's conversion calls (POST /api/v1/track/lead and /track/sale) follow the SDK's header rules. The mobile resolver (POST /api/v1/track/open) is documented separately, in the resolver contract.",
+                "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge, their analytics and the links' QR codes. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and, but the QR images, Cache-Control: no-store. Writes accept an optional Idempotency-Key. A key made with --scope holds only its scopes (403 insufficient_scope otherwise). The server SDK's conversion calls (POST /api/v1/track/lead and /track/sale) follow the SDK's header rules. POST /api/v1/track/click takes a workspace browser key (biqli_pk_...) from an allowed page instead, with CORS. The mobile resolver (POST /api/v1/track/open) is documented separately, in the resolver contract.",
         ],
         "security": [["workspaceSecretKey": []]],
         "tags": [
             ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"],
-            ["name": "Webhooks"],
-            ["name": "Meta"],
+            ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Meta"],
         ],
     ]
 
@@ -33,13 +32,12 @@ enum OpenAPIDocument {
     static func assemble() -> JSONValue {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
-            domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, webhookPaths,
-        ]
-        .flatMap(
-            members)
+            domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
+            webhookPaths,
+        ].flatMap(members)
         let schemas = [
             domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
-            customerSchemas, webhookSchemas,
+            customerSchemas, clientClickSchemas, webhookSchemas,
         ]
         .flatMap(members)
         let components = members(commonComponents) + [("schemas", .object(schemas))]

@@ -41,6 +41,23 @@ public enum WorkspaceOperations {
         _ = try refusing { try LinkOperations.delete(id, tx) }
     }
 
+    /// `PATCH /api/v1/client-click-tracking` with `enabled` and the whole list of
+    /// `hostnames` (decision 0027); the stored settings.
+    public static func updateClientClickSettings(
+        enabled: Bool, hostnames: [String], now: Int64, _ tx: any StoreTransaction
+    ) throws -> ClientClickSettings {
+        try refusing {
+            var settings = try tx.clientClickSettings()
+            let body: JSONValue = .object([
+                ("enabled", .bool(enabled)), ("hostnames", .array(hostnames.map { .string($0) })),
+            ])
+            try ClientClickSettingsInput.apply(body, to: &settings)
+            settings.updatedAt = now
+            try tx.putClientClickSettings(settings)
+            return settings
+        }
+    }
+
     /// A new publishable key, shown this once.
     public struct RotatedKey: Sendable {
         public let publishableKey: String

@@ -19,6 +19,10 @@ public enum KeyScope: String, Sendable, Equatable, CaseIterable, Comparable {
     case customersWrite = "customers.write"
     /// `GET /api/v1/events`: leads and sales.
     case eventsRead = "events.read"
+    /// `GET /api/v1/client-click-tracking` and `/api/v1/browser-keys` (decision 0027).
+    case clientClicksRead = "client_clicks.read"
+    /// Their changes: the settings, new browser keys, revocations.
+    case clientClicksWrite = "client_clicks.write"
     /// `GET /api/v1/webhooks...`: endpoints (never their secrets), deliveries, attempts.
     case webhooksRead = "webhooks.read"
     /// Creating, changing, deleting webhook endpoints, rotating secrets, redeliveries, tests.

@@ -13,13 +13,20 @@
 ///    on the loop, so a spent address does not reach the writer with one.
 ///
 /// Every 429 but the handoff's is answered synchronously on the event loop. In a fleet
-/// (PostgreSQL), all five hold for the fleet: `FleetSync` shares them (decision 0016).
+/// (PostgreSQL), all of them hold for the fleet: `FleetSync` shares them (decision 0016).
+///
+/// Beside the resolver's five, the same machinery limits the other track calls
+/// (decision 0027): `track/click` per address and per browser key, `track/lead` and
+/// `track/sale` per secret key (`Resolver.admit`).
 final class ResolverLimiters: Sendable {
     let app: RateLimiter
     let address: RateLimiter
     let instance: RateLimiter
     let token: RateLimiter
     let failures: RateLimiter
+    let clickAddress: RateLimiter
+    let clickKey: RateLimiter
+    let conversionKey: RateLimiter
     /// The hash of bucket keys (the fleet's seed when shared).
     let keys: RateLimitKeys
 
@@ -38,17 +45,25 @@ final class ResolverLimiters: Sendable {
         instance = make(limits.perAppInstance)
         token = make(limits.perHandoffToken)
         failures = make(limits.failuresPerSourceAddress)
+        clickAddress = make(limits.trackClickPerAddress)
+        clickKey = make(limits.trackClickPerKey)
+        conversionKey = make(limits.conversionsPerKey)
     }
 
     /// Every enabled bucket with its number in the fleet's table (stable: stored).
     var numbered: [(bucket: Int, limiter: RateLimiter)] {
-        [(1, app), (2, address), (3, instance), (4, token), (5, failures)].filter { $0.1.isEnabled }
+        [
+            (1, app), (2, address), (3, instance), (4, token), (5, failures), (6, clickAddress), (7, clickKey),
+            (8, conversionKey),
+        ].filter { $0.1.isEnabled }
     }
 
     /// Every enabled bucket with its name on `/metrics` (a label value: stable).
     var named: [(name: String, limiter: RateLimiter)] {
-        [("app", app), ("address", address), ("instance", instance), ("token", token), ("failures", failures)]
-            .filter { $0.1.isEnabled }
+        [
+            ("app", app), ("address", address), ("instance", instance), ("token", token), ("failures", failures),
+            ("click_address", clickAddress), ("click_key", clickKey), ("conversion_key", conversionKey),
+        ].filter { $0.1.isEnabled }
     }
 
     /// Whole seconds for `Retry-After`, at least 1.

@@ -74,6 +74,14 @@ struct CopyTable {
                 ("id", .text), ("name", .text), ("key_hash", .bytes), ("hint", .text), ("created_at", .int),
                 ("revoked_at", .int), ("scopes", .text),
             ]),
+        CopyTable(
+            "browser_keys",
+            [
+                ("id", .text), ("name", .text), ("key_hash", .bytes), ("hint", .text), ("created_at", .int),
+                ("revoked_at", .int),
+            ]),
+        CopyTable(
+            "client_click_settings", [("id", .int), ("enabled", .flag), ("hostnames", .text), ("updated_at", .int)]),
         // The console's sessions (decision 0019), so that an operator signed in stays
         // signed in after the move: only their tokens' hashes, as stored; expired ones
         // stay behind. A session names its secret key by id, which the copy keeps.

@@ -21,6 +21,7 @@ enum PGMigrations {
         Migration(version: 9, sql: PGSchemaV9.sql),
         Migration(version: 10, sql: PGSchemaV10.sql),
         Migration(version: 11, sql: PGSchemaV11.sql),
+        Migration(version: 12, sql: PGSchemaV12.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

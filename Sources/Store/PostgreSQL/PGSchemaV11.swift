@@ -1,62 +1,23 @@
-/// PostgreSQL schema version 11 (the webhooks' step; numbered 13 once steps 11 and 12 of
-/// other branches are merged before it): outgoing webhooks (issue 26, decision 0028),
-/// as SQLite's. Additive (`compatible_from` stays): an older binary beside it writes no
-/// outbox rows, so the opens, leads, sales and link changes it records are not reported.
+/// PostgreSQL schema version 11: client-side click tracking (issue 25 item 3), as SQLite's 11.
+///
+/// Additive (`compatible_from` stays): an older binary beside it neither reads nor writes
+/// the tables, so it answers no `track/click` (its API has no such route).
 enum PGSchemaV11 {
     static let sql = """
-        CREATE TABLE webhook_endpoints (
+        CREATE TABLE browser_keys (
             id text PRIMARY KEY,
-            url text NOT NULL,
-            description text,
-            event_types text NOT NULL,
-            app_ids text,
-            link_ids text,
+            name text NOT NULL,
+            key_hash bytea NOT NULL,
+            hint text NOT NULL,
+            created_at bigint NOT NULL,
+            revoked_at bigint,
+            CONSTRAINT browser_keys_key_hash UNIQUE (key_hash)
+        );
+        CREATE TABLE client_click_settings (
+            id integer PRIMARY KEY CHECK (id = 1),
             enabled boolean NOT NULL,
-            disabled_reason text,
-            disabled_at bigint,
-            secret text NOT NULL,
-            previous_secret text,
-            previous_secret_expires_at bigint,
-            failing_since bigint,
-            created_at bigint NOT NULL,
+            hostnames text NOT NULL,
             updated_at bigint NOT NULL
-        );
-
-        CREATE TABLE webhook_outbox (
-            endpoint_id text NOT NULL,
-            message_id text NOT NULL,
-            type text NOT NULL,
-            body bytea NOT NULL,
-            created_at bigint NOT NULL,
-            state text NOT NULL,
-            attempts bigint NOT NULL,
-            scheduled_attempts bigint NOT NULL,
-            schedule_started_at bigint NOT NULL,
-            next_attempt_at bigint,
-            lease_owner text,
-            lease_until bigint,
-            last_status bigint,
-            last_error text,
-            delivered_at bigint,
-            updated_at bigint NOT NULL,
-            PRIMARY KEY (endpoint_id, message_id)
-        );
-        CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, lease_until, endpoint_id, message_id, state)
-            WHERE state = 'pending';
-        CREATE INDEX webhook_outbox_leased ON webhook_outbox(lease_until) WHERE lease_until IS NOT NULL;
-        CREATE INDEX webhook_outbox_pending_created ON webhook_outbox(created_at) WHERE state = 'pending';
-
-        CREATE TABLE webhook_attempts (
-            endpoint_id text NOT NULL,
-            message_id text NOT NULL,
-            number bigint NOT NULL,
-            at bigint NOT NULL,
-            duration_ms bigint NOT NULL,
-            status bigint,
-            error text,
-            answer text,
-            node text NOT NULL,
-            PRIMARY KEY (endpoint_id, message_id, number)
         );
         """
 }

@@ -158,6 +158,20 @@ public final class PGStore: Store, Sendable {
         if !target.enqueue(TypedWriteJob(body: body, completion: completion)) { completion(.failure(.closed)) }
     }
 
+    public func writeConcurrently<T: Sendable, Refusal: Error & Sendable>(
+        refusing: Refusal.Type,
+        lockOrder: String?,
+        _ body: @escaping @Sendable (any StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, WriteError<Refusal>>) -> Void
+    ) {
+        let target = concurrent?.queue ?? queue
+        let job = RefusableWriteJob(body: body, completion: completion)
+        job.lockOrder = lockOrder
+        if !target.enqueue(job) {
+            completion(.failure(.store(.closed)))
+        }
+    }
+
     public func writeAndWait<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T)
         throws(StoreError) -> T
     {

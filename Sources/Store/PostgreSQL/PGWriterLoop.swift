@@ -112,7 +112,7 @@ final class PGWriterLoop {
 
     private func run(_ batch: [WriteJob], in first: PGTransaction) {
         let now = clock()
-        var pending = batch
+        var pending = Self.inLockOrder(batch)
         var retries = 0
         var optimistic = true
         var tx = first
@@ -142,6 +142,20 @@ final class PGWriterLoop {
                 return
             }
         }
+    }
+
+    /// The jobs without a lock order as they came, then those with one by their keys
+    /// (`WriteJob.lockOrder`; ties as they came). Another transaction (a concurrent
+    /// writer, another edge) taking two of the same rows takes them in the same order.
+    static func inLockOrder(_ batch: [WriteJob]) -> [WriteJob] {
+        guard batch.contains(where: { $0.lockOrder != nil }) else { return batch }
+        let keyed = batch.enumerated().filter { $0.element.lockOrder != nil }
+            .sorted { a, b in
+                let (x, y) = (a.element.lockOrder!, b.element.lockOrder!)
+                return x != y ? x.utf8.lexicographicallyPrecedes(y.utf8) : a.offset < b.offset
+            }
+            .map(\.element)
+        return batch.filter { $0.lockOrder == nil } + keyed
     }
 
     /// BEGIN failed on a dead connection: nothing of the batch reached the server, so it

@@ -30,6 +30,7 @@ enum Migrations {
         Migration(version: 9, sql: SchemaV9.sql),
         Migration(version: 10, sql: SchemaV10.sql),
         Migration(version: 11, sql: SchemaV11.sql),
+        Migration(version: 12, sql: SchemaV12.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

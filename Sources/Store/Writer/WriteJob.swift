@@ -14,6 +14,11 @@ class WriteJob: @unchecked Sendable {
     /// The body threw its caller's own refusal (`RefusableWriteJob`): the job failed,
     /// and its completion reports the refusal whatever else happens to the batch.
     final var refused = false
+    /// The row this job locks first and holds to the commit (a customer), for a job
+    /// that may run beside other transactions: the writer runs such jobs in the order
+    /// of their keys, after the jobs without one, so that two batches taking the same
+    /// rows take them in the same order and wait for each other rather than deadlock.
+    final var lockOrder: String?
 
     /// Read by the writer to know whether a later transaction-wide failure must
     /// also fail this job.

@@ -42,19 +42,22 @@ public enum AssetCatalog {
         return HTTPResponse(status: 200, headers: HTTPHeaders(asset.headers(gzipped: false)), body: asset.bytes)
     }
 
-    /// The browser script customers put on their own sites (conversion tracking), at a
-    /// path of its own that never changes: `/_biqli/analytics-v1.js`. Its bytes never
-    /// change either (the README's snippet pins them with an integrity hash), so it is
-    /// cached for a year; a new behaviour ships as `analytics-v2.js`.
-    public static let analyticsScriptName = "analytics-v1.js"
-    public static let analyticsScriptPath = "/_biqli/" + analyticsScriptName
+    /// The browser scripts customers put on their own sites (conversion tracking), each at
+    /// a path of its own that never changes: `/_biqli/analytics-v1.js` (click ids of
+    /// tracked redirects) and `/_biqli/analytics-v2.js` (also client-side click tracking,
+    /// decision 0027). Their bytes never change either (the README's snippets pin them with
+    /// integrity hashes), so they are cached for a year; a new behaviour is a new version.
+    public static let analyticsScriptNames = ["analytics-v1.js", "analytics-v2.js"]
 
-    /// The analytics script's response: like any asset, plus what a page of another
+    /// `/_biqli/<name>`.
+    public static func analyticsScriptPath(_ name: String) -> String { "/_biqli/" + name }
+
+    /// An analytics script's response: like any asset, plus what a page of another
     /// origin needs to load it with `integrity` and `crossorigin` (CORS) and under
     /// cross-origin isolation (`Cross-Origin-Resource-Policy`).
-    public static func analyticsScript(acceptEncoding: String?) -> HTTPResponse {
-        guard let asset = byName[analyticsScriptName] else {
-            preconditionFailure("no \(analyticsScriptName) in public/; run scripts/gen-assets")
+    public static func analyticsScript(_ name: String, acceptEncoding: String?) -> HTTPResponse {
+        guard let asset = byName[name] else {
+            preconditionFailure("no \(name) in public/; run scripts/gen-assets")
         }
         let gzipped = asset.gzip != nil && AcceptEncoding.allowsGzip(acceptEncoding)
         var headers = asset.headers(gzipped: gzipped)

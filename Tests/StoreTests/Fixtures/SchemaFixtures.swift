@@ -20,12 +20,14 @@ enum SchemaFixtures {
         (9, v9),
         (10, v10),
         (11, v11),
+        (12, v12),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
     static let host = "fixture.example.com"
     static let appId = "biq_mapp_01HFIXTURE0000000000000000"
     static let linkId = "biq_lnk_01HFIXTURE0000000000000000"
+    static let browserKeyId = "bk_01HFIXTURE0000000000000000"
 
     static let v1 = """
         CREATE TABLE secret_keys (
@@ -491,12 +493,36 @@ enum SchemaFixtures {
                 PRAGMA user_version = 10;
                 """)
 
-    /// Version 11 (webhooks; 13 once merged after steps 11 and 12): an endpoint and one
-    /// pending delivery, which the upgrade keeps.
+    /// Version 11: client-side click tracking: a browser key and the settings row.
     static let v11 =
         v10
         .replacingOccurrences(
             of: "PRAGMA user_version = 10;",
+            with: """
+                CREATE TABLE browser_keys (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    key_hash BLOB NOT NULL UNIQUE,
+                    hint TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                );
+                CREATE TABLE client_click_settings (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    enabled INTEGER NOT NULL,
+                    hostnames TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                INSERT INTO browser_keys VALUES ('\(browserKeyId)', 'shop', X'1011', 'abcd', 1000, NULL);
+                INSERT INTO client_click_settings VALUES (1, 1, 'shop.example.com *.example.org', 1000);
+                PRAGMA user_version = 11;
+                """)
+
+    /// Version 12 (webhooks): an endpoint and one pending delivery, which the upgrade keeps.
+    static let v12 =
+        v11
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 11;",
             with: """
                 CREATE TABLE webhook_endpoints (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -557,6 +583,6 @@ enum SchemaFixtures {
                     NULL, 1000, 1000);
                 INSERT INTO webhook_outbox VALUES ('biq_whk_01HFIXTURE0000000000000000', 'msg_01HFIXTURE0000000000000000',
                     'open.created', X'7B7D', 1000, 'pending', 0, 0, 1000, 1000, NULL, NULL, NULL, NULL, NULL, 1000);
-                PRAGMA user_version = 11;
+                PRAGMA user_version = 12;
                 """)
 }
