@@ -65,8 +65,9 @@ final class RetentionTests: StoreTestCase {
         XCTAssertEqual(try count("idempotency_records"), 1)
         // 10 clicks in windows of 3 = 4 transactions and an empty fifth (the window is shared
         // with newer clicks: only an empty step ends), counts (none old) 1, the links' daily
-        // counts (none old) 1, 5 opens = 2, 4 handoffs = 2, 2 records = 1, console sessions (none) 1.
-        XCTAssertEqual(store.statistics.batches - before, 13)
+        // counts (none old) 1, 5 opens = 2, 4 handoffs = 2, 2 records = 1, console sessions (none) 1,
+        // webhook deliveries (none) 1.
+        XCTAssertEqual(store.statistics.batches - before, 14)
         XCTAssertNotNil(try reader.handoff(tokenHash: RetentionTests.handoffKey(400, 99)))
         XCTAssertEqual(try store.prune(olderThan: 500, now: 500), 0)
     }

@@ -222,12 +222,56 @@ enum WebhookStoreCases {
         }
     }
 
+    /// Retention: the rows of events made before the cutoff go, attempts included, whatever
+    /// their state; later ones stay.
+    static func retentionPrunesOldRows(
+        write: Write, read: () -> any StoreReader, prune: @escaping @Sendable (any StoreTransaction) throws -> Int
+    ) throws {
+        let day: Int64 = 86_400_000
+        func id(_ at: Int64) -> String { WebhookEvent.idPrefix + ULID.make(milliseconds: UInt64(at), random: (1, 1)) }
+        let old = id(10 * day)
+        let new = id(40 * day)
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated]))
+            for (message, at) in [(old, 10 * day), (new, 40 * day)] {
+                try tx.enqueueWebhookEvent(
+                    WebhookEvent(id: message, type: .openCreated, appId: nil, linkId: nil, at: at, body: [1]))
+            }
+            let claimed = try tx.claimWebhookDeliveries(
+                owner: "n", now: 50 * day, leaseUntil: 51 * day, limit: 10, perEndpoint: 10, excluding: [])
+            for d in claimed {
+                _ = try tx.finishWebhookAttempt(
+                    WebhookAttempt(
+                        endpointId: d.endpointId, messageId: d.messageId, number: 1, at: 50 * day,
+                        durationMilliseconds: 1, status: 200, error: nil, answer: nil, node: "n"),
+                    owner: "n", claimedAttempts: 0, outcome: .delivered, now: 50 * day)
+            }
+        }
+        let box = Box()
+        try write { tx in box.pruned = try prune(tx) }
+        XCTAssertEqual(box.pruned, 2, "the old delivery and its attempt")
+        XCTAssertNil(try read().webhookDelivery(endpointId: "biq_whk_a", messageId: old))
+        XCTAssertEqual(try read().webhookAttempts(endpointId: "biq_whk_a", messageId: old).count, 0)
+        XCTAssertNotNil(try read().webhookDelivery(endpointId: "biq_whk_a", messageId: new))
+        XCTAssertEqual(try read().webhookAttempts(endpointId: "biq_whk_a", messageId: new).count, 1)
+    }
+
     final class Box: @unchecked Sendable {
+        var pruned = 0
         var claimed: [WebhookDelivery] = []
     }
 }
 
 final class WebhookStoreTests: StoreTestCase {
+    func testRetentionPrunesOldRows() throws {
+        try WebhookStoreCases.retentionPrunesOldRows(
+            write: { try write($0) }, read: { reader },
+            prune: { tx in try (tx as! SQLiteTransaction).pruneWebhookRows(before: 20 * 86_400_000, limit: 100) })
+        // And through the store's retention pass.
+        XCTAssertEqual(try store.prune(olderThan: 45 * 86_400_000, now: 45 * 86_400_000) >= 2, true)
+        XCTAssertEqual(try reader.webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).count, 0)
+    }
+
     func testEnqueueFollowsSubscriptionsAndFilters() throws {
         try WebhookStoreCases.enqueueFollowsSubscriptionsAndFilters(write: { try write($0) }, read: { reader })
     }
@@ -242,6 +286,12 @@ final class WebhookStoreTests: StoreTestCase {
 }
 
 final class PGWebhookStoreTests: PGTestCase {
+    func testRetentionPrunesOldRows() throws {
+        try WebhookStoreCases.retentionPrunesOldRows(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader },
+            prune: { tx in try (tx as! PGTransaction).pruneWebhookRows(before: 20 * 86_400_000, limit: 100) })
+    }
+
     func testEnqueueFollowsSubscriptionsAndFilters() throws {
         try WebhookStoreCases.enqueueFollowsSubscriptionsAndFilters(
             write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })

@@ -31,6 +31,7 @@ extension PGTransaction {
         deleted += try deleteExpiredHandoffs(now: now, limit: limit)
         deleted += try deleteIdempotencyRecords(before: cutoff, limit: limit)
         deleted += try deleteExpiredConsoleSessions(now: now, limit: limit)
+        deleted += try pruneWebhookRows(before: cutoff, limit: limit)
         return deleted
     }
 

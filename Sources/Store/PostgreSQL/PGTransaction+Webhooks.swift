@@ -1,3 +1,4 @@
+import Core
 import Model
 
 /// The webhooks' writes (decision 0028), as SQLite's. The claim reads candidates without
@@ -237,5 +238,41 @@ extension PGTransaction {
         var p = PGParams()
         p.text(ownerPrefix)
         try db.run("pgt_release_webhook_leases", Self.releaseWebhookLeasesSQL, p)
+    }
+}
+
+/// Retention, as SQLite's: an endpoint's rows of events made before the cutoff are a range
+/// of its key (`msg_` + ULID holds the time).
+extension PGTransaction {
+    static let pruneWebhookOutboxSQL = """
+        DELETE FROM webhook_outbox WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM webhook_outbox WHERE endpoint_id = $1 AND message_id < $2 LIMIT $3))
+        """
+    static let pruneWebhookAttemptsSQL = """
+        DELETE FROM webhook_attempts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM webhook_attempts WHERE endpoint_id = $1 AND message_id < $2 LIMIT $3))
+        """
+    static let webhookEndpointIdsSQL = """
+        SELECT DISTINCT endpoint_id FROM webhook_outbox UNION SELECT DISTINCT endpoint_id FROM webhook_attempts
+        """
+
+    func pruneWebhookRows(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
+        try willQuery()
+        let bound = WebhookEvent.idPrefix + ULID.make(milliseconds: UInt64(max(0, cutoff)), random: (0, 0))
+        let endpoints = try db.run("pgt_webhook_endpoint_ids", Self.webhookEndpointIdsSQL, PGParams())
+        var deleted = 0
+        for r in 0..<endpoints.rowCount where deleted < limit {
+            for (name, sql) in [
+                ("pgt_prune_webhook_outbox", Self.pruneWebhookOutboxSQL),
+                ("pgt_prune_webhook_attempts", Self.pruneWebhookAttemptsSQL),
+            ] {
+                var p = PGParams()
+                p.text(endpoints.text(r, 0))
+                p.text(bound)
+                p.int(Int64(limit))
+                deleted += try db.run(name, sql, p).affectedRows
+            }
+        }
+        return deleted
     }
 }

@@ -196,6 +196,7 @@ public final class SQLiteStore: Store, Sendable {
                     case .handoffs: return try tx.deleteExpiredHandoffs(now: now, limit: limit)
                     case .idempotencyRecords: return try tx.deleteIdempotencyRecords(before: cutoff, limit: limit)
                     case .consoleSessions: return try tx.deleteExpiredConsoleSessions(now: now, limit: limit)
+                    case .webhooks: return try tx.pruneWebhookRows(before: cutoff, limit: limit)
                     }
                 }
                 total += deleted
@@ -221,7 +222,7 @@ public final class SQLiteStore: Store, Sendable {
     }
 
     private enum PruneStep: CaseIterable, Sendable {
-        case clicks, clickCounts, linkCounts, openEvents, handoffs, idempotencyRecords, consoleSessions
+        case clicks, clickCounts, linkCounts, openEvents, handoffs, idempotencyRecords, consoleSessions, webhooks
     }
 
     // MARK: beyond the protocol

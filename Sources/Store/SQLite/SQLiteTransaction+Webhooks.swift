@@ -1,3 +1,4 @@
+import Core
 import Model
 
 /// The webhooks' writes (decision 0028).
@@ -222,5 +223,40 @@ extension SQLiteTransaction {
 
     func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError) {
         try db.execute(Self.releaseWebhookLeasesSQL) { $0.bind(1, ownerPrefix) }
+    }
+}
+
+/// Retention (decision 0028): deliveries and their attempts go with the other events after
+/// the retention period, whatever their state. A delivery's id (`msg_` + ULID) holds the
+/// time its event was made, so an endpoint's old rows are a range of its key.
+extension SQLiteTransaction {
+    static let pruneWebhookOutboxSQL = """
+        DELETE FROM webhook_outbox WHERE (endpoint_id, message_id) IN (
+            SELECT endpoint_id, message_id FROM webhook_outbox WHERE endpoint_id = ?1 AND message_id < ?2 LIMIT ?3)
+        """
+    static let pruneWebhookAttemptsSQL = """
+        DELETE FROM webhook_attempts WHERE (endpoint_id, message_id, number) IN (
+            SELECT endpoint_id, message_id, number FROM webhook_attempts
+            WHERE endpoint_id = ?1 AND message_id < ?2 LIMIT ?3)
+        """
+    static let webhookEndpointIdsSQL = """
+        SELECT DISTINCT endpoint_id FROM webhook_outbox
+        UNION SELECT DISTINCT endpoint_id FROM webhook_attempts
+        """
+
+    /// At most `limit` outbox and `limit` attempt rows of events made before `cutoff`.
+    func pruneWebhookRows(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
+        let bound = WebhookEvent.idPrefix + ULID.make(milliseconds: UInt64(max(0, cutoff)), random: (0, 0))
+        var deleted = 0
+        for endpoint in try db.queryAll(Self.webhookEndpointIdsSQL, row: { $0.text(0) }) where deleted < limit {
+            for sql in [Self.pruneWebhookOutboxSQL, Self.pruneWebhookAttemptsSQL] {
+                deleted += try db.execute(sql) { s in
+                    s.bind(1, endpoint)
+                    s.bind(2, bound)
+                    s.bind(3, limit)
+                }
+            }
+        }
+        return deleted
     }
 }
