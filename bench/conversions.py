@@ -61,17 +61,22 @@ def api(key, method, path, body=None):
     return json.loads(data) if data else None
 
 
-def query(sql):
-    """One number from the store (what the run really wrote)."""
+def column(sql):
+    """The first column of a query's rows, from the store (what the run really wrote)."""
     if postgres:
         out = subprocess.run(["psql", postgres.url, "-tAc", sql], capture_output=True, text=True, check=True).stdout
-        return int(out.strip())
+        return out.split()
     import sqlite3
     db = sqlite3.connect(f"file:{edge.dir}/edge.sqlite3?mode=ro", uri=True)
     try:
-        return db.execute(sql).fetchone()[0]
+        return [str(r[0]) for r in db.execute(sql)]
     finally:
         db.close()
+
+
+def query(sql):
+    """One number from the store."""
+    return int(column(sql)[0])
 
 
 def measured(url, script=None, env=None, headers=()):
@@ -125,16 +130,7 @@ try:
 
     customers = f"{work}/customers.txt"
     limit = 200000
-    if postgres:
-        out = subprocess.run(["psql", postgres.url, "-tAc",
-                              f"SELECT external_id FROM customers ORDER BY id LIMIT {limit}"],
-                             capture_output=True, text=True, check=True).stdout
-        names = out.split()
-    else:
-        import sqlite3
-        db = sqlite3.connect(f"file:{edge.dir}/edge.sqlite3?mode=ro", uri=True)
-        names = [r[0] for r in db.execute(f"SELECT external_id FROM customers ORDER BY id LIMIT {limit}")]
-        db.close()
+    names = column(f"SELECT external_id FROM customers ORDER BY id LIMIT {limit}")
     open(customers, "w").write("\n".join(names) + "\n")
     before = query("SELECT COUNT(*) FROM conversion_events")
     sales = measured(track + "sale", f"{here}/track_conversion.lua",
