@@ -1,3 +1,4 @@
+import Core
 import HTTP
 
 #if canImport(Glibc)
@@ -56,6 +57,12 @@ enum ServeCommand {
         } catch {
             printError("biqli-edge: \(error)")
             return 2
+        }
+        if let back = configuration.testClockBackMilliseconds, back > 0 {
+            // Before anything reads the time: the demo's rows, the store's clock, the loops.
+            Clock.setBack(milliseconds: back)
+            printError(
+                "biqli-edge: \(EdgeConfiguration.testClockBackVariable): the clock is set \(back) ms back (tests only)")
         }
         EdgeApplication.blockSignals()
         let app: EdgeApplication

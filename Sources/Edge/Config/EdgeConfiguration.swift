@@ -55,6 +55,8 @@ struct EdgeConfiguration: Sendable {
     /// `BIQLI_EDGE_TEST_EXTRA_MIGRATION`, the black-box tests' rolling-upgrade hook
     /// (`PGTestMigration`): environment only, in no help text or file.
     var testMigration: PGTestMigration? = nil
+    /// `BIQLI_EDGE_TEST_CLOCK_BACK_MS`: the wall clock set back (tests only; nil: the real one).
+    var testClockBackMilliseconds: Int64? = nil
 
     var certificateDirectory: String { certificateDirectoryOverride ?? dataDirectory + "/certs" }
     var databasePath: String { dataDirectory + "/edge.sqlite3" }
@@ -335,6 +337,10 @@ struct EdgeConfiguration: Sendable {
     /// The black-box tests' first wait after a failed order, in milliseconds (environment
     /// only, in no help text or file): 5 minutes would make a test wait too long.
     static let testACMEBackoffVariable = "BIQLI_EDGE_TEST_ACME_BACKOFF_MS"
+    /// Sets the edge's wall clock back, in milliseconds (environment only, in no help text
+    /// or file; at most 366 days): the screenshot script's past traffic (decision 0026).
+    static let testClockBackVariable = "BIQLI_EDGE_TEST_CLOCK_BACK_MS"
+    static let testClockBackRange = 0...31_622_400_000
 
     /// Applies the file (if any), then the environment.
     static func load(file: String?, environment: [String: String]) throws(ConfigurationError) -> EdgeConfiguration {
@@ -368,6 +374,9 @@ struct EdgeConfiguration: Sendable {
                 throw .invalid(testMigrationVariable, hook, "must be additive (or 1) or breaking (tests only)")
             }
             config.testMigration = migration
+        }
+        if let back = environment[testClockBackVariable], !back.isEmpty {
+            config.testClockBackMilliseconds = Int64(try parseInt(back, testClockBackVariable, testClockBackRange))
         }
         if let wait = environment[testACMEBackoffVariable], !wait.isEmpty {
             config.acme.testBackoffMilliseconds = Int64(try parseInt(wait, testACMEBackoffVariable, 1...3_600_000))
