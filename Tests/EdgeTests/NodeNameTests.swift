@@ -50,6 +50,21 @@ final class NodeNameTests: XCTestCase {
         XCTAssertFalse(EdgeConfiguration.settings.contains { $0.variable == variable }, "not in --help")
     }
 
+    func testTheTestClockSettingIsOffUnlessSetAndBoundedTo366Days() throws {
+        let variable = EdgeConfiguration.testClockBackVariable
+        let year: Int64 = 366 * 86_400_000
+        XCTAssertNil(try EdgeConfiguration.load(file: nil, environment: [:]).testClockBackMilliseconds)
+        XCTAssertNil(try EdgeConfiguration.load(file: nil, environment: [variable: ""]).testClockBackMilliseconds)
+        XCTAssertEqual(
+            try EdgeConfiguration.load(file: nil, environment: [variable: "\(year)"]).testClockBackMilliseconds, year)
+        for bad in ["\(year + 1)", "-1", "1d"] {
+            XCTAssertThrowsError(try EdgeConfiguration.load(file: nil, environment: [variable: bad]), bad) { error in
+                XCTAssertTrue("\(error)".hasPrefix(variable + "="), "\(error)")
+            }
+        }
+        XCTAssertFalse(EdgeConfiguration.settings.contains { $0.variable == variable }, "not in --help")
+    }
+
     func testEveryLogLineNamesTheNodeAfterItsMessage() throws {
         let sink = CapturingLogSink()
         let log = Log(level: .info, node: "edge-a", sink: sink)

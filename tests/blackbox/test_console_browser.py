@@ -6,9 +6,9 @@ an Android user agent through the edge, its click on the link's chart, sign out)
 sign-in link, CSRF, and axe-core (axe-selenium-python) on every page: no serious or critical
 violation, no Content-Security-Policy violation.
 
-Screenshots of every page go to tests/blackbox/artifacts/console-*.png; with
-`BIQLI_CONSOLE_SCREENSHOTS=<dir>` (scripts/console-screenshots) they are also written there,
-which is how docs/screenshots/ is made.
+Screenshots of every page go to tests/blackbox/artifacts/console-*.png. The README's
+(docs/screenshots/) are made by test_console_screenshots.py, from a workspace with weeks of
+traffic (scripts/console-screenshots).
 """
 import base64, os, re, time, urllib.parse, uuid
 
@@ -26,8 +26,6 @@ pytestmark = [pytest.mark.skipif(REASON is not None and not os.environ.get("CI")
 UA_DESKTOP_CHROME = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
                      "Chrome/124.0.0.0 Safari/537.36")
 ALLOWED_ERRORS = ()
-# The pages whose screenshots the README shows (docs/screenshots/console-<name>.png).
-README_PAGES = {"sign-in", "overview", "links", "link", "link-form-error", "apps", "app", "domains"}
 ONCE_RE = re.compile(r"(http://[^\s\"']+/console/sign-in/once\?token=[A-Za-z0-9_%-]+)")
 
 
@@ -151,12 +149,7 @@ def audit(b, name):
     assert b.csp_violations_here() == [], name
     state = b.js("return [...document.styleSheets].map(s => s.cssRules.length);")
     assert len(state) >= 1 and state[0] > 5, (name, "the stylesheet did not apply", state)
-    path = b.screenshot(f"console-{name}.png")
-    out = os.environ.get("BIQLI_CONSOLE_SCREENSHOTS")
-    if out and name in README_PAGES:
-        os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, f"console-{name}.png"), "wb") as f:
-            f.write(full_page_png(b))
+    b.screenshot(f"console-{name}.png")
     return results
 
 

@@ -93,7 +93,8 @@ enum ConsoleStylesheet {
         .totals .value { font-size: 1.6rem; font-weight: 700; line-height: 1.2; font-variant-numeric: tabular-nums; }
         .totals .change { font-size: .8125rem; color: var(--muted); }
         .totals .change.up { color: var(--ok); } .totals .change.down { color: var(--danger); }
-        .breakdowns { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0 1.5rem; }
+        .breakdowns { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0 1.5rem;
+            align-items: start; }
         details.days { margin: 1rem 0; } details.days summary { cursor: pointer; font-weight: 600; }
         .sign-in { max-width: 28rem; }
         @media (max-width: 40rem) { main { padding: 1rem; } th, td { padding: .35rem .4rem; } }

@@ -62,11 +62,14 @@ enum AnalyticsBlocks {
             """
     }
 
-    /// Clicks -> leads -> sales, with the rate of each step.
-    static func funnel(_ f: ConversionFunnel) -> HTML {
+    /// Clicks -> leads -> sales, with the rate of each step. `clicksWithBots`: the overview's
+    /// clicks come from the workspace's daily totals, which do not set link-preview bots apart
+    /// (the caption says so instead of claiming what the link page's funnel does).
+    static func funnel(_ f: ConversionFunnel, clicksWithBots: Bool = false) -> HTML {
         func rate(_ r: Double?) -> String { r.map { "\($0) %" } ?? "–" }
+        let clicks = clicksWithBots ? "clicks (preview bots included)" : "clicks (without preview bots)"
         return """
-            <table id="funnel"><caption>Funnel: clicks (without preview bots), then leads, then sales</caption>
+            <table id="funnel"><caption>Funnel: \(clicks), then leads, then sales</caption>
             <thead><tr><th scope="col">Step</th><th scope="col" class="number">Count</th>\
             <th scope="col" class="number">Of the step before</th></tr></thead>
             <tbody><tr><th scope="row">Clicks</th><td class="number">\(Format.count(f.clicks))</td><td class="number">–</td></tr>

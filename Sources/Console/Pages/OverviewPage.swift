@@ -56,7 +56,7 @@ enum OverviewPage {
             <section aria-labelledby="top"><h2 id="top">Top links</h2>
             \(topTable)</section>
             <section aria-labelledby="funnel-title"><h2 id="funnel-title">Leads and sales</h2>
-            \(AnalyticsBlocks.funnel(funnel))
+            \(AnalyticsBlocks.funnel(funnel, clicksWithBots: true))
             <p class="note">Every link's leads and sales, by the day they occurred; clicks here include preview bots.</p>
             </section>
             </div>
