@@ -14,12 +14,23 @@ with no clickId (attributed through the customer's click, as the SDK's own test 
 nginx `return 302` in the same run is the yardstick for the visits. Rate limits are
 raised for the run.
 
+The link report (`GET /api/v1/links/{id}/analytics?days=90`, what the console's link page
+reads) is timed before any lead and again after the sales: it reads per-day counts, so its
+cost must not grow with the sales. `--report-sales N` sends sales until the store holds N
+of them before that second reading (1000000: the issue's "a million sales").
+
 Usage: bench/conversions.py [--seconds N] [--loops N] [--connections N] [--backend sqlite|postgresql]
+                            [--report-sales N]
 """
 import json, os, re, subprocess, sys, time, http.client
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import Edge, Nginx, PostgresCluster, prepare, scratch_dir, table, with_cpu, wrk  # noqa: E402
 
+report_sales = 0
+if "--report-sales" in sys.argv:  # not one of prepare()'s options: taken out of argv first
+    at = sys.argv.index("--report-sales")
+    report_sales = int(sys.argv[at + 1])
+    del sys.argv[at:at + 2]
 args = prepare()
 here = os.path.dirname(os.path.abspath(__file__))
 HOST = "go.example.test"
@@ -85,12 +96,20 @@ def measured(url, script=None, env=None, headers=()):
                     lambda r: r["rps"] * args.seconds, edge_pid=edge.proc.pid)
 
 
+def report_reading(key, link_id, sales):
+    """The link report asked by one connection for 2 s: requests/s and p99, with the sales stored."""
+    r = wrk(f"http://127.0.0.1:{edge.http_port}/api/v1/links/{link_id}/analytics?days=90", 2, threads=1,
+            connections=1, headers=(f"Host: {HOST}", f"Authorization: Bearer {key}"))
+    return [f"{sales:,}", f"{r['rps']:,.0f}", f"{1000 / r['rps']:.2f}" if r["rps"] else "-", f"{r['p99_ms']:.2f}",
+            r["non2xx3xx"]]
+
+
 def cpu(r):
     c = r["cpu"]
     return f"{c['edge']:.0f} ({c['writer']:.0f} / {c['loops']:.0f})"
 
 
-rows, visit_rows = [], []
+rows, visit_rows, report_rows = [], [], []
 try:
     key = secret_key()
     link = next(x for x in api(key, "GET", "/links?domain=" + HOST)["data"] if x["key"] == "docs")
@@ -115,6 +134,7 @@ try:
     good = [line for line in open(clicks) if re.fullmatch(r"biq_clk_[0-9A-Z]{26}", line.strip())]
     open(clicks, "w").writelines(good)
 
+    report_rows.append(report_reading(key, link["id"], 0))
     env = {"SK": key, "BENCH_HOST": HOST, "CLICKS_FILE": clicks, "THREADS": "2"}
     track = f"http://127.0.0.1:{edge.http_port}/api/v1/track/"
     before = query("SELECT COUNT(*) FROM conversion_events")
@@ -136,6 +156,15 @@ try:
     sales = measured(track + "sale", f"{here}/track_conversion.lua",
                      {**env, "MODE": "sale", "CUSTOMERS_FILE": customers})
     made_sales = query("SELECT COUNT(*) FROM conversion_events") - before
+    stored = query("SELECT COUNT(*) FROM conversion_events WHERE type = 'sale'")
+    report_rows.append(report_reading(key, link["id"], stored))
+    while stored < report_sales:
+        wrk(track + "sale", 10, connections=args.connections, script=f"{here}/track_conversion.lua",
+            env={**env, "MODE": "sale", "CUSTOMERS_FILE": customers})
+        stored = query("SELECT COUNT(*) FROM conversion_events WHERE type = 'sale'")
+        print(f"{stored:,} sales stored", file=sys.stderr)
+    if report_sales:
+        report_rows.append(report_reading(key, link["id"], stored))
     attributed = query("SELECT COUNT(*) FROM conversion_events WHERE type = 'sale' AND click_id IS NOT NULL")
     target = 2000 if postgres else 5000
     for label, r, made in ((f"lead (new customer, clickId), {args.connections} connections", leads, made_leads),
@@ -156,6 +185,8 @@ table(rows, ["call", "edge req/s", "target req/s", "p99 ms", "non-2xx", "events 
 print()
 table(visit_rows, ["case", "nginx 302 req/s", "edge req/s", "edge/nginx", "p99 ms", "non-2xx",
                    "edge CPU us/req (writer / loops)"])
+print("\nthe link's report over 90 days (the console's link page reads the same), one connection")
+table(report_rows, ["sales stored", "reports/s", "ms per report", "p99 ms", "non-2xx"])
 if statements:
     print("\nPostgreSQL statements of the lead run (per lead)")
     table(statements, ["calls", "server us", "statement"])
