@@ -256,8 +256,47 @@ enum WebhookStoreCases {
         XCTAssertEqual(try read().webhookAttempts(endpointId: "biq_whk_a", messageId: new).count, 1)
     }
 
+    /// An event no enabled endpoint wants is neither built nor written; the endpoints are
+    /// read once per batch, and a batch that writes one lets every event through to the
+    /// statement (`WebhookAudience`).
+    static func anEventNobodyWantsIsNotBuilt(write: Write, read: () -> any StoreReader) throws {
+        let built = Box()
+        @Sendable func enqueue(_ tx: any StoreTransaction, _ type: WebhookEventType, app: String?) throws -> Int {
+            try tx.enqueueWebhookEvent(type, appId: app, linkId: nil) {
+                built.count += 1
+                return event(type, app: app, link: nil, at: 20)
+            }
+        }
+        try write { tx in XCTAssertEqual(try enqueue(tx, .openCreated, app: "app_x"), 0) }
+        XCTAssertEqual(built.count, 0, "no endpoint: nothing built")
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated], apps: ["app_x"]))
+            // This batch changed the endpoints: the statement decides, as before.
+            XCTAssertEqual(try enqueue(tx, .leadCreated, app: "app_x"), 0)
+            XCTAssertEqual(try enqueue(tx, .openCreated, app: "app_x"), 1)
+        }
+        XCTAssertEqual(built.count, 2)
+        try write { tx in
+            // A new batch reads the endpoints again: what a wants is built, the rest is not.
+            XCTAssertEqual(try enqueue(tx, .leadCreated, app: "app_x"), 0)
+            XCTAssertEqual(try enqueue(tx, .openCreated, app: "app_y"), 0)
+            XCTAssertEqual(try enqueue(tx, .openCreated, app: "app_x"), 1)
+            XCTAssertFalse(try tx.webhookEventWanted(.openCreated, appId: nil, linkId: nil))
+        }
+        XCTAssertEqual(built.count, 3)
+        try write { tx in try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated], enabled: false)) }
+        try write { tx in
+            XCTAssertEqual(try enqueue(tx, .openCreated, app: "app_x"), 0)
+            // The prebuilt event's path checks too: no statement, no row.
+            XCTAssertEqual(try tx.enqueueWebhookEvent(event(.openCreated, app: "app_x", link: nil, at: 21)), 0)
+        }
+        XCTAssertEqual(built.count, 3, "a disabled endpoint wants nothing")
+        XCTAssertEqual(try read().webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).count, 2)
+    }
+
     final class Box: @unchecked Sendable {
         var pruned = 0
+        var count = 0
         var claimed: [WebhookDelivery] = []
     }
 }
@@ -283,6 +322,10 @@ final class WebhookStoreTests: StoreTestCase {
     func testFailingForFiveDaysDisables() throws {
         try WebhookStoreCases.failingForFiveDaysDisables(write: { try write($0) }, read: { reader })
     }
+
+    func testAnEventNobodyWantsIsNotBuilt() throws {
+        try WebhookStoreCases.anEventNobodyWantsIsNotBuilt(write: { try write($0) }, read: { reader })
+    }
 }
 
 final class PGWebhookStoreTests: PGTestCase {
@@ -304,6 +347,11 @@ final class PGWebhookStoreTests: PGTestCase {
 
     func testFailingForFiveDaysDisables() throws {
         try WebhookStoreCases.failingForFiveDaysDisables(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    func testAnEventNobodyWantsIsNotBuilt() throws {
+        try WebhookStoreCases.anEventNobodyWantsIsNotBuilt(
             write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
     }
 

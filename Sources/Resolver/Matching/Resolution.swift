@@ -132,8 +132,9 @@ enum Resolution {
             receiptInput: unsigned?.input)
         try tx.insertOpenEvent(event, idempotencyKey: c.idempotencyKey, instance: instanceWrite)
         // The webhooks' outbox, in this transaction: an acknowledged open is never
-        // missing from them (decision 0028). Only a live open gets here.
-        try tx.enqueueWebhookEvent(.openCreated(event))
+        // missing from them (decision 0028). Only a live open gets here; its payload is
+        // built only when an endpoint wants it.
+        try tx.enqueueWebhookEvent(.openCreated, appId: event.appId, linkId: event.linkId) { .openCreated(event) }
         if let id = consumedClick {
             if !(try tx.consumeClick(id: id, openId: c.openId)) { throw StoreError.conflict(.clickConsumed) }
         }

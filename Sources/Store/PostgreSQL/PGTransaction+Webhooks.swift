@@ -20,7 +20,14 @@ extension PGTransaction {
         VALUES ($5, $1, $2, $3, $4, 'pending', 0, 0, $4, $4, $4)
         """
 
+    func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
+        if let known = webhookAudience.wants(type, appId: appId, linkId: linkId) { return known }
+        webhookAudience.remember(try webhookEndpoints())
+        return webhookAudience.wants(type, appId: appId, linkId: linkId) ?? true
+    }
+
     func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int {
+        guard try webhookEventWanted(event.type, appId: event.appId, linkId: event.linkId) else { return 0 }
         try willQuery()
         var p = PGParams(capacity: 7)
         p.text(event.id)
@@ -59,6 +66,7 @@ extension PGTransaction {
         """
 
     func putWebhookEndpoint(_ e: WebhookEndpoint) throws(StoreError) {
+        webhookAudience.endpointsChanged()
         try willQuery()
         var p = PGParams(capacity: 15)
         p.text(e.id)
@@ -80,6 +88,7 @@ extension PGTransaction {
     }
 
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool {
+        webhookAudience.endpointsChanged()
         try willQuery()
         var p = PGParams()
         p.text(id)
@@ -202,6 +211,7 @@ extension PGTransaction {
         d.text(WebhookAttemptOutcome.disabledReason)
         d.int(WebhookRetrySchedule.disableAfter)
         if try db.run("pgt_webhook_disable", Self.webhookDisableSQL, d).affectedRows > 0 {
+            webhookAudience.endpointsChanged()
             var f = PGParams()
             f.text(a.endpointId)
             f.int(now)

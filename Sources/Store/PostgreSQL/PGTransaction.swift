@@ -28,6 +28,8 @@ final class PGTransaction: PGQueries, StoreTransaction {
     var counts = ClickCounter()
     /// Hold clicks and handoffs for `flushPending` (see the type's comment).
     var deferInserts = true
+    /// Which webhook events this batch's endpoints may want (read at the first event).
+    var webhookAudience = WebhookAudience()
 
     func beginBatch(now: Int64) {
         self.now = now
@@ -36,6 +38,7 @@ final class PGTransaction: PGQueries, StoreTransaction {
         keysChanged = false
         counts.removeAll()
         discardPending()
+        webhookAudience.reset()
     }
 
     func invalidateAll() {

@@ -17,7 +17,14 @@ extension SQLiteTransaction {
         VALUES (?5, ?1, ?2, ?3, ?4, 'pending', 0, 0, ?4, ?4, ?4)
         """
 
+    func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
+        if let known = webhookAudience.wants(type, appId: appId, linkId: linkId) { return known }
+        webhookAudience.remember(try webhookEndpoints())
+        return webhookAudience.wants(type, appId: appId, linkId: linkId) ?? true
+    }
+
     func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int {
+        guard try webhookEventWanted(event.type, appId: event.appId, linkId: event.linkId) else { return 0 }
         let written = try db.execute(Self.enqueueWebhookSQL) { s in
             s.bind(1, event.id)
             s.bind(2, event.type.rawValue)
@@ -48,6 +55,7 @@ extension SQLiteTransaction {
         """
 
     func putWebhookEndpoint(_ e: WebhookEndpoint) throws(StoreError) {
+        webhookAudience.endpointsChanged()
         try db.execute(Self.putWebhookEndpointSQL) { s in
             s.bind(1, e.id)
             s.bind(2, e.url)
@@ -72,6 +80,7 @@ extension SQLiteTransaction {
     static let deleteWebhookAttemptsSQL = "DELETE FROM webhook_attempts WHERE endpoint_id = ?1"
 
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool {
+        webhookAudience.endpointsChanged()
         let deleted = try db.execute(Self.deleteWebhookEndpointSQL) { $0.bind(1, id) }
         try db.execute(Self.deleteWebhookOutboxSQL) { $0.bind(1, id) }
         try db.execute(Self.deleteWebhookAttemptsSQL) { $0.bind(1, id) }
@@ -191,6 +200,7 @@ extension SQLiteTransaction {
             s.bind(4, WebhookRetrySchedule.disableAfter)
         }
         if disabled > 0 {
+            webhookAudience.endpointsChanged()
             try db.execute(Self.webhookFailPendingSQL) { s in
                 s.bind(1, a.endpointId)
                 s.bind(2, now)

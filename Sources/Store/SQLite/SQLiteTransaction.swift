@@ -26,6 +26,8 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
     var candidates: CandidateIndex
     /// The rowids of the clicks `probabilisticCandidates` returned in this batch, by id.
     var candidateRowids: [String: Int64] = [:]
+    /// Which webhook events this batch's endpoints may want (read at the first event).
+    var webhookAudience = WebhookAudience()
 
     init(db: SQLiteConnection, candidateCapacity: Int) {
         candidates = CandidateIndex(capacity: candidateCapacity)
@@ -41,6 +43,7 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         catalogChanged = false
         keysChanged = false
         counts.removeAll()
+        webhookAudience.reset()
     }
 
     func invalidateAll() {

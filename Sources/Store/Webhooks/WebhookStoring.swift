@@ -26,9 +26,12 @@ public enum WebhookAttemptOutcome: Sendable, Equatable {
 
 /// The writes of the webhooks' tables, inside a write body.
 public protocol WebhookWriting: WebhookReading {
+    /// Whether an enabled endpoint may want an event of `type` about `appId` and `linkId`:
+    /// false only when none does (the endpoints are read once per batch: `WebhookAudience`).
+    func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool
     /// One outbox row per enabled endpoint that subscribes to the event's type and whose
-    /// filters match its app and link: one statement, in the caller's transaction.
-    /// Returns how many rows were written.
+    /// filters match its app and link: one statement, in the caller's transaction, skipped
+    /// when `webhookEventWanted` says no endpoint wants it. Returns how many rows were written.
     @discardableResult
     func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int
     /// The event for endpoint `endpointId` only, whatever it subscribes to (`webhook.test`).

@@ -15,6 +15,9 @@ extension MemoryAccess {
         (s.webhookEvents.count, s.webhookEvents.first?.at)
     }
 
+    func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
+        true
+    }
     func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int {
         try mutate { $0.webhookEvents.append(event) }
         return 1
