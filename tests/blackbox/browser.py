@@ -112,6 +112,59 @@ class QuietHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SHOP = "shop.example.test"
+
+
+def subresource_integrity(asset):
+    """The `integrity` value of `public/<asset>`, as the README's snippet gives it."""
+    import base64, hashlib
+    body = open(os.path.join(ROOT, "public", asset), "rb").read()
+    return "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode()
+
+
+class Shop(LocalHTTPS):
+    """A customer's site on another origin (`SHOP`), for the edge's browser scripts: every
+    page but `/account` loads `script` (with its integrity hash and the attributes
+    `attributes(path)` gives) under the Content-Security-Policy `csp`; `/account` records
+    the Cookie header the site's server code would read (`cookies`)."""
+
+    def __init__(self, script, asset, csp, attributes):
+        self.cookies = []
+        owner, digest = self, subresource_integrity(asset)
+
+        class Handler(QuietHandler):
+            def do_GET(self):
+                path = self.path.split("?", 1)[0]
+                if path == "/account":
+                    owner.cookies.append(self.headers.get("Cookie", ""))
+                    body = b"<!doctype html><title>account</title><p>ok</p>"
+                else:
+                    body = (f'<!doctype html><html lang="en"><title>shop</title><p>Shop</p>'
+                            f'<script src="{script}" integrity="{digest}" crossorigin="anonymous" '
+                            f'{attributes(path)} defer></script></html>').encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Security-Policy", csp)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        super().__init__([SHOP], Handler, prefix="shop-")
+
+
+def wait_until(condition, what, seconds=5):
+    """`condition()`'s first true value within `seconds`, else a failure naming `what`."""
+    import time
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 class ImageServer(LocalHTTPS):
     """HTTPS on loopback answering every GET with one PNG; `paths` lists what was asked for."""
 

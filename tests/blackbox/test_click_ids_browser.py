@@ -2,11 +2,11 @@
 tracked short link, lands on a customer's site on another origin (served here, over HTTPS,
 under a strict Content-Security-Policy), and the edge's script keeps the click's id as the
 first-party cookie `bq_id` that the site's server then receives. Set-up: browser.py."""
-import base64, hashlib, json, os, re, time
+import json, os, re, time
 
 import pytest
 
-from browser import LocalHTTPS, QuietHandler, Site, errors_in, unavailable_reason
+from browser import SHOP, Shop, Site, errors_in, unavailable_reason, wait_until
 from conversions_client import Conversions
 from edge import request
 from fixtures_data import LINK_IDS, UA_DESKTOP, click, update_link
@@ -15,52 +15,21 @@ REASON = unavailable_reason()
 pytestmark = [pytest.mark.skipif(REASON is not None and not os.environ.get("CI"), reason=str(REASON)),
               pytest.mark.store_independent]
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-SHOP = "shop.example.test"
 SCRIPT = "https://go.example.test/_biqli/analytics-v1.js"
 CLICK_ID = re.compile(r"^biq_clk_[0-7][0-9A-HJKMNP-TV-Z]{25}$")
 
 
-def integrity():
-    body = open(os.path.join(ROOT, "public", "analytics-v1.js"), "rb").read()
-    return "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode()
-
-
-class Shop(LocalHTTPS):
-    """The customer's site: `/landing` is a page that loads the edge's script under a strict
-    CSP (with `data-domain` as the page asks); `/account` records the Cookie header its server
-    code would read."""
-
-    def __init__(self):
-        self.cookies = []
-        owner = self
-
-        class Handler(QuietHandler):
-            def do_GET(self):
-                path = self.path.split("?", 1)[0]
-                if path == "/account":
-                    owner.cookies.append(self.headers.get("Cookie", ""))
-                    body = b"<!doctype html><title>account</title><p>ok</p>"
-                else:
-                    domain = "example.test" if path == "/landing" else "elsewhere.test"
-                    body = (f'<!doctype html><html lang="en"><title>shop</title><p>Shop</p>'
-                            f'<script src="{SCRIPT}" integrity="{integrity()}" crossorigin="anonymous" '
-                            f'data-domain="{domain}" defer></script></html>').encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Security-Policy",
-                                 "default-src 'none'; script-src https://go.example.test; base-uri 'none'")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        super().__init__([SHOP], Handler, prefix="shop-")
+def make_shop():
+    """The page asks for the cookie on `example.test` at `/landing`, on a domain it is not
+    part of elsewhere (the script must refuse that one)."""
+    return Shop(SCRIPT, "analytics-v1.js", "default-src 'none'; script-src https://go.example.test; base-uri 'none'",
+                lambda path: f'data-domain="{"example.test" if path == "/landing" else "elsewhere.test"}"')
 
 
 @pytest.fixture(scope="module")
 def world():
     site = Site()
-    shop = Shop()
+    shop = make_shop()
     browser = site.browser(UA_DESKTOP, width=1200, height=800, extra_hosts={SHOP: shop.port})
     yield site, shop, browser
     browser.quit()
@@ -68,14 +37,6 @@ def world():
     site.close()
 
 
-def wait_for(condition, what, seconds=5):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_a_tracked_click_lands_as_a_first_party_cookie_the_sites_server_receives(world):
@@ -85,7 +46,7 @@ def test_a_tracked_click_lands_as_a_first_party_cookie_the_sites_server_receives
     browser.take_log()
     browser.driver.get("https://go.example.test/docs")
     # The script removes bq_id from the address bar and keeps the rest as it was.
-    wait_for(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
+    wait_until(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
     assert browser.driver.current_url == f"https://{SHOP}/landing?utm_source=news&x=%20a#top"
     cookies = {c["name"]: c for c in browser.driver.get_cookies()}
     cookie = cookies["bq_id"]
@@ -101,7 +62,7 @@ def test_a_tracked_click_lands_as_a_first_party_cookie_the_sites_server_receives
     # The site's server code reads it on the next request and sends it as clickId with a
     # signup, then a sale without one (the official server SDK's story, issue 25).
     browser.driver.get(f"https://{SHOP}/account")
-    wait_for(lambda: shop.cookies, "the shop's server to be asked")
+    wait_until(lambda: shop.cookies, "the shop's server to be asked")
     sent = dict(p.strip().split("=", 1) for p in shop.cookies[-1].split(";"))["bq_id"]
     assert sent == cookie["value"]
     server = Conversions(site.edge.secret_key, f"http://127.0.0.1:{site.edge.http_port}/api")
@@ -128,7 +89,7 @@ def test_a_page_outside_data_domain_keeps_the_cookie_on_its_own_host(world):
     browser.driver.delete_all_cookies()
     update_link(site.edge, "docs", url=f"https://{SHOP}/other", trackConversions=True)
     browser.driver.get("https://go.example.test/docs")
-    wait_for(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
+    wait_until(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
     assert browser.driver.current_url == f"https://{SHOP}/other"
     cookie = {c["name"]: c for c in browser.driver.get_cookies()}["bq_id"]
     assert cookie["domain"] == SHOP  # host-only: the browser would refuse elsewhere.test
@@ -139,6 +100,6 @@ def test_a_landing_url_with_a_junk_bq_id_sets_no_cookie_but_cleans_the_url(world
     site, shop, browser = world
     browser.driver.delete_all_cookies()
     browser.driver.get(f"https://{SHOP}/landing?a=1&bq_id=%3Cscript%3E&b=2")
-    wait_for(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
+    wait_until(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
     assert browser.driver.current_url == f"https://{SHOP}/landing?a=1&b=2"
     assert "bq_id" not in {c["name"] for c in browser.driver.get_cookies()}

@@ -5,11 +5,11 @@ Content-Security-Policy whose connect-src is the link domain) through the site's
 preflight, then POST /api/v1/track/click with the workspace's browser key), keeps its id as the
 first-party cookie `bq_id`, and the site's server sends a lead with it, attributed to the link.
 Set-up: browser.py; the server-side half: test_client_clicks.py."""
-import base64, hashlib, os, re, time
+import os, re, time
 
 import pytest
 
-from browser import LocalHTTPS, QuietHandler, Site, errors_in, unavailable_reason
+from browser import SHOP, Shop, Site, errors_in, unavailable_reason, wait_until
 from conversions_client import Conversions
 from fixtures_data import LINK_IDS, UA_DESKTOP, api, click, clicks, update_link
 from management_api import cli
@@ -18,46 +18,15 @@ REASON = unavailable_reason()
 pytestmark = [pytest.mark.skipif(REASON is not None and not os.environ.get("CI"), reason=str(REASON)),
               pytest.mark.store_independent]
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-SHOP = "shop.example.test"
 EDGE = "https://go.example.test"
 SCRIPT = EDGE + "/_biqli/analytics-v2.js"
 CLICK_ID = re.compile(r"^biq_clk_[0-7][0-9A-HJKMNP-TV-Z]{25}$")
 
 
-def integrity():
-    body = open(os.path.join(ROOT, "public", "analytics-v2.js"), "rb").read()
-    return "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode()
-
-
-class Shop(LocalHTTPS):
-    """The customer's site: every page but `/account` loads analytics-v2.js with the browser key
-    under a strict CSP (scripts and connections to the link domain only); `/account` records the
-    Cookie header its server code would read."""
-
-    def __init__(self, key):
-        self.cookies = []
-        owner = self
-
-        class Handler(QuietHandler):
-            def do_GET(self):
-                path = self.path.split("?", 1)[0]
-                if path == "/account":
-                    owner.cookies.append(self.headers.get("Cookie", ""))
-                    body = b"<!doctype html><title>account</title><p>ok</p>"
-                else:
-                    body = (f'<!doctype html><html lang="en"><title>shop</title><p>Shop</p>'
-                            f'<script src="{SCRIPT}" integrity="{integrity()}" crossorigin="anonymous" '
-                            f'data-publishable-key="{key}" data-domain="example.test" defer></script></html>').encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Security-Policy",
-                                 f"default-src 'none'; script-src {EDGE}; connect-src {EDGE}; base-uri 'none'")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        super().__init__([SHOP], Handler, prefix="shop-")
+def make_shop(key):
+    """Scripts and connections to the link domain only; the browser key on the script."""
+    return Shop(SCRIPT, "analytics-v2.js", f"default-src 'none'; script-src {EDGE}; connect-src {EDGE}; base-uri 'none'",
+                lambda path: f'data-publishable-key="{key}" data-domain="example.test"')
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +34,7 @@ def world():
     site = Site()
     out = cli(["keys", "create", "--browser", "--name", "shop"], site.edge.dir)
     assert out.returncode == 0, out.stderr
-    shop = Shop(out.stdout.strip())
+    shop = make_shop(out.stdout.strip())
     api(site.edge, "PATCH", "/client-click-tracking", {"enabled": True, "hostnames": [SHOP]})
     update_link(site.edge, "docs", trackConversions=True)
     browser = site.browser(UA_DESKTOP, width=1200, height=800, extra_hosts={SHOP: shop.port})
@@ -75,14 +44,6 @@ def world():
     site.close()
 
 
-def wait_for(condition, what, seconds=5):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def cookie(browser):
@@ -101,7 +62,7 @@ def test_a_landing_through_the_sites_own_url_makes_a_click_the_sites_server_send
     browser.take_log()
     before = len(clicks(site.edge))
     browser.driver.get(f"https://{SHOP}/?via=docs&utm_source=news")
-    kept = wait_for(lambda: cookie(browser), "the bq_id cookie")
+    kept = wait_until(lambda: cookie(browser), "the bq_id cookie")
     assert CLICK_ID.match(kept["value"]), kept
     assert kept["domain"] == ".example.test" and kept["secure"] is True and kept["httpOnly"] is False
     assert kept["sameSite"] == "Lax"
@@ -118,7 +79,7 @@ def test_a_landing_through_the_sites_own_url_makes_a_click_the_sites_server_send
     assert cookie(browser)["value"] == kept["value"] and len(clicks(site.edge)) == before + 1
     # The site's server reads the cookie and sends the lead: attributed to the link.
     browser.driver.get(f"https://{SHOP}/account")
-    wait_for(lambda: shop.cookies, "the shop's server to be asked")
+    wait_until(lambda: shop.cookies, "the shop's server to be asked")
     sent = dict(p.strip().split("=", 1) for p in shop.cookies[-1].split(";"))["bq_id"]
     assert sent == kept["value"]
     server = Conversions(site.edge.secret_key, f"http://127.0.0.1:{site.edge.http_port}/api")
@@ -134,7 +95,7 @@ def test_a_bq_id_in_the_url_wins_and_no_call_is_made(world):
     edge_click = click_of_a_redirect(site)
     before = len(clicks(site.edge))
     browser.driver.get(f"https://{SHOP}/?via=docs&bq_id={edge_click}")
-    wait_for(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
+    wait_until(lambda: "bq_id" not in browser.driver.current_url, "bq_id to leave the address bar")
     assert browser.driver.current_url == f"https://{SHOP}/?via=docs"
     assert cookie(browser)["value"] == edge_click
     time.sleep(0.5)
