@@ -21,11 +21,7 @@ final class ManagementAPITests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = ScratchDirectory(prefix: "mgmt-tests")
-        store = try SQLiteStore.open(path: directory.databasePath, readers: 1)
-        key = KeyMaterial.newSecretKey()
-        let record = SecretKeyRecord(
-            id: "sk_1", name: "t", keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key), createdAt: 0)
-        try store.writeAndWait { tx in try tx.putSecretKey(record) }
+        (store, key) = try InProcessAPI.store(in: directory)
         let now = clock
         api = ManagementAPI(
             store: store,
@@ -46,19 +42,9 @@ final class ManagementAPITests: XCTestCase {
         var h = HTTPHeaders([("authorization", "Bearer " + key)])
         for (n, v) in headers { h.set(n.lowercased(), v) }
         let request = HTTPRequest(method: method, target: target, headers: h, body: body?.jsonBytes ?? [])
-        var name = ""
-        let response: HTTPResponse
-        switch api.prepare(request, reader: store.reader(loop: 0), routeName: &name) {
-        case .answer(let r): response = r
-        case .write(let write):
-            let done = expectation(description: "write")
-            let box = ResponseBox()
-            api.perform(write) { r in
-                box.response = r
-                done.fulfill()
-            }
-            wait(for: [done], timeout: 10)
-            response = box.response!
+        guard let response = InProcessAPI.answer(api, store, request) else {
+            XCTFail("no answer to \(method) \(target)")
+            return (0, .null, HTTPHeaders())
         }
         let json = (try? JSONParser.parse(response.body)) ?? .null
         return (response.status, json, response.headers)
@@ -193,8 +179,4 @@ final class ManagementAPITests: XCTestCase {
         XCTAssertEqual(problems.map(\.field), ["links[0].key", "links[0].url"])
         XCTAssertNil(try store.reader(loop: 0).domain("new.example.com"))
     }
-}
-
-final class ResponseBox: @unchecked Sendable {
-    var response: HTTPResponse?
 }

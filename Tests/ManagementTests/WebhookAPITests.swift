@@ -16,11 +16,7 @@ final class WebhookAPITests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = ScratchDirectory(prefix: "webhook-api-tests")
-        store = try SQLiteStore.open(path: directory.databasePath, readers: 1)
-        key = KeyMaterial.newSecretKey()
-        let record = SecretKeyRecord(
-            id: "sk_1", name: "t", keyHash: KeyMaterial.hash(key), hint: KeyMaterial.hint(key), createdAt: 0)
-        try store.writeAndWait { tx in try tx.putSecretKey(record) }
+        (store, key) = try InProcessAPI.store(in: directory)
         api = makeAPI(allowHTTP: false)
     }
 
@@ -43,24 +39,12 @@ final class WebhookAPITests: XCTestCase {
     ) {
         let h = HTTPHeaders([("authorization", "Bearer " + (bearer ?? key))])
         let request = HTTPRequest(method: method, target: target, headers: h, body: body?.jsonBytes ?? [])
-        var name = ""
-        let response: HTTPResponse
-        switch api.prepare(request, reader: store.reader(loop: 0), routeName: &name) {
-        case .answer(let r): response = r
-        case .write(let write):
-            let done = expectation(description: "write")
-            let box = Box()
-            api.perform(write) { r in
-                box.response = r
-                done.fulfill()
-            }
-            wait(for: [done], timeout: 10)
-            response = box.response!
+        guard let response = InProcessAPI.answer(api, store, request) else {
+            XCTFail("no answer to \(method) \(target)")
+            return (0, .null)
         }
         return (response.status, (try? JSONParser.parse(response.body)) ?? .null)
     }
-
-    final class Box: @unchecked Sendable { var response: HTTPResponse? }
 
     func create(_ url: String = "https://hooks.example.com/in", events: [String] = ["link.created"]) -> (Int, JSONValue)
     {
