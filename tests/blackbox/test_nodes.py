@@ -13,6 +13,7 @@ import pytest
 import backend
 from edge import BINARY, Edge, request
 from fixtures_data import android_token, resolve_android, start_demo, visit
+from management_api import cli
 
 pytestmark = pytest.mark.skipif(not backend.POSTGRESQL, reason="nodes and heartbeats need PostgreSQL")
 
@@ -205,4 +206,31 @@ def test_nodes_lists_the_last_minute_or_everything_and_answers_usage_errors(edge
     down = nodes("postgresql://edge:n0t-shown@127.0.0.1:1/x?connect_timeout=2")
     assert down.returncode == 1 and "n0t-shown" not in down.stderr + down.stdout
     assert len(down.stderr.strip().splitlines()) == 1 and "BIQLI_EDGE_DATABASE_URL" in down.stderr
+    assert request(e.http_port, "/healthz")[0] == 200
+
+
+def test_a_scoped_key_waits_for_the_nodes_that_would_read_it_as_every_power(edge_factory, url):
+    """A binary before schema 9 reads `secret_keys.scopes` as absent, so a scoped key would do
+    everything on it: `keys create --scope` refuses while such a node is live, names it, and
+    stores nothing; a key without scopes is made; once the node stopped, the scoped key is."""
+    e = edge_factory(env={"BIQLI_EDGE_DATABASE_URL": url, "BIQLI_EDGE_NODE": "new-one"})
+    data = tempfile.mkdtemp(prefix="nodes-keys-")
+    env = {"BIQLI_EDGE_DATABASE_URL": url}
+    scoped = ["keys", "create", "--name", "shop", "--scope", "conversions.create"]
+    now = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+    backend.execute(url, "INSERT INTO nodes (name, version, schema_version, started_at, heartbeat_at, listening) "
+                         f"VALUES ('old-one', '0.1.0', 8, {now}, {now}, 'http=10.0.0.8:80')")
+    before = backend.rows(url, "SELECT count(*) AS n FROM secret_keys")[0]["n"]
+    out = cli(scoped, data, env=env)
+    assert out.returncode == 1 and out.stdout == "", out
+    assert "old-one (0.1.0, schema 8)" in out.stderr and "new-one" not in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert backend.rows(url, "SELECT count(*) AS n FROM secret_keys")[0]["n"] == before, "nothing stored"
+    plain = cli(["keys", "create", "--name", "full"], data, env=env)
+    assert plain.returncode == 0 and plain.stdout.startswith("biqli_sk_"), plain
+    # The old node stops gracefully (its last heartbeat clears its listeners).
+    backend.execute(url, "UPDATE nodes SET listening = '' WHERE name = 'old-one'")
+    made = cli(scoped, data, env=env)
+    assert made.returncode == 0 and made.stdout.startswith("biqli_sk_"), made
+    assert backend.rows(url, "SELECT scopes FROM secret_keys WHERE name = 'shop'") == [{"scopes": "conversions.create"}]
     assert request(e.http_port, "/healthz")[0] == 200

@@ -144,6 +144,10 @@ enum KeysCommand {
         }
         guard let configuration = CommandSetup.configuration(file: options.values["config"], command: "keys create")
         else { return 2 }
+        if scopes != nil, let refusal = olderNodesProblem(configuration) {
+            printError("biqli-edge keys create: \(refusal)")
+            return 1
+        }
         guard let store = CommandSetup.openStore(configuration, command: "keys create") else { return 1 }
         defer { store.close() }
         let key: String
@@ -159,6 +163,26 @@ enum KeysCommand {
         }
         printOut(key)
         return 0
+    }
+
+    /// Why a scoped key must not be made now, or nil: on PostgreSQL, a live node whose
+    /// binary predates key scopes would let the key do everything (a rolling upgrade not
+    /// finished). Nodes that stopped or went silent do not count; a database that cannot
+    /// be read is refused too (the store could not be opened anyway).
+    static func olderNodesProblem(_ configuration: EdgeConfiguration) -> String? {
+        guard let database = configuration.database else { return nil }
+        let listing: PGNodeListing
+        do throws(StoreError) {
+            listing = try PGNodeListing.read(
+                settings: database, seenWithinMilliseconds: PGNodeHeartbeat.liveWithinMilliseconds)
+        } catch {
+            return "BIQLI_EDGE_DATABASE_URL: \(error.safeMessage)"
+        }
+        let old = listing.liveNodes(olderThan: PGNodeListing.keyScopesSchemaVersion)
+        guard !old.isEmpty else { return nil }
+        let names = old.map { "\($0.name) (\($0.version), schema \($0.schemaVersion))" }.joined(separator: ", ")
+        return "live nodes run a binary older than key scopes, which would let a scoped key do everything: "
+            + "\(names). Replace them first (biqli-edge nodes), or make a key without --scope."
     }
 
     static func list(_ args: [String]) -> Int32 {

@@ -49,6 +49,16 @@ public struct PGNodeListing: Sendable, Equatable {
     public var schema: Schema?
     public var nodes: [PGNode]
 
+    /// The first schema whose binaries read `secret_keys.scopes` (`PGSchemaV9`): an older
+    /// binary beside it reads a scoped key as one with every power.
+    public static let keyScopesSchemaVersion = 9
+
+    /// The live nodes whose binary knows only schemas before `schemaVersion`: they would
+    /// misread what its step added.
+    public func liveNodes(olderThan schemaVersion: Int) -> [PGNode] {
+        nodes.filter { $0.state(now: now) == .live && $0.schemaVersion < schemaVersion }
+    }
+
     public struct Schema: Sendable, Equatable {
         public var version: Int
         /// The oldest schema version whose binaries run on this one.

@@ -6,7 +6,8 @@
 ///
 /// Additive (`compatible_from` stays): an older binary beside it never reads the new
 /// tables, and reads a scoped key as one with every power, so upgrade the fleet before
-/// handing out scoped keys.
+/// handing out scoped keys (`keys create --scope` refuses while such a node is live:
+/// `PGNodeListing.keyScopesSchemaVersion`).
 enum PGSchemaV9 {
     static let sql = """
         ALTER TABLE secret_keys ADD COLUMN scopes text;
