@@ -36,9 +36,11 @@ class Response:
 def cli(args, data_dir, env=None, stdin=None, timeout=30):
     """Runs `biqli-edge ARGS` on `data_dir`; returns CompletedProcess with text output."""
     full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "BIQLI_EDGE_DATA_DIR": data_dir, **(env or {})}
-    url = full_env.get("BIQLI_EDGE_DATABASE_URL") or backend.database_url(data_dir)
-    if url:
-        full_env["BIQLI_EDGE_DATABASE_URL"] = url
+    # The pass's database unless the caller named one; an empty one (given) is the SQLite file.
+    if "BIQLI_EDGE_DATABASE_URL" not in full_env:
+        url = backend.database_url(data_dir)
+        if url:
+            full_env["BIQLI_EDGE_DATABASE_URL"] = url
     return subprocess.run([BINARY, *args], env=full_env, capture_output=True, text=True, input=stdin,
                           timeout=timeout, cwd=data_dir)
 
