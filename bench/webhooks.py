@@ -10,7 +10,11 @@ fast the delivery threads empty it.
 2. Deliveries per second: the rate at which the delivered count on /metrics grows while
    the outbox still holds deliveries after the second run (the backlog it left).
 
+With `--backend postgresql --pg-statements` it also prints the statements of the backlog's
+delivery (no resolutions run then): calls and server time per delivery.
+
 Usage: bench/webhooks.py [--seconds N] [--loops N] [--connections N] [--backend sqlite|postgresql]
+                         [--pg-statements]
 """
 import json, os, re, sys, time, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,7 +28,7 @@ TOKEN = re.compile(r"bqmh_[A-Za-z0-9_-]{43}")
 unlimited = {f"BIQLI_EDGE_RATE_{k}": "10000000" for k in
              ("PER_APP", "PER_ADDRESS", "PER_INSTANCE", "PER_TOKEN", "INVALID_PER_ADDRESS")}
 work = scratch_dir("bench-webhooks-")
-postgres = PostgresCluster() if args.backend == "postgresql" else None
+postgres = PostgresCluster(statements=args.pg_statements) if args.backend == "postgresql" else None
 THREADS = os.environ.get("BENCH_WEBHOOK_THREADS", "4")
 edge = Edge(args.loops, extra_env={"BIQLI_EDGE_HTTPS_REDIRECT": "off", **unlimited, "BIQLI_EDGE_WEBHOOK_THREADS": THREADS,
                                    "BIQLI_EDGE_WEBHOOK_ALLOW_PRIVATE": "on", "BIQLI_EDGE_WEBHOOK_ALLOW_HTTP": "on",
@@ -98,6 +102,8 @@ try:
             profile.wait()
             print("perf data: " + os.environ["BENCH_PERF"])
     # The backlog the second run left: how fast the delivery threads send it.
+    if args.pg_statements:
+        postgres.reset_statements()
     samples = []
     start = time.time()
     while time.time() - start < 60:
@@ -111,6 +117,9 @@ try:
         rate = (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0])
     else:
         rate = float("nan")
+    statements = None
+    if args.pg_statements and len(busy) >= 2:
+        statements = postgres.top_statements(max(samples[-1][1] - samples[0][1], 1))
     base = runs["without an endpoint"]["rps"]
     for label, r in runs.items():
         c = r["cpu"]
@@ -127,6 +136,9 @@ print(f"\nwebhooks on {args.backend}: {args.loops} loops, {THREADS} delivery thr
 table(rows, ["matched resolutions", "req/s", "vs without", "p99 ms", "non-2xx", "edge CPU us/req (writer / loops)"])
 print(f"\ndeliveries to nginx (204) while the backlog lasted: {rate:,.0f}/s "
       f"(delivered {samples[-1][1]:,}, {samples[-1][2]:,} pending at the end)")
+if statements:
+    print("\nPostgreSQL statements while the backlog was sent (per delivery)")
+    table(statements, ["calls", "server us", "statement"])
 ratio = runs["one endpoint on open.created"]["rps"] / base
 print(f"target: at most 10 % fewer matched resolutions with the endpoint: {'met' if ratio >= 0.9 else 'NOT met'} "
       f"({(1 - ratio) * 100:.1f} % fewer)")

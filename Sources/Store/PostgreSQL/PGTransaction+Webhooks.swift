@@ -2,9 +2,10 @@ import Core
 import Model
 
 /// The webhooks' writes (decision 0028), as SQLite's. The claim reads candidates without
-/// locking them, then leases each chosen row through `FOR UPDATE SKIP LOCKED`: a row
-/// another node's claim holds is skipped, not waited for, and no row is locked that is
-/// not leased.
+/// locking them, then leases the chosen rows in one statement through `FOR UPDATE SKIP
+/// LOCKED`: a row another node's claim holds is skipped, not waited for, and no row is
+/// locked that is not leased. An attempt's outcome is one statement too: round trips on
+/// the writer's connection, not the server's work, bound the deliveries per second.
 extension PGTransaction {
     static let enqueueWebhookSQL = """
         INSERT INTO webhook_outbox (endpoint_id, message_id, type, body, created_at, state, attempts,
@@ -105,15 +106,21 @@ extension PGTransaction {
           AND strpos($3, ' ' || endpoint_id || ' ') = 0
         ORDER BY next_attempt_at LIMIT $2
         """
+    /// The chosen rows leased in one statement (their keys as two arrays): a row another
+    /// node's claim holds is skipped (`SKIP LOCKED`), as is one leased or finished since the
+    /// candidates were read.
     static let webhookLeaseSQL = """
-        UPDATE webhook_outbox SET lease_owner = $3, lease_until = $4
-        WHERE (endpoint_id, message_id) IN (
-            SELECT endpoint_id, message_id FROM webhook_outbox
-            WHERE endpoint_id = $1 AND message_id = $2 AND state = 'pending'
-              AND (lease_until IS NULL OR lease_until <= $5)
-            FOR UPDATE SKIP LOCKED)
-        RETURNING \(webhookDeliveryColumns)
+        UPDATE webhook_outbox o SET lease_owner = $3, lease_until = $4
+        FROM (SELECT endpoint_id, message_id FROM webhook_outbox
+              WHERE (endpoint_id, message_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+                AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $5)
+              FOR UPDATE SKIP LOCKED) c
+        WHERE o.endpoint_id = c.endpoint_id AND o.message_id = c.message_id
+        RETURNING \(leasedDeliveryColumns)
         """
+    /// The delivery's columns of the updated row (`o.`: the subquery has two of the names).
+    static let leasedDeliveryColumns = webhookDeliveryColumns.split(separator: ",")
+        .map { "o." + $0.filter { !$0.isWhitespace } }.joined(separator: ", ")
 
     func claimWebhookDeliveries(
         owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
@@ -127,38 +134,44 @@ extension PGTransaction {
         let rows = try db.run("pgt_webhook_candidates", Self.webhookCandidatesSQL, c)
         guard rows.rowCount > 0 else { return [] }
         let candidates = (0..<rows.rowCount).map { (endpointId: rows.text($0, 0), key: $0) }
-        let chosen = Set(WebhookClaimPlan.choose(candidates, limit: limit, perEndpoint: perEndpoint))
+        let chosen = WebhookClaimPlan.choose(candidates, limit: limit, perEndpoint: perEndpoint).sorted()
+        var p = PGParams()
+        p.array(PGParams.textOID, count: chosen.count) { a in for i in chosen { a.text(rows.text(i, 0)) } }
+        p.array(PGParams.textOID, count: chosen.count) { a in for i in chosen { a.text(rows.text(i, 1)) } }
+        p.text(owner)
+        p.int(leaseUntil)
+        p.int(now)
+        let leased = try db.run("pgt_webhook_lease", Self.webhookLeaseSQL, p)
+        // In the candidates' order (the oldest due first), whatever order RETURNING gave.
+        var order: [String: Int] = [:]
+        for (rank, i) in chosen.enumerated() { order[rows.text(i, 0) + " " + rows.text(i, 1)] = rank }
         var claimed: [WebhookDelivery] = []
-        for c in candidates where chosen.contains(c.key) {
-            var p = PGParams()
-            p.text(c.endpointId)
-            p.text(rows.text(c.key, 1))
-            p.text(owner)
-            p.int(leaseUntil)
-            p.int(now)
-            if let d = try Self.first(db.run("pgt_webhook_lease", Self.webhookLeaseSQL, p), Self.decodeWebhookDelivery)
-            {
-                claimed.append(d)
-            }
-        }
-        return claimed
+        for i in 0..<leased.rowCount { claimed.append(try Self.decodeWebhookDelivery(leased, i)) }
+        func rank(_ d: WebhookDelivery) -> Int { order[d.endpointId + " " + d.messageId] ?? 0 }
+        return claimed.sorted { rank($0) < rank($1) }
     }
 
+    /// An attempt's outcome in one round trip: the delivery's row under its lease (no
+    /// row: the lease is no longer this claim's, and nothing else is written), the
+    /// attempt, and the endpoint's health (cleared by a success, set from a failure's
+    /// time unless already failing); answers whether the row was written and since when
+    /// the endpoint fails.
     static let finishWebhookSQL = """
-        UPDATE webhook_outbox SET state = $5, attempts = attempts + 1, scheduled_attempts = scheduled_attempts + 1,
-            next_attempt_at = $6, lease_owner = NULL, lease_until = NULL, last_status = $7, last_error = $8,
-            delivered_at = $9, updated_at = $10
-        WHERE endpoint_id = $1 AND message_id = $2 AND lease_owner = $3 AND attempts = $4 AND state = 'pending'
-        """
-    static let insertWebhookAttemptSQL = """
-        INSERT INTO webhook_attempts (\(webhookAttemptColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-        ON CONFLICT (endpoint_id, message_id, number) DO NOTHING
-        """
-    static let webhookSucceededSQL =
-        "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL"
-    static let webhookFailedSQL = """
-        UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1
-        RETURNING failing_since
+        WITH f AS (
+            UPDATE webhook_outbox SET state = $5, attempts = attempts + 1, scheduled_attempts = scheduled_attempts + 1,
+                next_attempt_at = $6, lease_owner = NULL, lease_until = NULL, last_status = $7, last_error = $8,
+                delivered_at = $9, updated_at = $10
+            WHERE endpoint_id = $1 AND message_id = $2 AND lease_owner = $3 AND attempts = $4 AND state = 'pending'
+            RETURNING 1),
+        a AS (
+            INSERT INTO webhook_attempts (\(webhookAttemptColumns))
+            SELECT $1, $2, $11, $12, $13, $7, $8, $14, $15 FROM f
+            ON CONFLICT (endpoint_id, message_id, number) DO NOTHING),
+        e AS (
+            UPDATE webhook_endpoints SET failing_since = CASE WHEN $16 THEN NULL ELSE coalesce(failing_since, $10) END
+            WHERE id = $1 AND EXISTS (SELECT 1 FROM f) AND (NOT $16 OR failing_since IS NOT NULL)
+            RETURNING failing_since)
+        SELECT (SELECT count(*) FROM f), (SELECT failing_since FROM e)
         """
     static let webhookDisableSQL = """
         UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, disabled_at = $2, updated_at = $2
@@ -174,7 +187,7 @@ extension PGTransaction {
     ) throws(StoreError) -> Bool {
         try willQuery()
         let (state, next) = WebhookAttemptOutcome.columns(outcome)
-        var p = PGParams(capacity: 10)
+        var p = PGParams(capacity: 16)
         p.text(a.endpointId)
         p.text(a.messageId)
         p.text(owner)
@@ -185,26 +198,16 @@ extension PGTransaction {
         p.text(a.error)
         p.int(outcome == .delivered ? now : nil)
         p.int(now)
-        guard try db.run("pgt_finish_webhook", Self.finishWebhookSQL, p).affectedRows > 0 else { return false }
-        var t = PGParams(capacity: 9)
-        t.text(a.endpointId)
-        t.text(a.messageId)
-        t.int(Int64(a.number))
-        t.int(a.at)
-        t.int(a.durationMilliseconds)
-        t.int(a.status.map(Int64.init))
-        t.text(a.error)
-        t.text(a.answer)
-        t.text(a.node)
-        try db.run("pgt_insert_webhook_attempt", Self.insertWebhookAttemptSQL, t)
-        var e = PGParams()
-        e.text(a.endpointId)
-        if a.succeeded {
-            try db.run("pgt_webhook_succeeded", Self.webhookSucceededSQL, e)
-            return true
-        }
-        e.int(now)
-        try db.run("pgt_webhook_failed", Self.webhookFailedSQL, e)
+        p.int(Int64(a.number))
+        p.int(a.at)
+        p.int(a.durationMilliseconds)
+        p.text(a.answer)
+        p.text(a.node)
+        p.bool(a.succeeded)
+        let r = try db.run("pgt_finish_webhook", Self.finishWebhookSQL, p)
+        guard r.int(0, 0) > 0 else { return false }
+        // Failing for long enough (the statement said since when): disable the endpoint.
+        guard !a.succeeded, !r.isNull(0, 1), r.int(0, 1) <= now - WebhookRetrySchedule.disableAfter else { return true }
         var d = PGParams()
         d.text(a.endpointId)
         d.int(now)
