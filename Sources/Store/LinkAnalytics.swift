@@ -2,14 +2,16 @@ import Model
 
 /// A link's counts by UTC day (`StoreReader.linkAnalytics`), read from the per-link daily
 /// aggregates the writer keeps (`link_click_counts`, `link_country_counts`,
-/// `link_open_counts`, `link_conversion_counts`): as many rows as distinct days and values, however many clicks
-/// they count.
+/// `link_referrer_counts`, `link_open_counts`, `link_conversion_counts`): as many rows as
+/// distinct days and values, however many clicks they count.
 public struct LinkAnalytics: Sendable, Equatable {
     /// Clicks (and preview bots' visits, kind `.previewBot`), ordered by day, platform,
     /// kind and in-app browser (byte order).
     public var clicks: [ClickCount]
     /// The same clicks by day and country, ordered by day and country.
     public var countries: [CountryCount]
+    /// The same clicks by day and referring site (schema 14), ordered by day and site.
+    public var referrers: [ReferrerCount]
     /// Open events that named the link, ordered by day, match type and first-open flag.
     public var opens: [OpenCount]
     /// Leads and sales of the link by the UTC day they occurred, type and currency
@@ -17,10 +19,12 @@ public struct LinkAnalytics: Sendable, Equatable {
     public var conversions: [ConversionCount]
 
     public init(
-        clicks: [ClickCount], countries: [CountryCount] = [], opens: [OpenCount], conversions: [ConversionCount] = []
+        clicks: [ClickCount], countries: [CountryCount] = [], referrers: [ReferrerCount] = [], opens: [OpenCount],
+        conversions: [ConversionCount] = []
     ) {
         self.clicks = clicks
         self.countries = countries
+        self.referrers = referrers
         self.opens = opens
         self.conversions = conversions
     }
@@ -72,6 +76,20 @@ public struct LinkAnalytics: Sendable, Equatable {
         public init(day: Int64, country: String?, count: Int) {
             self.day = day
             self.country = country
+            self.count = count
+        }
+    }
+
+    public struct ReferrerCount: Sendable, Equatable {
+        /// Days since the epoch (UTC).
+        public var day: Int64
+        /// The referring site (`ReferringSite.host`), nil when the visit named none.
+        public var referrer: String?
+        public var count: Int
+
+        public init(day: Int64, referrer: String?, count: Int) {
+            self.day = day
+            self.referrer = referrer
             self.count = count
         }
     }

@@ -60,13 +60,14 @@ final class LinkReportsTests: XCTestCase {
         return (r.status, (try? JSONParser.parse(r.body)) ?? .null)
     }
 
-    private func click(_ n: Int, at: Int64, _ platform: VisitorPlatform, browser: String? = nil, country: String? = nil)
-        -> Click
-    {
+    private func click(
+        _ n: Int, at: Int64, _ platform: VisitorPlatform, browser: String? = nil, country: String? = nil,
+        referrer: String? = nil
+    ) -> Click {
         let kind: ClickKind = [.ios: .deepView, .android: .androidRedirect, .desktop: .desktop][platform] ?? .desktop
         return Click(
             id: "biq_clk_\(n)", linkId: linkId, appId: nil, domain: "go.example.com", at: at, kind: kind,
-            platform: platform, inAppBrowser: browser, country: country)
+            platform: platform, inAppBrowser: browser, country: country, referrer: referrer)
     }
 
     private func open(_ n: Int, at: Int64, _ match: MatchType, first: Bool) -> OpenEvent {
@@ -79,12 +80,12 @@ final class LinkReportsTests: XCTestCase {
     func testAnalyticsGiveTotalsAndEveryUTCDayOldestFirst() throws {
         let (clock, day) = (self.clock, self.day)
         let clicks = [
-            click(1, at: clock, .ios, browser: "instagram", country: "DE"),
-            click(2, at: clock - 1_000, .ios, browser: "instagram", country: "DE"),
+            click(1, at: clock, .ios, browser: "instagram", country: "DE", referrer: "l.instagram.com"),
+            click(2, at: clock - 1_000, .ios, browser: "instagram", country: "DE", referrer: "l.instagram.com"),
             click(3, at: clock, .android, browser: "tiktok", country: "FR"),
-            click(4, at: clock, .android, country: "DE"),
-            click(5, at: clock - 2 * day, .desktop),
-            click(6, at: clock - 3 * day, .desktop, country: "US"),  // before the window
+            click(4, at: clock, .android, country: "DE", referrer: "t.co"),
+            click(5, at: clock - 2 * day, .desktop, referrer: "t.co"),
+            click(6, at: clock - 3 * day, .desktop, country: "US", referrer: "old.example"),  // before the window
         ]
         let opens = [
             open(1, at: clock, .exactHandoff, first: true), open(2, at: clock - 2 * day, .probabilistic, first: true),
@@ -112,6 +113,8 @@ final class LinkReportsTests: XCTestCase {
         // `none` first, then the most used.
         XCTAssertEqual(c?["byInAppBrowser"], ["none": 3, "instagram": 2, "tiktok": 1])
         XCTAssertEqual(c?["byCountry"], ["unknown": 2, "DE": 3, "FR": 1])
+        // `none` (the bot's visit and the tiktok click) first, then by count, then by name.
+        XCTAssertEqual(c?["byReferrer"], ["none": 2, "l.instagram.com": 2, "t.co": 2])
         XCTAssertEqual(
             c?["daily"],
             [
@@ -129,6 +132,26 @@ final class LinkReportsTests: XCTestCase {
         XCTAssertEqual(o?["daily"]?.arrayValue?.first?["byMatchType"]?["probabilistic"], 1)
     }
 
+    func testReferringSitesBeyondTheLimitAreSummedAsOther() {
+        let today: Int64 = 20_000
+        let sites = (0..<60).map {
+            LinkAnalytics.ReferrerCount(day: today, referrer: "s\($0).example", count: 100 - $0)
+        }
+        let report = LinkAnalyticsReport(
+            firstDay: today - 6, days: 7,
+            counts: LinkAnalytics(
+                clicks: [], referrers: sites + [.init(day: today, referrer: nil, count: 7)], opens: []))
+        let top = report.topReferrers(50)
+        XCTAssertEqual(top.count, 52)
+        XCTAssertEqual(top.first?.name, "none")
+        XCTAssertEqual(top.first?.count, 7)
+        XCTAssertEqual(top[1].name, "s0.example")
+        XCTAssertEqual(top[50].name, "s49.example")
+        XCTAssertEqual(top.last?.name, "other")
+        XCTAssertEqual(top.last?.count, (50..<60).reduce(0) { $0 + 100 - $1 })
+        XCTAssertEqual(report.topReferrers(60).count, 61, "no other when every site fits")
+    }
+
     func testAnalyticsOfALinkWithoutClicksAreZerosForThirtyDaysByDefault() {
         let (status, body) = json("/api/v1/links/\(linkId)/analytics")
         XCTAssertEqual(status, 200)
@@ -140,6 +163,7 @@ final class LinkReportsTests: XCTestCase {
         XCTAssertTrue(daily.allSatisfy { $0["total"] == 0 })
         XCTAssertEqual(body["clicks"]?["byInAppBrowser"], ["none": 0])
         XCTAssertEqual(body["clicks"]?["byCountry"], ["unknown": 0])
+        XCTAssertEqual(body["clicks"]?["byReferrer"], ["none": 0])
         XCTAssertEqual(body["opens"]?["daily"]?.arrayValue?.count, 30)
         XCTAssertEqual(json("/api/v1/links/\(linkId)/analytics?days=365").1["clicks"]?["daily"]?.arrayValue?.count, 365)
     }

@@ -17,11 +17,11 @@ class LinkAnalyticsTests: StoreTestCase {
     static func click(
         _ n: Int, link: String = Fixture.linkId, app: String? = Fixture.appId, at: Int64 = now,
         platform: VisitorPlatform = .android, kind: ClickKind = .androidRedirect, browser: String? = nil,
-        country: String? = nil
+        country: String? = nil, referrer: String? = nil
     ) -> Click {
         Click(
             id: "biq_clk_la\(n)", linkId: link, appId: app, domain: Fixture.host, at: at, kind: kind,
-            platform: platform, inAppBrowser: browser, country: country)
+            platform: platform, inAppBrowser: browser, country: country, referrer: referrer)
     }
 
     func read(_ link: String = Fixture.linkId, from: Int64 = today - 10, through: Int64 = today) throws
@@ -32,8 +32,8 @@ class LinkAnalyticsTests: StoreTestCase {
 
     func testClicksAreCountedByDayPlatformKindBrowserAndCountry() throws {
         try write { tx in
-            try tx.insertClick(Self.click(1, browser: "instagram", country: "DE"))
-            try tx.insertClick(Self.click(2, browser: "instagram", country: "DE"))
+            try tx.insertClick(Self.click(1, browser: "instagram", country: "DE", referrer: "l.instagram.com"))
+            try tx.insertClick(Self.click(2, browser: "instagram", country: "DE", referrer: "l.instagram.com"))
             try tx.insertClick(Self.click(3, platform: .ios, kind: .deepView, browser: "instagram", country: "DE"))
             try tx.insertClick(Self.click(4, at: Self.now - Self.day, platform: .desktop, kind: .desktop))
             try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: Self.now)
@@ -41,7 +41,8 @@ class LinkAnalyticsTests: StoreTestCase {
         // Another batch adds to the same rows; a web-only click (no app) counts for its link too.
         try write { tx in
             try tx.insertClick(Self.click(5, browser: "instagram", country: "DE"))
-            try tx.insertClick(Self.click(6, app: nil, platform: .desktop, kind: .desktop, country: "FR"))
+            try tx.insertClick(
+                Self.click(6, app: nil, platform: .desktop, kind: .desktop, country: "FR", referrer: "t.co"))
             try tx.countPreview(appId: nil, linkId: Fixture.linkId, platform: .bot, at: Self.now)
         }
         XCTAssertEqual(
@@ -61,6 +62,12 @@ class LinkAnalyticsTests: StoreTestCase {
                     .init(day: Self.today, country: nil, count: 2),
                     .init(day: Self.today, country: "DE", count: 4),
                     .init(day: Self.today, country: "FR", count: 1),
+                ],
+                referrers: [
+                    .init(day: Self.today - 1, referrer: nil, count: 1),
+                    .init(day: Self.today, referrer: nil, count: 4),
+                    .init(day: Self.today, referrer: "l.instagram.com", count: 2),
+                    .init(day: Self.today, referrer: "t.co", count: 1),
                 ], opens: []))
         // The days asked for only; another link's counts apart.
         XCTAssertEqual(try read(from: Self.today - 1, through: Self.today - 1).clicks.map(\.count), [1])
@@ -169,6 +176,8 @@ class LinkAnalyticsTests: StoreTestCase {
         XCTAssertEqual(left.clicks.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
         XCTAssertEqual(left.opens.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
         XCTAssertEqual(left.countries.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
+        XCTAssertEqual(left.referrers.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
+        XCTAssertEqual(try count("link_referrer_counts"), 3)
         XCTAssertEqual(try count("link_click_counts"), 3)
         XCTAssertEqual(try count("link_country_counts"), 3)
         XCTAssertEqual(try count("link_open_counts"), 3)

@@ -48,7 +48,7 @@ final class MigrationTests: XCTestCase {
                 "certificate_orders", "certificates", "click_counts", "clicks", "client_click_settings",
                 "console_sessions",
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
-                "link_conversion_counts", "link_country_counts", "link_open_counts",
+                "link_conversion_counts", "link_country_counts", "link_open_counts", "link_referrer_counts",
                 "links", "mobile_apps", "open_events",
                 "publishable_keys", "secret_keys", "signing_keys", "webhook_attempts", "webhook_endpoints",
                 "webhook_outbox",
@@ -99,6 +99,8 @@ final class MigrationTests: XCTestCase {
                 LinkAnalytics(
                     clicks: [.init(day: 0, platform: .ios, kind: .deepView, count: 1)],
                     countries: [.init(day: 0, country: fixture.version >= 5 ? "DE" : nil, count: 1)],
+                    // Version 14 counts referring sites from then on (the version 14 fixture's own row).
+                    referrers: fixture.version >= 14 ? [.init(day: 0, referrer: nil, count: 1)] : [],
                     opens: fixture.version >= 5
                         ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : [],
                     // Version 13 counts the leads already stored (the version 9 fixture's).

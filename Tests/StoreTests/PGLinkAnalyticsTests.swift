@@ -24,6 +24,7 @@ final class PGLinkAnalyticsTests: PGTestCase {
         { tx in
             let browsers: [String?] = [nil, "instagram", "tiktok", nil]
             let countries: [String?] = ["DE", nil, "FR", "DE", "JP"]
+            let sites: [String?] = ["t.co", nil, "news.example.org", "l.instagram.com", nil, "t.co"]
             for n in 0..<40 {
                 let platform: VisitorPlatform = [.ios, .android, .desktop][n % 3]
                 let kind: ClickKind = [.deepView, .androidRedirect, .desktop][n % 3]
@@ -31,7 +32,8 @@ final class PGLinkAnalyticsTests: PGTestCase {
                     Click(
                         id: "biq_clk_\(offset)_\(n)", linkId: n % 7 == 0 ? "biq_lnk_web" : Fixture.linkId,
                         appId: n % 7 == 0 ? nil : Fixture.appId, domain: Fixture.host, at: now - Int64(n % 3) * day,
-                        kind: kind, platform: platform, inAppBrowser: browsers[n % 4], country: countries[n % 5]))
+                        kind: kind, platform: platform, inAppBrowser: browsers[n % 4], country: countries[n % 5],
+                        referrer: sites[n % 6]))
             }
             try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: now)
             try tx.countPreview(appId: nil, linkId: "biq_lnk_web", platform: .bot, at: now - day)
@@ -61,6 +63,8 @@ final class PGLinkAnalyticsTests: PGTestCase {
         let all = try reader.linkAnalytics(link: Fixture.linkId, fromDay: today - 5, throughDay: today)
         XCTAssertEqual(all.clicks.reduce(0) { $0 + $1.count }, 2 * (40 - 6 + 1))
         XCTAssertEqual(all.opens.reduce(0) { $0 + $1.count }, 12)
+        XCTAssertEqual(all.referrers.reduce(0) { $0 + $1.count }, 2 * (40 - 6 + 1), "every click, under a site or none")
+        XCTAssertEqual(Set(all.referrers.map(\.referrer)), [nil, "t.co", "news.example.org", "l.instagram.com"])
         XCTAssertEqual(try reader.click(id: "biq_clk_1_0")?.country, "DE")
     }
 
@@ -104,6 +108,7 @@ final class PGLinkAnalyticsTests: PGTestCase {
         XCTAssertEqual(left.clicks.map(\.day), [today - 2, today - 1, today])
         XCTAssertEqual(left.opens.map(\.day), [today - 2, today - 1, today])
         XCTAssertEqual(left.countries.map(\.day), [today - 2, today - 1, today])
+        XCTAssertEqual(left.referrers.map(\.day), [today - 2, today - 1, today])
     }
 }
 

@@ -34,6 +34,10 @@ DAY_MS = 86_400_000
 COUNTRIES = {"192.0.2.": "DE", "198.51.100.": "US", "203.0.113.": "FR", "100.64.0.": "GB", "100.64.1.": "JP",
              "100.64.2.": "BR"}
 COUNTRY_WEIGHTS = [30, 34, 12, 14, 6, 4]
+# Where the visits come from (the Referer a browser sends across sites: the origin).
+REFERRERS = (None, "https://t.co/", "https://l.instagram.com/", "https://www.google.com/",
+             "https://news.ycombinator.com/", "https://www.reddit.com/", "https://newsletter.example.com/")
+REFERRER_WEIGHTS = [30, 22, 16, 12, 8, 7, 5]
 SHOWCASE = "cus_ada_lovelace"
 UA_FACEBOOK_BOT = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)"
 # The README's pages (docs/screenshots/console-<name>.png).
@@ -80,7 +84,11 @@ class History:
         return prefix + str(self.rng.randint(1, 254))
 
     def visit(self, key, ua, query=""):
-        status, headers, _ = visit(self.edge, f"/{key}{query}", ua=ua, headers={"X-Forwarded-For": self.address()})
+        sent = {"X-Forwarded-For": self.address()}
+        site = self.rng.choices(REFERRERS, weights=REFERRER_WEIGHTS)[0]
+        if site:
+            sent["Referer"] = site
+        status, headers, _ = visit(self.edge, f"/{key}{query}", ua=ua, headers=sent)
         assert status in (200, 302), (key, ua, status)
         return headers.get("location", "")
 
@@ -230,6 +238,10 @@ def test_six_weeks_of_traffic_fill_every_page(workspace):
     assert shown == {"clicks": invite["clicks"]["total"], "installs": invite["opens"]["installs"],
                      "leads": invite["conversions"]["leads"], "sales": invite["conversions"]["sales"]}, shown
     assert min(shown.values()) > 0, shown
+    sites = [row[0] for row in b.js(
+        "return [...document.querySelectorAll('#referrers-table tbody tr')].map(r => [...r.cells].map(c => c.textContent));")]
+    assert "t.co" in sites and "l.instagram.com" in sites, sites
+    assert invite["clicks"]["byReferrer"]["t.co"] > 0, invite["clicks"]["byReferrer"]
     funnel = b.js("return document.querySelector('#funnel caption').textContent;")
     assert "without preview bots" in funnel, funnel
     shoot(b, "link")

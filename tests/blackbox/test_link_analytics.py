@@ -60,6 +60,30 @@ def test_visits_are_counted_by_day_platform_kind_and_in_app_browser(edge_factory
     assert [d["total"] for d in promo["daily"]] == [0, 0, 0, 0, 0, 0, 2]
 
 
+def test_referring_sites_are_counted_by_host_alone(edge_factory):
+    """The Referer's host, lowercased and without www., per link and day; the page, its
+    query and anything that is not an http(s) URL are never kept; client-side clicks and
+    bots count as none."""
+    edge = start_demo(edge_factory)
+    sent = [("https://t.co/AbC123", 302), ("https://t.co/other", 302),
+            ("https://WWW.News.Example.org/p?secret=s3cr3t", 302), ("android-app://com.google.android.gm/", 302),
+            (None, 302)]
+    for referer, expected in sent:
+        headers = {"Referer": referer} if referer else {}
+        assert visit(edge, "/invite", ua=UA_DESKTOP, headers=headers)[0] == expected, referer
+    assert visit(edge, "/invite", ua=UA_IPHONE, headers={"Referer": "https://l.instagram.com/?u=x"})[0] == 200
+    assert visit(edge, "/invite", ua="facebookexternalhit/1.1", headers={"Referer": "https://t.co/"})[0] == 200
+    barrier(edge, key="promo")
+    c = analytics(edge)["clicks"]
+    assert c["total"] == 7
+    assert c["byReferrer"] == {"none": 3, "t.co": 2, "l.instagram.com": 1, "news.example.org": 1}, c["byReferrer"]
+    assert analytics(edge, LINK_IDS["promo"])["clicks"]["byReferrer"] == {"none": 1}
+    # Only hosts were stored: no page, no query.
+    stored = [r["referrer"] for r in _rows(edge, "SELECT referrer FROM link_referrer_counts")]
+    assert sorted(stored) == sorted(["", "", "t.co", "l.instagram.com", "news.example.org"]), stored
+    assert not any("s3cr3t" in str(v) for row in _rows(edge, "SELECT * FROM clicks") for v in row.values())
+
+
 def test_opens_of_a_link_are_counted_by_match_type(edge_factory):
     edge = start_demo(edge_factory)
     status, answer = resolve_android(edge, android_token(edge))

@@ -28,7 +28,7 @@ TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessi
           "app_domains", "publishable_keys", "links", "signing_keys",
           "idempotency_records", "customers", "conversion_events", "webhook_endpoints", "webhook_outbox",
           "webhook_attempts", "certificates", "acme_accounts", "app_instances", "click_counts",
-          "link_click_counts", "link_country_counts", "link_open_counts", "link_conversion_counts", "handoffs", "clicks",
+          "link_click_counts", "link_country_counts", "link_referrer_counts", "link_open_counts", "link_conversion_counts", "handoffs", "clicks",
           "open_events",
           "open_event_keys"]
 

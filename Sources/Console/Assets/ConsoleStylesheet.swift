@@ -95,6 +95,7 @@ enum ConsoleStylesheet {
         .totals .change.up { color: var(--ok); } .totals .change.down { color: var(--danger); }
         .breakdowns { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0 1.5rem;
             align-items: start; }
+        .breakdowns table { width: 100%; } .breakdowns tbody th { overflow-wrap: anywhere; }
         details.days { margin: 1rem 0; } details.days summary { cursor: pointer; font-weight: 600; }
         .sign-in { max-width: 28rem; }
         @media (max-width: 40rem) { main { padding: 1rem; } th, td { padding: .35rem .4rem; } }

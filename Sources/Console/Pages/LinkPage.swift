@@ -6,11 +6,14 @@ import Templates
 /// `GET /console/links/{id}?days=N`: one link (its short URL to copy, its QR code, what
 /// it does, the actions) and its analytics over N days from the API's report, to read at
 /// a glance (issue 25 item 7): the totals against the N days before, the clicks' chart,
-/// the breakdowns side by side (platform, country, in-app browser, answer, match type),
+/// the breakdowns side by side (platform, country, referring site, in-app browser, answer,
+/// match type),
 /// the per-day tables folded under `<details>`; then the opens, the leads and sales with
 /// the funnel, and its newest clicks and open events.
 enum LinkPage {
     static let periods = [7, 30, 90]
+    /// Referring sites named in their table; the rest are one "Other sites" row.
+    static let referrerRows = 10
 
     struct Model {
         var link: Link
@@ -62,6 +65,15 @@ enum LinkPage {
                 id: "countries-table", caption: "Clicks by country", header: "Country",
                 rows: report.countries.map { ($0.name == "unknown" ? "Unknown" : $0.name, $0.count) }),
             Tables.counts(
+                id: "referrers-table", caption: "Clicks by referring site", header: "Site",
+                rows: report.topReferrers(Self.referrerRows).map { r in
+                    switch r.name {
+                    case "none": ("None (no Referer)", r.count)
+                    case "other": ("Other sites", r.count)
+                    default: (r.name, r.count)
+                    }
+                }),
+            Tables.counts(
                 id: "browsers-table", caption: "Clicks by in-app browser", header: "In-app browser",
                 rows: report.inAppBrowsers.map { ($0.name == "none" ? "None (a regular browser)" : $0.name, $0.count) }),
             Tables.counts(
@@ -89,8 +101,6 @@ enum LinkPage {
             <figcaption>\(clicksChart.legend())</figcaption></figure>
             <h3 id="breakdowns">Breakdowns</h3>
             \(breakdowns)
-            <p class="note" id="no-referrers">Referring sites are not shown: the edge does not record a visit's \
-            Referer.</p>
             \(AnalyticsBlocks.folded("Clicks per day", Tables.days(id: "clicks-table", caption: "Clicks per UTC day by platform, newest first", labels: labels, columns: platforms.map { platformNames[$0] ?? $0.rawValue }, rows: report.clicksByDay)))
             <h3 id="opens">App opens by match type</h3>
             <figure id="opens-chart">\(opensChart.svg(id: "opens-chart-svg", description: "Stacked bars of the app opens of each UTC day by match type; the table under App opens per day has the numbers."))\

@@ -182,7 +182,7 @@ struct VisitFlow: Sendable {
             id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
             appId: link.mobile?.appId, domain: link.domain, at: now, kind: planned.kind, platform: planned.platform,
             inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion,
-            country: country)
+            country: country, referrer: ReferringSite.host(request.headers["referer"]))
     }
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {

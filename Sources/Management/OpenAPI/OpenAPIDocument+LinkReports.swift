@@ -103,6 +103,10 @@ extension OpenAPIDocument {
                 "byCountry": openCounters(
                     "unknown", pattern: "^([A-Z]{2}|unknown)$",
                     "By ISO 3166-1 alpha-2 country code; unknown without a GeoIP database or a match."),
+                "byReferrer": openCounters(
+                    "none", pattern: "^(none|other|[a-z0-9.-]{1,253}|\\[[0-9a-f:.]{1,45}\\])$",
+                    "By referring site: the host of the visit's Referer, lowercased, without www. (the page is never kept); none when the visit named none. The 50 sites with the most clicks, the others summed as other. Client-side clicks (track/click) count as none."
+                ),
                 "daily": [
                     "type": "array", "description": "One entry per UTC day, oldest first.",
                     "items": record([

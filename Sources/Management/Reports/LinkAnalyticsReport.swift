@@ -26,6 +26,8 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     public let inAppBrowsers: [(name: String, count: Int)]
     /// `unknown` first, then the country codes seen, most first, then by code.
     public let countries: [(name: String, count: Int)]
+    /// `none` (no referring site) first, then the sites seen, most first, then by name.
+    public let referrers: [(name: String, count: Int)]
     /// Per day (oldest first), opens per match type in `matchTypes` order.
     public let opensByDay: [[Int]]
     public let firstOpens: Int
@@ -56,6 +58,10 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         for c in counts.countries where dayRange.contains(c.day) {
             countries[c.country ?? "unknown", default: 0] += c.count
         }
+        var referrers: [String: Int] = [:]
+        for r in counts.referrers where dayRange.contains(r.day) {
+            referrers[r.referrer ?? "none", default: 0] += r.count
+        }
         var matchesByDay = [[Int]](repeating: [Int](repeating: 0, count: matches.count), count: days)
         var firstOpens = 0
         for o in counts.opens where dayRange.contains(o.day) {
@@ -68,6 +74,7 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         self.kindTotals = kindTotals
         self.inAppBrowsers = Self.ordered(browsers, first: "none")
         self.countries = Self.ordered(countries, first: "unknown")
+        self.referrers = Self.ordered(referrers, first: "none")
         self.opensByDay = matchesByDay
         self.firstOpens = firstOpens
         var leads = [Int](repeating: 0, count: days)
@@ -87,6 +94,15 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         self.revenueByDay = revenue
         self.totals = PeriodTotals(counts, days: dayRange)
         self.previous = PeriodTotals(counts, days: (firstDay - Int64(days))..<firstDay)
+    }
+
+    /// `none` and the `limit` sites with the most clicks; the others' clicks summed as
+    /// `other` (present only when there are others). Sites have a dot or brackets
+    /// (`ReferringSite`), so neither name is a site's.
+    public func topReferrers(_ limit: Int) -> [(name: String, count: Int)] {
+        guard referrers.count > limit + 1 else { return referrers }
+        let rest = referrers[(limit + 1)...].reduce(0) { $0 + $1.count }
+        return Array(referrers.prefix(limit + 1)) + [("other", rest)]
     }
 
     /// The period's currencies (sales in them), in code order.
@@ -116,6 +132,7 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     public static func == (a: LinkAnalyticsReport, b: LinkAnalyticsReport) -> Bool {
         a.firstDay == b.firstDay && a.days == b.days && a.clicksByDay == b.clicksByDay && a.kindTotals == b.kindTotals
             && a.inAppBrowsers.elementsEqual(b.inAppBrowsers, by: ==) && a.countries.elementsEqual(b.countries, by: ==)
+            && a.referrers.elementsEqual(b.referrers, by: ==)
             && a.opensByDay == b.opensByDay && a.firstOpens == b.firstOpens && a.leadsByDay == b.leadsByDay
             && a.salesByDay == b.salesByDay && a.revenueByDay == b.revenueByDay && a.totals == b.totals
             && a.previous == b.previous

@@ -11,6 +11,8 @@ enum LinkAnalyticsJSON {
     static let platformNames = LinkAnalyticsReport.platforms.map(\.rawValue)
     static let kindNames = LinkAnalyticsReport.kinds.map(\.rawValue)
     static let matchNames = LinkAnalyticsReport.matchTypes.map(\.rawValue)
+    /// Referring sites named in `byReferrer`; the rest are summed as `other`.
+    static let referrerLimit = 50
 
     static func render(link: Link, report: LinkAnalyticsReport, now: Int64) -> JSONValue {
         let clickDays: [JSONValue] = report.clicksByDay.enumerated().map { i, row in
@@ -39,6 +41,10 @@ enum LinkAnalyticsJSON {
                     ("byKind", counters(kindNames, report.kindTotals)),
                     ("byInAppBrowser", .object(report.inAppBrowsers.map { ($0.name, int($0.count)) })),
                     ("byCountry", .object(report.countries.map { ($0.name, int($0.count)) })),
+                    (
+                        "byReferrer",
+                        .object(report.topReferrers(Self.referrerLimit).map { ($0.name, int($0.count)) })
+                    ),
                     ("daily", .array(clickDays)),
                 ])
             ),

@@ -39,11 +39,14 @@ public struct Click: Sendable, Equatable {
     /// (`BIQLI_EDGE_GEOIP_DB`), or nil: no database, or the address is not in it. The
     /// address itself is never kept.
     public var country: String?
+    /// The referring site (`ReferringSite.host` of the visit's `Referer`), or nil. Counted
+    /// per link and day (`link_referrer_counts`), not kept in the click's row.
+    public var referrer: String?
 
     public init(
         id: String, linkId: String, appId: String?, domain: String, at: Int64, kind: ClickKind,
         platform: VisitorPlatform, inAppBrowser: String? = nil, dynamic: [(String, String)] = [],
-        sourceHash: [UInt8]? = nil, osVersion: String? = nil, country: String? = nil
+        sourceHash: [UInt8]? = nil, osVersion: String? = nil, country: String? = nil, referrer: String? = nil
     ) {
         self.id = id
         self.linkId = linkId
@@ -57,12 +60,13 @@ public struct Click: Sendable, Equatable {
         self.sourceHash = sourceHash
         self.osVersion = osVersion
         self.country = country
+        self.referrer = referrer
     }
 
     public static func == (a: Click, b: Click) -> Bool {
         a.id == b.id && a.linkId == b.linkId && a.appId == b.appId && a.domain == b.domain && a.at == b.at
             && a.kind == b.kind && a.platform == b.platform && a.inAppBrowser == b.inAppBrowser
             && a.dynamic.elementsEqual(b.dynamic, by: ==) && a.sourceHash == b.sourceHash
-            && a.osVersion == b.osVersion && a.country == b.country
+            && a.osVersion == b.osVersion && a.country == b.country && a.referrer == b.referrer
     }
 }

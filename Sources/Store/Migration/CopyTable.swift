@@ -206,6 +206,8 @@ struct CopyTable {
             ]),
         CopyTable("link_country_counts", [("link_id", .text), ("day", .int), ("country", .text), ("count", .int)]),
         CopyTable(
+            "link_referrer_counts", [("link_id", .text), ("day", .int), ("referrer", .text), ("count", .int)]),
+        CopyTable(
             "link_open_counts",
             [("link_id", .text), ("day", .int), ("matched_by", .text), ("first_open", .flag), ("count", .int)]),
         CopyTable(

@@ -23,6 +23,7 @@ enum PGMigrations {
         Migration(version: 11, sql: PGSchemaV11.sql),
         Migration(version: 12, sql: PGSchemaV12.sql),
         Migration(version: 13, sql: PGSchemaV13.sql),
+        Migration(version: 14, sql: PGSchemaV14.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

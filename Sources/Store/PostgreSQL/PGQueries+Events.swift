@@ -244,6 +244,11 @@ extension PGQueries {
         WHERE link_id = $1 AND day >= $2 AND day <= $3
         ORDER BY link_id, day, country
         """
+    static let selectLinkReferrerCounts = """
+        SELECT day, referrer, count FROM link_referrer_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, referrer
+        """
     static let selectLinkOpenCounts = """
         SELECT day, matched_by, first_open, count FROM link_open_counts
         WHERE link_id = $1 AND day >= $2 AND day <= $3
@@ -277,6 +282,12 @@ extension PGQueries {
             return LinkAnalytics.CountryCount(
                 day: r.int(i, 0), country: country.isEmpty ? nil : country, count: Int(r.int(i, 2)))
         }
+        let referrers = try Self.all(db.run("pgq_link_referrer_counts", Self.selectLinkReferrerCounts, p)) {
+            r, i throws(StoreError) in
+            let site = r.text(i, 1)
+            return LinkAnalytics.ReferrerCount(
+                day: r.int(i, 0), referrer: site.isEmpty ? nil : site, count: Int(r.int(i, 2)))
+        }
         let opens = try Self.all(db.run("pgq_link_open_counts", Self.selectLinkOpenCounts, p)) {
             r, i throws(StoreError) in
             guard let matchedBy = MatchType(rawValue: r.text(i, 1)) else {
@@ -295,6 +306,7 @@ extension PGQueries {
                 day: r.int(i, 0), type: type, currency: currency.isEmpty ? nil : currency, count: Int(r.int(i, 3)),
                 amount: r.int(i, 4))
         }
-        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens, conversions: conversions)
+        return LinkAnalytics(
+            clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions)
     }
 }

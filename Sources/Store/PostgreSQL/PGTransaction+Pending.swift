@@ -17,7 +17,7 @@ extension PGTransaction {
         SELECT * FROM unnest($1::bytea[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                              $8::text[], $9::text[], $10::text[], $11::int8[], $12::int8[], $13::text[], $14::text[])
         """
-    /// The four counts in one round trip. Rows in key order within each table, and the
+    /// The five counts in one round trip. Rows in key order within each table, and the
     /// tables in the statement's one order: two edges adding to the same hours and days
     /// lock them in the same order, so they wait for each other instead of deadlocking.
     /// (An empty array inserts nothing.)
@@ -39,6 +39,10 @@ extension PGTransaction {
             INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count)
             SELECT * FROM unnest($16::text[], $17::int8[], $18::text[], $19::bool[], $20::int8[])
             ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = link_open_counts.count + excluded.count
+        ), link_referrers AS (
+            INSERT INTO link_referrer_counts (link_id, day, referrer, count)
+            SELECT * FROM unnest($21::text[], $22::int8[], $23::text[], $24::int8[])
+            ON CONFLICT (link_id, day, referrer) DO UPDATE SET count = link_referrer_counts.count + excluded.count
         )
         SELECT 1
         """
@@ -55,7 +59,7 @@ extension PGTransaction {
         }
     }
 
-    /// The resolver's batches count opens only: one table's upsert, not four (three of them
+    /// The resolver's batches count opens only: one table's upsert, not five (four of them
     /// over empty arrays).
     static let upsertOpenCountsSQL = """
         INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count)
@@ -99,7 +103,7 @@ extension PGTransaction {
         counts.removeAll()
     }
 
-    /// The clicks' and opens' counts: one statement for the four tables, or the opens'
+    /// The clicks' and opens' counts: one statement for the five tables, or the opens'
     /// alone for a resolver's batch.
     private func flushVisitCounts() throws(StoreError) {
         if counts.entries.isEmpty && counts.links.hasOpensOnly {
@@ -121,7 +125,7 @@ extension PGTransaction {
             if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
             return x.kind.rawValue < y.kind.rawValue
         }
-        var p = PGParams(capacity: 20)
+        var p = PGParams(capacity: 24)
         let n = entries.count
         p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.appId) } }
         p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(e.key.hour) } }
@@ -149,6 +153,12 @@ extension PGTransaction {
         p.array(PGParams.textOID, count: o) { w in for e in opens { w.text(e.key.matchedBy.rawValue) } }
         p.array(PGParams.boolOID, count: o) { w in for e in opens { w.bool(e.key.firstOpen) } }
         p.array(PGParams.int8OID, count: o) { w in for e in opens { w.int(Int64(e.count)) } }
+        let referrers = counts.links.sortedReferrers
+        let r = referrers.count
+        p.array(PGParams.textOID, count: r) { w in for e in referrers { w.text(e.key.linkId) } }
+        p.array(PGParams.int8OID, count: r) { w in for e in referrers { w.int(e.key.day) } }
+        p.array(PGParams.textOID, count: r) { w in for e in referrers { w.text(e.key.referrer) } }
+        p.array(PGParams.int8OID, count: r) { w in for e in referrers { w.int(Int64(e.count)) } }
         try db.run("pgt_upsert_counts", Self.upsertCountsSQL, p)
     }
 

@@ -83,6 +83,10 @@ extension PGTransaction {
         DELETE FROM link_country_counts WHERE ctid = ANY(ARRAY(
             SELECT ctid FROM link_country_counts WHERE day < $1 LIMIT $2))
         """
+    static let deleteOldLinkReferrerCountsSQL = """
+        DELETE FROM link_referrer_counts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM link_referrer_counts WHERE day < $1 LIMIT $2))
+        """
     static let deleteOldLinkOpenCountsSQL = """
         DELETE FROM link_open_counts WHERE ctid = ANY(ARRAY(
             SELECT ctid FROM link_open_counts WHERE day < $1 LIMIT $2))
@@ -95,6 +99,7 @@ extension PGTransaction {
         var deleted = try db.run("pgt_prune_link_clicks", Self.deleteOldLinkClickCountsSQL, p).affectedRows
         for (name, sql) in [
             ("pgt_prune_link_countries", Self.deleteOldLinkCountryCountsSQL),
+            ("pgt_prune_link_referrers", Self.deleteOldLinkReferrerCountsSQL),
             ("pgt_prune_link_opens", Self.deleteOldLinkOpenCountsSQL),
         ] where deleted < limit {
             var q = PGParams()

@@ -194,6 +194,11 @@ extension SQLiteQueries {
         WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
         ORDER BY link_id, day, country
         """
+    static let selectLinkReferrerCounts = """
+        SELECT day, referrer, count FROM link_referrer_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, referrer
+        """
     static let selectLinkOpenCounts = """
         SELECT day, matched_by, first_open, count FROM link_open_counts
         WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
@@ -226,6 +231,10 @@ extension SQLiteQueries {
             return LinkAnalytics.CountryCount(
                 day: s.int64(0), country: country.isEmpty ? nil : country, count: s.int(2))
         }
+        let referrers = try db.queryAll(Self.selectLinkReferrerCounts, bind) { s in
+            let site = s.text(1)
+            return LinkAnalytics.ReferrerCount(day: s.int64(0), referrer: site.isEmpty ? nil : site, count: s.int(2))
+        }
         let opens = try db.queryAll(Self.selectLinkOpenCounts, bind) { s throws(StoreError) in
             guard let matchedBy = MatchType(rawValue: s.text(1)) else {
                 throw ModelCodec.corrupt("link_open_counts.matched_by")
@@ -241,6 +250,7 @@ extension SQLiteQueries {
                 day: s.int64(0), type: type, currency: currency.isEmpty ? nil : currency, count: s.int(3),
                 amount: s.int64(4))
         }
-        return LinkAnalytics(clicks: clicks, countries: countries, opens: opens, conversions: conversions)
+        return LinkAnalytics(
+            clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions)
     }
 }

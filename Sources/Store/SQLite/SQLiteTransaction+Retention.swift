@@ -57,6 +57,8 @@ extension SQLiteTransaction {
         "SELECT link_id, day, platform, kind, in_app_browser FROM link_click_counts WHERE day < ?1 LIMIT ?2"
     static let selectOldLinkCountryCounts =
         "SELECT link_id, day, country FROM link_country_counts WHERE day < ?1 LIMIT ?2"
+    static let selectOldLinkReferrerCounts =
+        "SELECT link_id, day, referrer FROM link_referrer_counts WHERE day < ?1 LIMIT ?2"
     static let selectOldLinkOpenCounts =
         "SELECT link_id, day, matched_by, first_open FROM link_open_counts WHERE day < ?1 LIMIT ?2"
 
@@ -74,6 +76,14 @@ extension SQLiteTransaction {
         if deleted < limit {
             deleted += try db.execute(
                 "DELETE FROM link_country_counts WHERE (link_id, day, country) IN (\(Self.selectOldLinkCountryCounts))"
+            ) { s in
+                s.bind(1, day)
+                s.bind(2, limit - deleted)
+            }
+        }
+        if deleted < limit {
+            deleted += try db.execute(
+                "DELETE FROM link_referrer_counts WHERE (link_id, day, referrer) IN (\(Self.selectOldLinkReferrerCounts))"
             ) { s in
                 s.bind(1, day)
                 s.bind(2, limit - deleted)

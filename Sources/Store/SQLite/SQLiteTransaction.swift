@@ -152,6 +152,10 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
         INSERT INTO link_country_counts (link_id, day, country, count) VALUES (?1, ?2, ?3, ?4)
         ON CONFLICT (link_id, day, country) DO UPDATE SET count = count + excluded.count
         """
+    static let upsertLinkReferrerCountSQL = """
+        INSERT INTO link_referrer_counts (link_id, day, referrer, count) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (link_id, day, referrer) DO UPDATE SET count = count + excluded.count
+        """
     static let upsertLinkOpenCountSQL = """
         INSERT INTO link_open_counts (link_id, day, matched_by, first_open, count) VALUES (?1, ?2, ?3, ?4, ?5)
         ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = count + excluded.count
@@ -193,6 +197,14 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
                 s.bind(1, key.linkId)
                 s.bind(2, key.day)
                 s.bind(3, key.country)
+                s.bind(4, count)
+            }
+        }
+        for (key, count) in counts.links.referrers {
+            try db.execute(Self.upsertLinkReferrerCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.referrer)
                 s.bind(4, count)
             }
         }

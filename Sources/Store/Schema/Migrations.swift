@@ -32,6 +32,7 @@ enum Migrations {
         Migration(version: 11, sql: SchemaV11.sql),
         Migration(version: 12, sql: SchemaV12.sql),
         Migration(version: 13, sql: SchemaV13.sql),
+        Migration(version: 14, sql: SchemaV14.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -1,15 +1,16 @@
 import Model
 
 /// The per-link daily counts of the writer's current batch, before they reach
-/// `link_click_counts`, `link_country_counts` and `link_open_counts`: what a link's
+/// `link_click_counts`, `link_country_counts`, `link_referrer_counts` and
+/// `link_open_counts`: what a link's
 /// analytics read (`StoreReader.linkAnalytics`), a few rows per day whatever the number
 /// of clicks.
 ///
 /// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
 /// click, with an app or not), each preview bot's visit and each open event of a link
-/// here, and writes the sums once per batch, one UPSERT per distinct key. Countries are
-/// counted apart from the platform, kind and in-app browser: crossed with them, a link
-/// seen from 150 countries would keep thousands of rows a day. A batch's clicks mostly
+/// here, and writes the sums once per batch, one UPSERT per distinct key. Countries and
+/// referring sites are each counted apart from the platform, kind and in-app browser:
+/// crossed with them, a link seen from 150 countries would keep thousands of rows a day. A batch's clicks mostly
 /// share a key: the last one is compared first, then the few others one by one; only a
 /// batch of more than `indexedFrom` keys (spread over many links) hashes them. Not
 /// thread-safe: the writer's transaction owns it, inside its `ClickCounter`, so that
@@ -38,6 +39,14 @@ struct LinkCounter: Equatable {
         var country: String
     }
 
+    /// One row of `link_referrer_counts` (schema 14).
+    struct ReferrerKey: Hashable {
+        var linkId: String
+        var day: Int64
+        /// The referring site (`ReferringSite.host`); "" when none.
+        var referrer: String
+    }
+
     /// One row of `link_open_counts`.
     struct OpenKey: Hashable {
         var linkId: String
@@ -62,21 +71,23 @@ struct LinkCounter: Equatable {
 
     private(set) var clicks: [(key: ClickKey, count: Int)] = []
     private(set) var countries: [(key: CountryKey, count: Int)] = []
+    private(set) var referrers: [(key: ReferrerKey, count: Int)] = []
     private(set) var opens: [(key: OpenKey, count: Int)] = []
     private var clickIndex: [ClickKey: Int] = [:]
     private var countryIndex: [CountryKey: Int] = [:]
+    private var referrerIndex: [ReferrerKey: Int] = [:]
     private var openIndex: [OpenKey: Int] = [:]
     /// Leads and sales of the batch: a handful of keys (their links' days), by hash.
     private(set) var conversions: [ConversionKey: ConversionSum] = [:]
 
-    /// Countries are counted with every click, so no click rows means no country rows.
+    /// Countries and referrers are counted with every click: no click rows, none of theirs.
     var isEmpty: Bool { clicks.isEmpty && opens.isEmpty && conversions.isEmpty }
 
     /// No click, country or open row (conversions aside): the part the visit path writes.
     var hasNoVisitCounts: Bool { clicks.isEmpty && opens.isEmpty }
 
     /// Opens and nothing else (a batch of the resolver's).
-    var hasOpensOnly: Bool { clicks.isEmpty && countries.isEmpty && !opens.isEmpty }
+    var hasOpensOnly: Bool { clicks.isEmpty && countries.isEmpty && referrers.isEmpty && !opens.isEmpty }
 
     /// The UTC day (days since the epoch) that holds `milliseconds`; floors negative times too.
     static func day(_ milliseconds: Int64) -> Int64 {
@@ -85,13 +96,15 @@ struct LinkCounter: Equatable {
 
     mutating func addClick(
         linkId: String, at: Int64, platform: VisitorPlatform, kind: ClickKind, inAppBrowser: String?,
-        country: String?
+        country: String?, referrer: String? = nil
     ) {
         let day = Self.day(at)
         Self.add(
             ClickKey(linkId: linkId, day: day, platform: platform, kind: kind, inAppBrowser: inAppBrowser ?? ""),
             to: &clicks, index: &clickIndex)
         Self.add(CountryKey(linkId: linkId, day: day, country: country ?? ""), to: &countries, index: &countryIndex)
+        Self.add(
+            ReferrerKey(linkId: linkId, day: day, referrer: referrer ?? ""), to: &referrers, index: &referrerIndex)
     }
 
     mutating func addOpen(linkId: String, at: Int64, matchedBy: MatchType, firstOpen: Bool) {
@@ -146,6 +159,8 @@ struct LinkCounter: Equatable {
         if !clickIndex.isEmpty { clickIndex.removeAll(keepingCapacity: true) }
         if !countries.isEmpty { countries.removeAll(keepingCapacity: true) }
         if !countryIndex.isEmpty { countryIndex.removeAll(keepingCapacity: true) }
+        if !referrers.isEmpty { referrers.removeAll(keepingCapacity: true) }
+        if !referrerIndex.isEmpty { referrerIndex.removeAll(keepingCapacity: true) }
         if !opens.isEmpty { opens.removeAll(keepingCapacity: true) }
         if !openIndex.isEmpty { openIndex.removeAll(keepingCapacity: true) }
         if !conversions.isEmpty { conversions.removeAll(keepingCapacity: true) }
@@ -171,6 +186,16 @@ struct LinkCounter: Equatable {
             if x.linkId != y.linkId { return x.linkId < y.linkId }
             if x.day != y.day { return x.day < y.day }
             return x.country < y.country
+        }
+    }
+
+    /// The referrer rows in key order (link, day, site), byte order as PostgreSQL's `"C"`.
+    var sortedReferrers: [(key: ReferrerKey, count: Int)] {
+        referrers.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId.utf8.lexicographicallyPrecedes(y.linkId.utf8) }
+            if x.day != y.day { return x.day < y.day }
+            return x.referrer.utf8.lexicographicallyPrecedes(y.referrer.utf8)
         }
     }
 
@@ -201,6 +226,7 @@ struct LinkCounter: Equatable {
     static func == (a: LinkCounter, b: LinkCounter) -> Bool {
         a.clicks.elementsEqual(b.clicks) { $0.key == $1.key && $0.count == $1.count }
             && a.countries.elementsEqual(b.countries) { $0.key == $1.key && $0.count == $1.count }
+            && a.referrers.elementsEqual(b.referrers) { $0.key == $1.key && $0.count == $1.count }
             && a.opens.elementsEqual(b.opens) { $0.key == $1.key && $0.count == $1.count }
             && a.conversions == b.conversions
     }

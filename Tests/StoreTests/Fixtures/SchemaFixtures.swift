@@ -22,6 +22,7 @@ enum SchemaFixtures {
         (11, v11),
         (12, v12),
         (13, v13),
+        (14, v14),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -605,5 +606,23 @@ enum SchemaFixtures {
                 CREATE INDEX link_conversion_counts_day ON link_conversion_counts(day);
                 INSERT INTO link_conversion_counts VALUES ('\(linkId)', 0, 'lead', '', 1, 0);
                 PRAGMA user_version = 13;
+                """)
+
+    /// Version 14: referring sites per link and day, with the fixture's click under none.
+    static let v14 =
+        v13
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 13;",
+            with: """
+                CREATE TABLE link_referrer_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    referrer TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, referrer)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_referrer_counts_day ON link_referrer_counts(day);
+                INSERT INTO link_referrer_counts VALUES ('\(linkId)', 0, '', 1);
+                PRAGMA user_version = 14;
                 """)
 }
