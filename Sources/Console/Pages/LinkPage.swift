@@ -7,9 +7,8 @@ import Templates
 /// it does, the actions) and its analytics over N days from the API's report, to read at
 /// a glance (issue 25 item 7): the totals against the N days before, the clicks' chart,
 /// the breakdowns side by side (platform, country, referring site, in-app browser, answer,
-/// match type),
-/// the per-day tables folded under `<details>`; then the opens, the leads and sales with
-/// the funnel, and its newest clicks and open events.
+/// match type), the per-day tables folded under `<details>`; then the opens, the leads
+/// and sales with the funnel, and its newest clicks and open events.
 enum LinkPage {
     static let periods = [7, 30, 90]
     /// Referring sites named in their table; the rest are one "Other sites" row.

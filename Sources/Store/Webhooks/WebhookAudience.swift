@@ -12,9 +12,10 @@ import Model
 /// and what the batch read may no longer hold. The next batch reads again.
 ///
 /// What this changes for an endpoint made by another writer or node: an event is decided
-/// by what was committed when its batch read the endpoints, not when its statement ran;
-/// both are before the event's commit, within the same batch, so the window in which a
-/// new endpoint may miss an event committed after its own was already there.
+/// by what was committed when its batch read the endpoints, not when its statement ran.
+/// Both moments are inside the event's batch, before its commit: an event committed just
+/// after a new endpoint could already miss it (its statement ran before the endpoint's
+/// commit); the window now opens at the batch's first event instead of at the statement.
 struct WebhookAudience {
     private enum State {
         case unread
