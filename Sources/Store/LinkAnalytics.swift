@@ -10,7 +10,8 @@ public struct LinkAnalytics: Sendable, Equatable {
     public var clicks: [ClickCount]
     /// The same clicks by day and country, ordered by day and country.
     public var countries: [CountryCount]
-    /// The same clicks by day and referring site (schema 14), ordered by day and site.
+    /// The clicks with a referring site, by day and site (schema 14), ordered by day and
+    /// site; the others named none.
     public var referrers: [ReferrerCount]
     /// Open events that named the link, ordered by day, match type and first-open flag.
     public var opens: [OpenCount]
@@ -83,7 +84,7 @@ public struct LinkAnalytics: Sendable, Equatable {
     public struct ReferrerCount: Sendable, Equatable {
         /// Days since the epoch (UTC).
         public var day: Int64
-        /// The referring site (`ReferringSite.host`), nil when the visit named none.
+        /// The referring site (`ReferringSite.host`); nil only in a row no edge writes.
         public var referrer: String?
         public var count: Int
 

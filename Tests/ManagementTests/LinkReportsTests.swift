@@ -140,11 +140,12 @@ final class LinkReportsTests: XCTestCase {
         let report = LinkAnalyticsReport(
             firstDay: today - 6, days: 7,
             counts: LinkAnalytics(
-                clicks: [], referrers: sites + [.init(day: today, referrer: nil, count: 7)], opens: []))
+                clicks: [.init(day: today, platform: .desktop, kind: .desktop, count: 4_230 + 7)], referrers: sites,
+                opens: []))
         let top = report.topReferrers(50)
         XCTAssertEqual(top.count, 52)
         XCTAssertEqual(top.first?.name, "none")
-        XCTAssertEqual(top.first?.count, 7)
+        XCTAssertEqual(top.first?.count, 7, "the clicks without a site")
         XCTAssertEqual(top[1].name, "s0.example")
         XCTAssertEqual(top[50].name, "s49.example")
         XCTAssertEqual(top.last?.name, "other")

@@ -64,8 +64,6 @@ class LinkAnalyticsTests: StoreTestCase {
                     .init(day: Self.today, country: "FR", count: 1),
                 ],
                 referrers: [
-                    .init(day: Self.today - 1, referrer: nil, count: 1),
-                    .init(day: Self.today, referrer: nil, count: 4),
                     .init(day: Self.today, referrer: "l.instagram.com", count: 2),
                     .init(day: Self.today, referrer: "t.co", count: 1),
                 ], opens: []))
@@ -166,7 +164,7 @@ class LinkAnalyticsTests: StoreTestCase {
         try write { tx in
             for (n, back) in [3, 2, 1, 0].enumerated() {
                 let at = Self.now - Int64(back) * Self.day
-                try tx.insertClick(Self.click(n, at: at))
+                try tx.insertClick(Self.click(n, at: at, referrer: "t.co"))
                 try tx.insertOpenEvent(Fixture.open(id: "o\(n)", eventId: "e\(n)", at: at))
             }
         }

@@ -23,14 +23,14 @@ final class LinkCounterTests: XCTestCase {
         var c = LinkCounter()
         for site in ["t.co", nil, "t.co", "b.example", "t.co"] {
             c.addClick(
-                linkId: "l", at: 5, platform: .desktop, kind: .desktop, inAppBrowser: nil, country: "DE", referrer: site
-            )
+                linkId: "l", at: 5, platform: .desktop, kind: .desktop, inAppBrowser: nil, country: "DE",
+                referrer: site)
         }
         c.addClick(linkId: "l", at: 5, platform: .bot, kind: .previewBot, inAppBrowser: nil, country: nil)
         XCTAssertEqual(c.clicks.map(\.count), [5, 1], "referrers apart from the platforms")
-        XCTAssertEqual(c.referrers.map(\.key.referrer), ["t.co", "", "b.example"])
-        XCTAssertEqual(c.referrers.map(\.count), [3, 2, 1], "a click without a site counts under \"\"")
-        XCTAssertEqual(c.sortedReferrers.map(\.key.referrer), ["", "b.example", "t.co"])
+        XCTAssertEqual(c.referrers.map(\.key.referrer), ["t.co", "b.example"], "no row for a click without a site")
+        XCTAssertEqual(c.referrers.map(\.count), [3, 1])
+        XCTAssertEqual(c.sortedReferrers.map(\.key.referrer), ["b.example", "t.co"])
         XCTAssertFalse(c.hasOpensOnly)
         var copy = c
         copy.removeAll()

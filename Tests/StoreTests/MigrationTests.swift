@@ -100,7 +100,7 @@ final class MigrationTests: XCTestCase {
                     clicks: [.init(day: 0, platform: .ios, kind: .deepView, count: 1)],
                     countries: [.init(day: 0, country: fixture.version >= 5 ? "DE" : nil, count: 1)],
                     // Version 14 counts referring sites from then on (the version 14 fixture's own row).
-                    referrers: fixture.version >= 14 ? [.init(day: 0, referrer: nil, count: 1)] : [],
+                    referrers: fixture.version >= 14 ? [.init(day: 0, referrer: "t.co", count: 1)] : [],
                     opens: fixture.version >= 5
                         ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : [],
                     // Version 13 counts the leads already stored (the version 9 fixture's).

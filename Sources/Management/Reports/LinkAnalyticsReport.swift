@@ -58,10 +58,13 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         for c in counts.countries where dayRange.contains(c.day) {
             countries[c.country ?? "unknown", default: 0] += c.count
         }
+        // Only clicks with a site are counted by site: `none` is the rest of the clicks.
         var referrers: [String: Int] = [:]
         for r in counts.referrers where dayRange.contains(r.day) {
-            referrers[r.referrer ?? "none", default: 0] += r.count
+            if let site = r.referrer { referrers[site, default: 0] += r.count }
         }
+        let clickTotal = platformsByDay.reduce(0) { $0 + $1.reduce(0, +) }
+        referrers["none"] = max(0, clickTotal - referrers.values.reduce(0, +))
         var matchesByDay = [[Int]](repeating: [Int](repeating: 0, count: matches.count), count: days)
         var firstOpens = 0
         for o in counts.opens where dayRange.contains(o.day) {

@@ -39,11 +39,11 @@ struct LinkCounter: Equatable {
         var country: String
     }
 
-    /// One row of `link_referrer_counts` (schema 14).
+    /// One row of `link_referrer_counts` (schema 14): clicks with a referring site only.
     struct ReferrerKey: Hashable {
         var linkId: String
         var day: Int64
-        /// The referring site (`ReferringSite.host`); "" when none.
+        /// The referring site (`ReferringSite.host`).
         var referrer: String
     }
 
@@ -80,7 +80,7 @@ struct LinkCounter: Equatable {
     /// Leads and sales of the batch: a handful of keys (their links' days), by hash.
     private(set) var conversions: [ConversionKey: ConversionSum] = [:]
 
-    /// Countries and referrers are counted with every click: no click rows, none of theirs.
+    /// Countries (and referrers) are counted with clicks: no click rows, none of theirs.
     var isEmpty: Bool { clicks.isEmpty && opens.isEmpty && conversions.isEmpty }
 
     /// No click, country or open row (conversions aside): the part the visit path writes.
@@ -103,8 +103,11 @@ struct LinkCounter: Equatable {
             ClickKey(linkId: linkId, day: day, platform: platform, kind: kind, inAppBrowser: inAppBrowser ?? ""),
             to: &clicks, index: &clickIndex)
         Self.add(CountryKey(linkId: linkId, day: day, country: country ?? ""), to: &countries, index: &countryIndex)
-        Self.add(
-            ReferrerKey(linkId: linkId, day: day, referrer: referrer ?? ""), to: &referrers, index: &referrerIndex)
+        // Only clicks with a site: "none" is the link's clicks less these (most visits,
+        // app to app, name none, and would cost a row and an upsert each batch for nothing).
+        if let referrer {
+            Self.add(ReferrerKey(linkId: linkId, day: day, referrer: referrer), to: &referrers, index: &referrerIndex)
+        }
     }
 
     mutating func addOpen(linkId: String, at: Int64, matchedBy: MatchType, firstOpen: Bool) {

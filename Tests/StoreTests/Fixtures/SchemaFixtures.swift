@@ -608,7 +608,7 @@ enum SchemaFixtures {
                 PRAGMA user_version = 13;
                 """)
 
-    /// Version 14: referring sites per link and day, with the fixture's click under none.
+    /// Version 14: referring sites per link and day, the fixture's click from t.co.
     static let v14 =
         v13
         .replacingOccurrences(
@@ -622,7 +622,7 @@ enum SchemaFixtures {
                     PRIMARY KEY (link_id, day, referrer)
                 ) WITHOUT ROWID;
                 CREATE INDEX link_referrer_counts_day ON link_referrer_counts(day);
-                INSERT INTO link_referrer_counts VALUES ('\(linkId)', 0, '', 1);
+                INSERT INTO link_referrer_counts VALUES ('\(linkId)', 0, 't.co', 1);
                 PRAGMA user_version = 14;
                 """)
 }
