@@ -176,8 +176,7 @@ def test_sigkilled_with_deliveries_pending_then_restarted_delivers_every_event_o
     secret = api(edge, "POST", "/webhooks", {"url": f"http://127.0.0.1:{port}/hooks", "events": ["link.created"]})["secret"]
     links = [api(edge, "POST", "/links", {"domain": DEMO_HOST, "url": f"https://www.example.com/{i}"})["id"]
              for i in range(30)]
-    receiver = Receiver(port=port, default={"status": 200, "delay": 0.3})
-    receiver.secrets.append(secret)
+    receiver = Receiver(port=port, default={"status": 200, "delay": 0.3}, secrets=[secret])
     try:
         receiver.wait(lambda: len(receiver.all()) >= 3, 15, "deliveries under way")
         edge.proc.send_signal(signal.SIGKILL)

@@ -51,7 +51,8 @@ enum CustomerOperations {
             var scrubbed = event
             scrubbed.response = JSONValue.object(members).jsonBytes
             try tx.setConversionResponse(id: event.id, response: scrubbed.response)
-            // The webhook's payload is this answer: made again from the erased one.
+            // The webhook's payload is this answer: made again from the erased one. Not
+            // skipped when no endpoint wants leads now: a disabled endpoint keeps its rows.
             try tx.replaceWebhookBody(
                 messageId: WebhookEvent.messageId(conversion: event),
                 body: WebhookEvent.conversionCreated(scrubbed, appId: nil).body)

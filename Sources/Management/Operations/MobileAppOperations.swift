@@ -52,10 +52,11 @@ enum MobileAppOperations {
         -> ManagementAnswer
     {
         let id = try existing(call.parameter("id"), tx).id
+        // An app may have many links: an event nobody wants is not built.
         for link in try tx.deleteApp(id) ?? [] {
-            try tx.enqueueWebhookEvent(
-                WebhookEvent(
-                    type: .linkUpdated, appId: id, linkId: link.id, at: tx.now, data: ResourceJSON.link(link)))
+            try tx.enqueueWebhookEvent(.linkUpdated, appId: id, linkId: link.id) {
+                WebhookEvent(type: .linkUpdated, appId: id, linkId: link.id, at: tx.now, data: ResourceJSON.link(link))
+            }
         }
         return ManagementAnswer(200, ResourceJSON.deleted("id", id))
     }
