@@ -280,8 +280,9 @@ public protocol StoreTransaction: StoreReader, CertificateWriting, ConversionWri
     func deleteDomain(_ hostname: String) throws(StoreError) -> Bool
     func putApp(_ app: MobileApp) throws(StoreError)
     /// Deletes the app, revokes its publishable keys, detaches its domains and
-    /// turns its links into plain web links.
-    func deleteApp(_ id: String) throws(StoreError) -> Bool
+    /// turns its links into plain web links. Returns those links as they now are (the
+    /// caller reports them: `link.updated`), nil (and nothing done) for an unknown app.
+    func deleteApp(_ id: String) throws(StoreError) -> [Link]?
     func putLink(_ link: Link) throws(StoreError)
     func deleteLink(id: String) throws(StoreError) -> Bool
 

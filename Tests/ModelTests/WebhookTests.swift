@@ -124,6 +124,35 @@ final class WebhookEventTests: XCTestCase {
         XCTAssertGreaterThan(later.id, e.id)
     }
 
+    /// A lead's or sale's event is named by the event's own ULID and carries its stored
+    /// answer at its time: made again from an erased answer, only the answer differs.
+    func testAConversionsEventIsNamedByItsOwnId() throws {
+        let sale = ConversionEvent(
+            id: "biq_sev_01ARZ3NDEKTSV4RRFFQ69G5FAV", type: .sale, eventId: "e", idempotencyKeyHash: [1],
+            requestHash: [2], eventName: "Purchase", customerId: "biq_cus_1", clickId: "biq_clk_1",
+            linkId: "biq_lnk_1", occurredAt: 3, createdAt: 1_700_000_000_123,
+            response: Array(#"{"customer":{"name":"Ann"}}"#.utf8))
+        let e = WebhookEvent.conversionCreated(sale, appId: "biq_mapp_1")
+        XCTAssertEqual(e.id, "msg_01ARZ3NDEKTSV4RRFFQ69G5FAV")
+        XCTAssertEqual(WebhookEvent.messageId(conversion: sale), e.id)
+        XCTAssertEqual(e.type, .saleCreated)
+        XCTAssertEqual(e.appId, "biq_mapp_1")
+        XCTAssertEqual(e.linkId, "biq_lnk_1")
+        XCTAssertEqual(e.at, sale.createdAt)
+        XCTAssertEqual(
+            String(decoding: e.body, as: UTF8.self),
+            #"{"type":"sale.created","timestamp":"2023-11-14T22:13:20.123Z","data":{"customer":{"name":"Ann"}}}"#)
+        var lead = sale
+        lead.type = .lead
+        lead.id = "biq_lev_01ARZ3NDEKTSV4RRFFQ69G5FAW"
+        lead.response = Array(#"{"customer":{"name":null}}"#.utf8)
+        let again = WebhookEvent.conversionCreated(lead, appId: nil)
+        XCTAssertEqual(again.id, "msg_01ARZ3NDEKTSV4RRFFQ69G5FAW")
+        XCTAssertEqual(
+            String(decoding: again.body, as: UTF8.self),
+            #"{"type":"lead.created","timestamp":"2023-11-14T22:13:20.123Z","data":{"customer":{"name":null}}}"#)
+    }
+
     /// What the app was told, after what it sent; nothing else of the match.
     func testOpenCreatedCarriesTheAppsAnswer() throws {
         let answer =

@@ -16,7 +16,7 @@ final class DeleteTests: StoreTestCase {
                     id: "pk_0", appId: Fixture.appId, keyHash: [0], hint: "b", createdAt: 0, revokedAt: 5))
         }
         XCTAssertNotNil(try reader.link(host: Fixture.host, key: "invite")?.mobile)
-        XCTAssertTrue(try write { tx in try tx.deleteApp(Fixture.appId) })
+        let unlinked = try XCTUnwrap(try write { tx in try tx.deleteApp(Fixture.appId) })
 
         XCTAssertNil(try reader.app(Fixture.appId))
         XCTAssertEqual(try reader.apps(attachedTo: Fixture.host), [])
@@ -27,7 +27,9 @@ final class DeleteTests: StoreTestCase {
         let link = try reader.link(host: Fixture.host, key: "invite")
         XCTAssertNil(link?.mobile)
         XCTAssertEqual(link?.url, Fixture.link().url)
-        XCTAssertFalse(try write { tx in try tx.deleteApp(Fixture.appId) }, "already gone")
+        XCTAssertEqual(unlinked, [try XCTUnwrap(link)], "the links it changed, as they now are")
+        XCTAssertEqual(link?.updatedAt, 1_700_000_000_000)
+        XCTAssertNil(try write { tx in try tx.deleteApp(Fixture.appId) }, "already gone")
         // The removed app's rows are really gone, so the id can be registered again.
         XCTAssertNil(writeError { tx in try tx.putApp(Fixture.app()) })
     }

@@ -57,6 +57,19 @@ final class PGQueriesTests: PGTestCase {
         XCTAssertEqual(try reader.link(id: "biq_lnk_empty")?.preview, LinkPreview())
     }
 
+    /// Deleting an app answers the links it turned into web links, as they now are, as
+    /// SQLite does (the API reports each as `link.updated`); nil for an unknown app.
+    func testDeletingAnAppReturnsTheLinksItChangedAsSQLiteDoes() throws {
+        try seedCatalog()
+        let fromSQLite = try sqliteStore.writeAndWait { tx in try tx.deleteApp("biq_mapp_bare") }
+        let fromPG = try inTransaction { tx in try tx.deleteApp("biq_mapp_bare") }
+        XCTAssertEqual(fromPG?.map(\.id), ["biq_lnk_empty"])
+        XCTAssertEqual(fromPG, fromSQLite)
+        XCTAssertNil(fromPG?.first?.mobile)
+        XCTAssertEqual(fromPG?.first, try reader.link(id: "biq_lnk_empty"))
+        XCTAssertNil(try inTransaction { tx in try tx.deleteApp("biq_mapp_bare") }, "already gone")
+    }
+
     func testLinkPagesAndClaimsComeInByteOrder() throws {
         // Byte order puts upper case and '_' before lower case; most collations do not.
         let keys = ["b", "B", "_x", "a-1", "a_1", "Zeta", "é", "e"]

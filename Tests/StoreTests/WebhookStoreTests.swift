@@ -294,9 +294,50 @@ enum WebhookStoreCases {
         XCTAssertEqual(try read().webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).count, 2)
     }
 
+    /// A new payload reaches every endpoint's delivery of the event, delivered or pending,
+    /// and no other event's.
+    static func replacedBodyReachesEveryDelivery(write: Write, read: () -> any StoreReader) throws {
+        let lead = event(.leadCreated, app: nil, link: nil, at: 10)
+        let other = event(.leadCreated, app: nil, link: nil, at: 11)
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.leadCreated]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_b", [.leadCreated, .saleCreated]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_c", [.openCreated]))
+            XCTAssertEqual(try tx.enqueueWebhookEvent(lead), 2)
+            XCTAssertEqual(try tx.enqueueWebhookEvent(other), 2)
+            // Endpoint a's copy is delivered first.
+            let claimed = try tx.claimWebhookDeliveries(
+                owner: "n", now: 100, leaseUntil: 200, limit: 10, perEndpoint: 10, excluding: ["biq_whk_b"])
+            for d in claimed where d.messageId == lead.id {
+                XCTAssertTrue(
+                    try tx.finishWebhookAttempt(
+                        WebhookAttempt(
+                            endpointId: d.endpointId, messageId: d.messageId, number: 1, at: 100,
+                            durationMilliseconds: 1, status: 200, error: nil, answer: "ok", node: "n"),
+                        owner: "n", claimedAttempts: 0, outcome: .delivered, now: 100))
+            }
+        }
+        XCTAssertEqual(try read().webhookDelivery(endpointId: "biq_whk_a", messageId: lead.id)?.state, .delivered)
+        let box = Box()
+        try write { tx in
+            box.replaced = try tx.replaceWebhookBody(messageId: lead.id, body: Array(#"{"new":1}"#.utf8))
+            XCTAssertEqual(try tx.replaceWebhookBody(messageId: "msg_none", body: [1]), 0)
+        }
+        XCTAssertEqual(box.replaced, 2, "both endpoints' deliveries")
+        for endpoint in ["biq_whk_a", "biq_whk_b"] {
+            let d = try XCTUnwrap(read().webhookDelivery(endpointId: endpoint, messageId: lead.id))
+            XCTAssertEqual(d.body, Array(#"{"new":1}"#.utf8))
+            XCTAssertEqual(try read().webhookDelivery(endpointId: endpoint, messageId: other.id)?.body, other.body)
+        }
+        let a = try XCTUnwrap(read().webhookDelivery(endpointId: "biq_whk_a", messageId: lead.id))
+        XCTAssertEqual(a.state, .delivered, "its state and attempts stay")
+        XCTAssertEqual(try read().webhookAttempts(endpointId: "biq_whk_a", messageId: lead.id).count, 1)
+    }
+
     final class Box: @unchecked Sendable {
         var pruned = 0
         var count = 0
+        var replaced = 0
         var claimed: [WebhookDelivery] = []
     }
 }
@@ -317,6 +358,10 @@ final class WebhookStoreTests: StoreTestCase {
 
     func testClaimsLeasesAndOutcomes() throws {
         try WebhookStoreCases.claimsLeasesAndOutcomes(write: { try write($0) }, read: { reader })
+    }
+
+    func testReplacedBodyReachesEveryDelivery() throws {
+        try WebhookStoreCases.replacedBodyReachesEveryDelivery(write: { try write($0) }, read: { reader })
     }
 
     func testFailingForFiveDaysDisables() throws {
@@ -352,6 +397,11 @@ final class PGWebhookStoreTests: PGTestCase {
 
     func testAnEventNobodyWantsIsNotBuilt() throws {
         try WebhookStoreCases.anEventNobodyWantsIsNotBuilt(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    func testReplacedBodyReachesEveryDelivery() throws {
+        try WebhookStoreCases.replacedBodyReachesEveryDelivery(
             write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
     }
 

@@ -7,14 +7,15 @@ The edges run with short retry delays (BIQLI_EDGE_WEBHOOK_RETRY_DELAYS) and a 2 
 schedule of days plays out in seconds; the receiver is on 127.0.0.1 over plain HTTP, which needs
 BIQLI_EDGE_WEBHOOK_ALLOW_PRIVATE and BIQLI_EDGE_WEBHOOK_ALLOW_HTTP (the test without the first checks the
 refusal)."""
-import signal, tempfile, time
+import signal, tempfile, time, uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 import backend
 from edge import request
-from fixtures_data import DEMO_APP_ID, DEMO_HOST, LINK_IDS, api, start_demo
+from fixtures_data import DEMO_APP_ID, DEMO_HOST, LINK_IDS, _rows, api, delete_app, start_demo
+from test_conversions import client, new_click
 from test_resolver import ROOMY, Device, ok
 from webhook_receiver import Receiver, free_port
 
@@ -175,8 +176,7 @@ def test_sigkilled_with_deliveries_pending_then_restarted_delivers_every_event_o
     secret = api(edge, "POST", "/webhooks", {"url": f"http://127.0.0.1:{port}/hooks", "events": ["link.created"]})["secret"]
     links = [api(edge, "POST", "/links", {"domain": DEMO_HOST, "url": f"https://www.example.com/{i}"})["id"]
              for i in range(30)]
-    receiver = Receiver(port=port, default={"status": 200, "delay": 0.3})
-    receiver.secrets.append(secret)
+    receiver = Receiver(port=port, default={"status": 200, "delay": 0.3}, secrets=[secret])
     try:
         receiver.wait(lambda: len(receiver.all()) >= 3, 15, "deliveries under way")
         edge.proc.send_signal(signal.SIGKILL)
@@ -258,3 +258,166 @@ def test_a_node_killed_mid_delivery_leaves_its_deliveries_to_another(edge_factor
         assert "node-b" in nodes
     finally:
         receiver.close()
+
+
+# ---------------------------------------------------------------- erasure (decision 0028, "Erasure")
+
+PERSONAL = {"customer_name": "Zoë Quist", "customer_email": "zoe.quist@example.com",
+            "customer_avatar": "https://cdn.example.com/zoe-quist.png"}
+
+
+def message_of(event):
+    """A lead's or sale's webhook-id: msg_ + the ULID of its event's id."""
+    return "msg_" + event.body["event"]["id"].rsplit("_", 1)[1]
+
+
+def personal_bits(customer):
+    return ("Zo", "zoe.quist", "zoe-quist.png", customer)
+
+
+def assert_erased(payload, raw, customer, customer_id):
+    assert payload["data"]["customer"] == {"id": customer_id, "externalId": "erased_" + customer_id, "name": None,
+                                           "email": None, "avatar": None}
+    text = raw.decode() if isinstance(raw, (bytes, bytearray, memoryview)) else raw
+    for bit in personal_bits(customer):
+        assert bit not in text, (bit, text)
+
+
+def erase(edge, customer):
+    status, _, _ = request(edge.http_port, f"/api/v1/customers/{customer}", method="DELETE",
+                           headers={"Authorization": "Bearer " + edge.secret_key})
+    assert status == 200
+
+
+def outbox_bodies(edge):
+    return {r["message_id"]: bytes(r["body"]) for r in _rows(edge, "SELECT message_id, body FROM webhook_outbox")}
+
+
+def test_erasure_rewrites_pending_webhooks_which_then_send_the_erased_customer(edge_factory, receiver):
+    """A lead and a sale wait while their endpoint answers 500; the customer is erased; once the
+    endpoint answers 200 it receives both without the name, email, avatar or external ID, signed
+    as sent (the standardwebhooks library checks it), the rest of the payload as it was. Another
+    customer's lead is untouched."""
+    # Retries 3 s (+-20 %) apart: the erasure is made, and the receiver switched to 200, well
+    # before the second attempts, so every 200 answers an attempt made after the erasure.
+    edge = start_demo(edge_factory, env={**FAST, "BIQLI_EDGE_WEBHOOK_RETRY_DELAYS": "3,3,3,3,3,3"})
+    hook = subscribe(edge, receiver, ["lead.created", "sale.created"])
+    receiver.default = 500
+    c = client(edge)
+    customer, other = "cus_" + uuid.uuid4().hex, "cus_" + uuid.uuid4().hex
+    lead = c.lead(click_id=new_click(edge), event_name="Sign up", customer_external_id=customer, **PERSONAL)
+    sale = c.sale(customer_external_id=customer, amount=4999, invoice_id="in_" + uuid.uuid4().hex)
+    kept = c.lead(click_id=new_click(edge, "promo"), event_name="Sign up", customer_external_id=other,
+                  customer_name="Kept Person", customer_email="kept@example.com")
+    erased = {message_of(lead), message_of(sale)}
+    everything = erased | {message_of(kept)}
+    receiver.wait(lambda: {r.id for r in receiver.all()} >= everything, 10, "the first attempts")
+    before = {r.id: r for r in receiver.all()}
+    assert before[message_of(lead)].payload["data"]["customer"]["name"] == "Zoë Quist", "sent as recorded"
+    assert before[message_of(sale)].payload["data"]["customer"]["email"] == "zoe.quist@example.com"
+    assert {delivery(edge, hook["id"], m)["state"] for m in everything} == {"pending"}
+
+    erase(edge, customer)
+    receiver.default = 200
+    receiver.wait(lambda: {r.id for r in receiver.delivered()} >= everything, 20, "the deliveries after the erasure")
+    customer_id = lead.body["customer"]["id"]
+    assert all(r.verified for r in receiver.all()), "re-signed as sent: every signature verifies"
+    for r in receiver.delivered():
+        if r.id not in erased:
+            continue
+        assert_erased(r.payload, r.body, customer, customer_id)
+        first = before[r.id].payload
+        assert {k: v for k, v in r.payload.items() if k != "data"} == {k: v for k, v in first.items() if k != "data"}
+        assert ({k: v for k, v in r.payload["data"].items() if k != "customer"}
+                == {k: v for k, v in first["data"].items() if k != "customer"}), "only the customer changed"
+    assert [r.payload["data"]["customer"]["name"] for r in receiver.delivered() if r.id == message_of(kept)] \
+        == ["Kept Person"], "another customer's event keeps its fields"
+    assert next(r for r in receiver.delivered() if r.id == message_of(sale)).payload["data"]["sale"]["amount"] == 4999
+    wait_for(lambda: {delivery(edge, hook["id"], m)["state"] for m in everything} == {"delivered"}, 10, "recorded")
+    for m in erased:
+        d = delivery(edge, hook["id"], m)
+        assert_erased(d["payload"], repr(d), customer, customer_id)
+        assert [a["status"] for a in d["attemptList"]][-1] == 200
+    stored = outbox_bodies(edge)
+    for m in erased:
+        assert b"Zo" not in stored[m] and customer.encode() not in stored[m]
+    assert b"Kept Person" in stored[message_of(kept)]
+
+
+def test_erasure_rewrites_delivered_webhooks_as_the_api_shows_and_a_redelivery_sends_them(edge_factory, receiver):
+    """Delivered before the erasure: the API's delivery (and the outbox row) then shows the erased
+    customer, its attempts stay, and a redelivery sends the erased payload under the same id."""
+    edge = start_demo(edge_factory, env=FAST)
+    hook = subscribe(edge, receiver, ["lead.created", "sale.created"])
+    c = client(edge)
+    customer, click = "cus_" + uuid.uuid4().hex, new_click(edge)
+    event_id = "evt_" + uuid.uuid4().hex
+    lead = c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+                  **PERSONAL)
+    sale = c.sale(customer_external_id=customer, amount=1200, invoice_id="in_" + uuid.uuid4().hex)
+    messages = [message_of(lead), message_of(sale)]
+    wait_for(lambda: all(delivery(edge, hook["id"], m)["state"] == "delivered" for m in messages), 15, "delivered")
+    assert delivery(edge, hook["id"], messages[0])["payload"]["data"]["customer"]["name"] == "Zoë Quist"
+    sent = next(r for r in receiver.delivered() if r.id == messages[0])
+    assert sent.payload["data"] == {k: v for k, v in lead.body.items() if k != "request_id"}, "the track call's answer"
+
+    erase(edge, customer)
+    customer_id = lead.body["customer"]["id"]
+    for m in messages:
+        d = delivery(edge, hook["id"], m)
+        assert d["state"] == "delivered" and d["attempts"] == 1 and len(d["attemptList"]) == 1
+        assert_erased(d["payload"], repr(d), customer, customer_id)
+    listed = api(edge, "GET", f"/webhooks/{hook['id']}/deliveries")["data"]
+    assert {d["id"] for d in listed} == set(messages)
+    stored = outbox_bodies(edge)
+    for m in messages:
+        assert b"Zo" not in stored[m] and b"zoe.quist" not in stored[m] and customer.encode() not in stored[m]
+    # The webhook's data is the event's erased answer, as a replay of the track call shows it.
+    replay = c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
+                    **PERSONAL)
+    assert delivery(edge, hook["id"], messages[0])["payload"]["data"] == \
+        {k: v for k, v in replay.body.items() if k != "request_id"}
+
+    seen = len(receiver.all())
+    api(edge, "POST", f"/webhooks/{hook['id']}/deliveries/{messages[0]}/redeliver", expect=(202,))
+    receiver.wait(lambda: len(receiver.all()) > seen, 10, "the redelivery")
+    again = receiver.all()[-1]
+    assert again.id == messages[0] and again.verified
+    assert_erased(again.payload, again.body, customer, customer_id)
+
+
+# ---------------------------------------------------------------- a Mobile App's deletion
+
+
+def test_deleting_a_mobile_app_sends_link_updated_for_each_link_it_made_a_web_link(edge_factory, receiver):
+    """Its links lose the app (they become web links): one link.updated per link, the link as the
+    API now shows it, to the endpoints without an app filter and to those that follow the deleted
+    app; none for a web link it did not change, none to an endpoint that follows another app."""
+    edge = start_demo(edge_factory, env=FAST)
+    subscribe(edge, receiver, ["link.updated"])
+    subscribe(edge, receiver, ["link.updated"], url=receiver.url + "/app", appIds=[DEMO_APP_ID])
+    elsewhere = subscribe(edge, receiver, ["link.updated"], url=receiver.url + "/other",
+                          appIds=["biq_mapp_01JDEM0APP00000000000000ZZ"])
+    web = api(edge, "POST", "/links", {"domain": DEMO_HOST, "url": "https://www.example.com/plain"})["id"]
+    links = api(edge, "GET", "/links?limit=100")["data"]
+    changed = sorted(x["id"] for x in links if (x.get("mobile") or {}).get("appId") == DEMO_APP_ID)
+    assert len(changed) >= 2 and web not in changed and LINK_IDS["invite"] in changed
+
+    delete_app(edge, DEMO_APP_ID)
+    receiver.wait(lambda: len(receiver.delivered()) >= 2 * len(changed), 15, "a link.updated per link and endpoint")
+    time.sleep(1.5)  # nothing more comes
+    by_path = {}
+    for r in receiver.all():
+        assert r.verified and r.payload["type"] == "link.updated"
+        by_path.setdefault(r.path, []).append(r)
+    assert set(by_path) == {"/hooks", "/hooks/app"}, "none to the endpoint that follows another app"
+    for path, got in by_path.items():
+        assert sorted(r.payload["data"]["id"] for r in got) == changed, path
+    assert {r.id for r in by_path["/hooks"]} == {r.id for r in by_path["/hooks/app"]}, "one webhook-id per event"
+    assert len({r.id for r in by_path["/hooks"]}) == len(changed)
+    for r in by_path["/hooks"]:
+        now = api(edge, "GET", f"/links/{r.payload['data']['id']}")
+        assert r.payload["data"] == now, "the link as the API shows it after the deletion"
+        assert now["mobile"] is None
+    assert api(edge, "GET", f"/webhooks/{elsewhere['id']}/deliveries")["data"] == []
+

@@ -19,11 +19,12 @@ class Receiver:
     """`script`: a list of answers used in turn, then `default`: an int (status), a dict
     {"status", "headers", "delay"}; `secrets`: the endpoint's secrets (any one must verify)."""
 
-    def __init__(self, port=0, default=200):
+    def __init__(self, port=0, default=200, secrets=()):
         self.requests = []
         self.script = []
         self.default = default
-        self.secrets = []
+        # Given here when the edge is already sending: a request may come as soon as it serves.
+        self.secrets = list(secrets)
         self.lock = threading.Lock()
         receiver = self
 

@@ -62,10 +62,7 @@ enum ConversionOperations {
             if let answer = try replay(input, keyHash: keyHash, call: call, tx) { return answer }
             throw StoreError.conflict(.eventId)
         }
-        try tx.enqueueWebhookEvent(
-            WebhookEvent(
-                type: type == .lead ? .leadCreated : .saleCreated, appId: link?.mobile?.appId, linkId: linkId,
-                at: call.now, data: event.response))
+        try tx.enqueueWebhookEvent(WebhookEvent.conversionCreated(event, appId: link?.mobile?.appId))
         return ManagementAnswer(201, ConversionJSON.withRequestId(body, call.requestId))
     }
 

@@ -32,8 +32,10 @@ enum CustomerOperations {
 
     /// Erasure: the name, email and avatar go, the external ID becomes `erased_<id>` (the
     /// workspace's own ID of a person no longer names the row), and the stored answers of
-    /// its events lose them too (a replay shows the erased customer). The events, their
-    /// amounts and their attribution stay: counts and revenue are kept.
+    /// its events lose them too (a replay shows the erased customer), as do their webhooks'
+    /// payloads in the outbox, every endpoint's and whatever their state (decision 0028,
+    /// "Erasure"), in this same transaction. The events, their amounts and their
+    /// attribution stay: counts and revenue are kept.
     static func erase(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
@@ -46,7 +48,14 @@ enum CustomerOperations {
         for event in try tx.conversionEvents(customerId: customer.id, limit: Int.max) {
             guard case .object(var members) = try JSONParser.parse(event.response) else { continue }
             if let i = members.firstIndex(where: { $0.0 == "customer" }) { members[i].1 = erased }
-            try tx.setConversionResponse(id: event.id, response: JSONValue.object(members).jsonBytes)
+            var scrubbed = event
+            scrubbed.response = JSONValue.object(members).jsonBytes
+            try tx.setConversionResponse(id: event.id, response: scrubbed.response)
+            // The webhook's payload is this answer: made again from the erased one. Not
+            // skipped when no endpoint wants leads now: a disabled endpoint keeps its rows.
+            try tx.replaceWebhookBody(
+                messageId: WebhookEvent.messageId(conversion: event),
+                body: WebhookEvent.conversionCreated(scrubbed, appId: nil).body)
         }
         _ = try tx.eraseCustomer(id: customer.id, externalId: erasedId, now: call.now)
         return ManagementAnswer(200, .object([("id", .string(customer.id)), ("erased", .bool(true))]))

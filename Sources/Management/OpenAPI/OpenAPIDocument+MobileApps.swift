@@ -45,7 +45,7 @@ extension OpenAPIDocument {
             "delete": operation(
                 "mobileApps.delete", tag: "Mobile Apps", summary: "Delete a Mobile App",
                 description:
-                    "Revokes its publishable keys, removes it from the association files of its domains, and turns its links into plain web links.",
+                    "Revokes its publishable keys, removes it from the association files of its domains, and turns its links into plain web links (a link.updated webhook for each).",
                 parameters: [parameterRef("AppId")], writes: true,
                 answer: 200, "Deleted.", schema: schemaRef("DeletedResource"), errors: .deleting),
         ],

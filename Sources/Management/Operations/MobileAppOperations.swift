@@ -45,12 +45,19 @@ enum MobileAppOperations {
     }
 
     /// Revokes the app's keys, removes it from the association files of its domains,
-    /// and turns its links into plain web links.
+    /// and turns its links into plain web links: a `link.updated` for each, in the same
+    /// transaction, filtered as the deleted app's (the links were its until now: an
+    /// endpoint that follows the app learns they no longer open it).
     static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let id = try existing(call.parameter("id"), tx).id
-        _ = try tx.deleteApp(id)
+        // An app may have many links: an event nobody wants is not built.
+        for link in try tx.deleteApp(id) ?? [] {
+            try tx.enqueueWebhookEvent(.linkUpdated, appId: id, linkId: link.id) {
+                WebhookEvent(type: .linkUpdated, appId: id, linkId: link.id, at: tx.now, data: ResourceJSON.link(link))
+            }
+        }
         return ManagementAnswer(200, ResourceJSON.deleted("id", id))
     }
 

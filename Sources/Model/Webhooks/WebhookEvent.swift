@@ -27,6 +27,13 @@ public struct WebhookEvent: Sendable, Equatable {
 
     /// An event whose `data` is `data` (a JSON object's bytes, written as given).
     public init(type: WebhookEventType, appId: String?, linkId: String?, at: Int64, data: [UInt8]) {
+        self.init(
+            id: Self.idPrefix + ULID.make(), type: type, appId: appId, linkId: linkId,
+            at: at, body: Self.body(type: type, at: at, data: data))
+    }
+
+    /// The Standard Webhooks payload: `{"type", "timestamp", "data"}`, `data` as given.
+    static func body(type: WebhookEventType, at: Int64, data: [UInt8]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(data.count + 80)
         body += Array(#"{"type":""#.utf8)
@@ -36,9 +43,7 @@ public struct WebhookEvent: Sendable, Equatable {
         body += Array(#"","data":"#.utf8)
         body += data
         body.append(UInt8(ascii: "}"))
-        self.init(
-            id: Self.idPrefix + ULID.make(), type: type, appId: appId, linkId: linkId,
-            at: at, body: body)
+        return body
     }
 
     /// An event whose `data` is `data`.
@@ -70,5 +75,24 @@ extension WebhookEvent {
             data.append(UInt8(ascii: "}"))
         }
         return WebhookEvent(type: .openCreated, appId: event.appId, linkId: event.linkId, at: event.at, data: data)
+    }
+}
+
+extension WebhookEvent {
+    /// `lead.created` or `sale.created`: the track call's stored answer (`event.response`),
+    /// at the event's time, under `messageId(conversion:)`. Erasure makes it again from the
+    /// erased answer and writes it over every endpoint's copy (decision 0028, "Erasure").
+    public static func conversionCreated(_ event: ConversionEvent, appId: String?) -> WebhookEvent {
+        let type: WebhookEventType = event.type == .lead ? .leadCreated : .saleCreated
+        return WebhookEvent(
+            id: messageId(conversion: event), type: type, appId: appId, linkId: event.linkId, at: event.createdAt,
+            body: body(type: type, at: event.createdAt, data: event.response))
+    }
+
+    /// The `webhook-id` of a lead's or sale's event: `msg_` + the ULID of the event's own
+    /// id (`biq_lev_`/`biq_sev_` + ULID), so that the event's id names its deliveries
+    /// without a column or a search of the payloads.
+    public static func messageId(conversion event: ConversionEvent) -> String {
+        idPrefix + event.id.dropFirst(event.type.idPrefix.count)
     }
 }

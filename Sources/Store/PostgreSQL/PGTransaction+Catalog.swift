@@ -109,26 +109,28 @@ extension PGTransaction {
         UPDATE links SET app_id = NULL, route = NULL, referral_code = NULL, metadata = NULL,
             dynamic_keys = NULL, deep_view = NULL, updated_at = $2
         WHERE app_id = $1
+        RETURNING \(linkColumns)
         """
 
-    /// Revokes the app's keys, turns its links into plain web links, detaches its
-    /// domains (cascade) and deletes it. False (and nothing done) for an unknown app.
-    func deleteApp(_ id: String) throws(StoreError) -> Bool {
+    /// Revokes the app's keys, turns its links into plain web links (returned as they now
+    /// are), detaches its domains (cascade) and deletes it. Nil (and nothing done) for an
+    /// unknown app.
+    func deleteApp(_ id: String) throws(StoreError) -> [Link]? {
         try willQuery()
         var p = PGParams()
         p.text(id)
         guard try db.run("pgt_app_exists", "SELECT 1 FROM mobile_apps WHERE id = $1", p).rowCount > 0 else {
-            return false
+            return nil
         }
         keysChanged = true
         var q = PGParams()
         q.text(id)
         q.int(now)
         try db.run("pgt_revoke_app_keys", Self.revokeAppKeysSQL, q)
-        try db.run("pgt_unlink_app", Self.unlinkAppSQL, q)
+        let links = try Self.all(db.run("pgt_unlink_app", Self.unlinkAppSQL, q), Self.decodeLink)
         try db.run("pgt_delete_app", "DELETE FROM mobile_apps WHERE id = $1", p)
         invalidateAll()
-        return true
+        return links
     }
 
     // MARK: links

@@ -55,6 +55,21 @@ extension PGTransaction {
         WebhookSignal.raise()
     }
 
+    /// As SQLite's: the endpoints' ids, as an array computed once, let the key find the
+    /// rows (`= ANY` on its first column) rather than a scan of the outbox.
+    static let replaceWebhookBodySQL = """
+        UPDATE webhook_outbox SET body = $2
+        WHERE endpoint_id = ANY (ARRAY(SELECT id FROM webhook_endpoints)) AND message_id = $1
+        """
+
+    func replaceWebhookBody(messageId: String, body: [UInt8]) throws(StoreError) -> Int {
+        try willQuery()
+        var p = PGParams()
+        p.text(messageId)
+        p.bytes(body)
+        return try db.run("pgt_replace_webhook_body", Self.replaceWebhookBodySQL, p).affectedRows
+    }
+
     static let putWebhookEndpointSQL = """
         INSERT INTO webhook_endpoints (\(webhookEndpointColumns))
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)

@@ -85,31 +85,35 @@ extension SQLiteTransaction {
         catalogChanged = true
     }
 
-    /// Revokes the app's keys, turns its links into plain web links, detaches its
-    /// domains (cascade) and deletes it. False (and nothing done) for an unknown app.
-    func deleteApp(_ id: String) throws(StoreError) -> Bool {
+    static let unlinkAppSQL = """
+        UPDATE links SET app_id = NULL, route = NULL, referral_code = NULL, metadata = NULL,
+            dynamic_keys = NULL, deep_view = NULL, updated_at = ?2
+        WHERE app_id = ?1
+        RETURNING \(linkColumns)
+        """
+
+    /// Revokes the app's keys, turns its links into plain web links (returned as they now
+    /// are), detaches its domains (cascade) and deletes it. Nil (and nothing done) for an
+    /// unknown app.
+    func deleteApp(_ id: String) throws(StoreError) -> [Link]? {
         guard
             try db.queryFirst("SELECT 1 FROM mobile_apps WHERE id = ?1", { $0.bind(1, id) }, row: { _ in true })
                 != nil
-        else { return false }
+        else { return nil }
         keysChanged = true
         try db.execute("UPDATE publishable_keys SET revoked_at = ?2 WHERE app_id = ?1 AND revoked_at IS NULL") { s in
             s.bind(1, id)
             s.bind(2, now)
         }
-        try db.execute(
-            """
-            UPDATE links SET app_id = NULL, route = NULL, referral_code = NULL, metadata = NULL,
-                dynamic_keys = NULL, deep_view = NULL, updated_at = ?2
-            WHERE app_id = ?1
-            """
-        ) { s in
-            s.bind(1, id)
-            s.bind(2, now)
-        }
+        let links = try db.queryAll(
+            Self.unlinkAppSQL,
+            { s in
+                s.bind(1, id)
+                s.bind(2, now)
+            }, row: Self.decodeLink)
         try db.execute("DELETE FROM mobile_apps WHERE id = ?1") { $0.bind(1, id) }
         invalidateAll()
-        return true
+        return links
     }
 
     // MARK: links

@@ -49,6 +49,20 @@ extension SQLiteTransaction {
         WebhookSignal.raise()
     }
 
+    /// Every outbox row's endpoint is in `webhook_endpoints` (deleting one deletes its
+    /// rows), so naming them lets the key find the rows: no scan of the outbox.
+    static let replaceWebhookBodySQL = """
+        UPDATE webhook_outbox SET body = ?2
+        WHERE endpoint_id IN (SELECT id FROM webhook_endpoints) AND message_id = ?1
+        """
+
+    func replaceWebhookBody(messageId: String, body: [UInt8]) throws(StoreError) -> Int {
+        try db.execute(Self.replaceWebhookBodySQL) { s in
+            s.bind(1, messageId)
+            s.bind(2, body)
+        }
+    }
+
     static let putWebhookEndpointSQL = """
         INSERT OR REPLACE INTO webhook_endpoints (\(webhookEndpointColumns))
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)

@@ -36,6 +36,12 @@ public protocol WebhookWriting: WebhookReading {
     func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int
     /// The event for endpoint `endpointId` only, whatever it subscribes to (`webhook.test`).
     func enqueueWebhookEvent(_ event: WebhookEvent, endpointId: String) throws(StoreError)
+    /// Replaces the payload of event `messageId` in every endpoint's delivery of it, whatever
+    /// the delivery's state (a customer's erasure): a pending one sends the new body from
+    /// its next attempt on, signed then as always. A look-up of the outbox's key per
+    /// endpoint. Returns how many deliveries changed.
+    @discardableResult
+    func replaceWebhookBody(messageId: String, body: [UInt8]) throws(StoreError) -> Int
     /// Inserts or replaces the endpoint.
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError)
     /// Deletes the endpoint with its deliveries and attempts; false when there was none.

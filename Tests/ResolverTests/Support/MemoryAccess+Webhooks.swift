@@ -25,6 +25,16 @@ extension MemoryAccess {
     func enqueueWebhookEvent(_ event: WebhookEvent, endpointId: String) throws(StoreError) {
         try mutate { $0.webhookEvents.append(event) }
     }
+    func replaceWebhookBody(messageId: String, body: [UInt8]) throws(StoreError) -> Int {
+        var changed = 0
+        try mutate { st in
+            for i in st.webhookEvents.indices where st.webhookEvents[i].id == messageId {
+                st.webhookEvents[i].body = body
+                changed += 1
+            }
+        }
+        return changed
+    }
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) {}
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { false }
     func claimWebhookDeliveries(

@@ -209,8 +209,9 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         return found
     }
     func putApp(_ app: MobileApp) throws(StoreError) { try mutate { $0.apps[app.id] = app } }
-    func deleteApp(_ id: String) throws(StoreError) -> Bool {
+    func deleteApp(_ id: String) throws(StoreError) -> [Link]? {
         var found = false
+        var unlinked: [Link] = []
         try mutate { st in
             found = st.apps.removeValue(forKey: id) != nil
             for (k, var key) in st.publishableKeys where key.appId == id && key.revokedAt == nil {
@@ -220,9 +221,10 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
             for (k, var link) in st.links where link.mobile?.appId == id {
                 link.mobile = nil
                 st.links[k] = link
+                unlinked.append(link)
             }
         }
-        return found
+        return found ? unlinked : nil
     }
     func putLink(_ link: Link) throws(StoreError) { try mutate { $0.links[link.id] = link } }
     func deleteLink(id: String) throws(StoreError) -> Bool {
