@@ -421,3 +421,23 @@ def test_deleting_a_mobile_app_sends_link_updated_for_each_link_it_made_a_web_li
         assert now["mobile"] is None
     assert api(edge, "GET", f"/webhooks/{elsewhere['id']}/deliveries")["data"] == []
 
+
+def test_a_link_moved_off_an_app_is_told_to_the_endpoints_of_both_apps(edge_factory, receiver):
+    """link.updated of a link that left an app goes to the endpoints that follow the app it left
+    as well as to those of its new app (or of none), once each: one webhook-id."""
+    edge = start_demo(edge_factory, env=FAST)
+    subscribe(edge, receiver, ["link.updated"])
+    subscribe(edge, receiver, ["link.updated"], url=receiver.url + "/app", appIds=[DEMO_APP_ID])
+    subscribe(edge, receiver, ["link.updated"], url=receiver.url + "/other",
+              appIds=["biq_mapp_01JDEM0APP00000000000000ZZ"])
+    api(edge, "PATCH", f"/links/{LINK_IDS['invite']}", {"mobile": None})
+    receiver.wait(lambda: len(receiver.delivered()) >= 2, 15, "the link.updated to both endpoints")
+    time.sleep(1.5)  # nothing more comes
+    by_path = {}
+    for r in receiver.all():
+        assert r.verified and r.payload["type"] == "link.updated"
+        by_path.setdefault(r.path, []).append(r)
+    assert set(by_path) == {"/hooks", "/hooks/app"}, by_path.keys()
+    assert [len(v) for v in by_path.values()] == [1, 1], "once each"
+    assert by_path["/hooks"][0].id == by_path["/hooks/app"][0].id
+    assert by_path["/hooks/app"][0].payload["data"]["mobile"] is None

@@ -74,10 +74,18 @@ enum CatalogWriter {
                     || (!$0.enabled && out.enabled)
             } ?? true
         if checkAssociation && out.mobile != nil && claimMayGrow { try checkLinkClaims(domain: out.domain, tx) }
-        try tx.enqueueWebhookEvent(
-            WebhookEvent(
-                type: previous == nil ? .linkCreated : .linkUpdated, appId: out.mobile?.appId, linkId: out.id,
-                at: tx.now, data: ResourceJSON.link(out)))
+        let event = WebhookEvent(
+            type: previous == nil ? .linkCreated : .linkUpdated, appId: out.mobile?.appId, linkId: out.id,
+            at: tx.now, data: ResourceJSON.link(out))
+        try tx.enqueueWebhookEvent(event)
+        // A link that left an app: the endpoints that follow that app hear of it too. The
+        // same event again under the app it left: an endpoint both filters reach keeps one
+        // row (the outbox's key is the endpoint and the event's id).
+        if let left = previous?.mobile?.appId, left != out.mobile?.appId {
+            var alsoLeft = event
+            alsoLeft.appId = left
+            try tx.enqueueWebhookEvent(alsoLeft)
+        }
         return out
     }
 
