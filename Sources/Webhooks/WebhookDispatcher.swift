@@ -209,8 +209,14 @@ public final class WebhookDispatcher: Sendable {
         return Made(attempt: record, claimedAttempts: d.attempts, outcome: outcome, at: now)
     }
 
-    /// Writes outcomes in one write body, each only under its own lease.
-    private func record(_ made: [Made]) {
+    /// Writes outcomes in one write body, each only under its own lease, in the rows' order
+    /// by event then endpoint: the order in which an erasure rewrites the same rows (event
+    /// by event, each event's endpoints in key order), so that the two, on two nodes of a
+    /// fleet, wait for each other instead of deadlocking.
+    private func record(_ unordered: [Made]) {
+        let made = unordered.sorted {
+            ($0.attempt.messageId, $0.attempt.endpointId) < ($1.attempt.messageId, $1.attempt.endpointId)
+        }
         let owner = self.owner
         do {
             let written = try store.writeAndWait { tx in

@@ -45,7 +45,12 @@ enum CustomerOperations {
             ("id", .string(customer.id)), ("externalId", .string(erasedId)), ("name", .null), ("email", .null),
             ("avatar", .null),
         ])
-        for event in try tx.conversionEvents(customerId: customer.id, limit: Int.max) {
+        // By webhook-id: the outbox rows are rewritten in the order the delivery threads
+        // write their outcomes (`WebhookDispatcher.record`), so the two never deadlock.
+        let events = try tx.conversionEvents(customerId: customer.id, limit: Int.max).sorted {
+            WebhookEvent.messageId(conversion: $0) < WebhookEvent.messageId(conversion: $1)
+        }
+        for event in events {
             guard case .object(var members) = try JSONParser.parse(event.response) else { continue }
             if let i = members.firstIndex(where: { $0.0 == "customer" }) { members[i].1 = erased }
             var scrubbed = event

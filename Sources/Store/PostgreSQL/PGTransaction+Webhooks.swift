@@ -56,7 +56,9 @@ extension PGTransaction {
     }
 
     /// As SQLite's: the endpoints' ids, as an array computed once, let the key find the
-    /// rows (`= ANY` on its first column) rather than a scan of the outbox.
+    /// rows (`= ANY` on its first column) rather than a scan of the outbox. The index scan
+    /// takes one event's rows in endpoint order; the delivery threads write outcomes event
+    /// by event in that order too (`WebhookDispatcher.record`), so the two never deadlock.
     static let replaceWebhookBodySQL = """
         UPDATE webhook_outbox SET body = $2
         WHERE endpoint_id = ANY (ARRAY(SELECT id FROM webhook_endpoints)) AND message_id = $1
