@@ -27,8 +27,13 @@ public enum ReferringSite {
             // An IPv6 literal: kept with its brackets, without the port after them.
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[...close]
-            let inside = host.dropFirst().dropLast()
-            guard !inside.isEmpty, inside.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            // ASCII hex digits, colons and dots (an embedded IPv4), at most an address's length.
+            let inside = host.utf8.dropFirst().dropLast()
+            guard (1...45).contains(inside.count),
+                inside.allSatisfy({ c in
+                    (c >= 0x30 && c <= 0x3A) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66) || c == 0x2E
+                })
+            else { return nil }
         } else {
             host = authority.prefix { $0 != ":" }
             let port = authority.dropFirst(host.count)

@@ -13,6 +13,7 @@ final class ReferringSiteTests: XCTestCase {
             ("HTTPS://WWW.FACEBOOK.COM", "facebook.com"),
             ("https://example.com./", "example.com"),
             ("https://[2001:db8::1]:443/x", "[2001:db8::1]"),
+            ("https://[2001:DB8::192.0.2.1]/", "[2001:db8::192.0.2.1]"),
             ("https://192.0.2.7/", "192.0.2.7"),
             ("https://xn--bcher-kva.example/", "xn--bcher-kva.example"),
         ]
@@ -26,7 +27,8 @@ final class ReferringSiteTests: XCTestCase {
             "https://", "https:///path", "https://exa mple.com/", "https://bücher.example/", "https://a..b/",
             "https://.example.com/", "https://example.com:80a/", "https://[::1/", "https://[]/", "https://[zz]/",
             "https://exa\u{0}mple.com/", long, "https://localhost/", "https://www./", "https://www.com./",
-            "https://other/", "https://none/",
+            "https://other/", "https://none/", "https://[\u{FF11}::1]/",
+            "https://[" + String(repeating: "1", count: 46) + "]/",
         ] {
             XCTAssertNil(ReferringSite.host(header), header ?? "nil")
         }
