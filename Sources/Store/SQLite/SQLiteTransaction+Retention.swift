@@ -62,37 +62,22 @@ extension SQLiteTransaction {
     static let selectOldLinkOpenCounts =
         "SELECT link_id, day, matched_by, first_open FROM link_open_counts WHERE day < ?1 LIMIT ?2"
 
+    /// The deletes of the link counts' old rows, one table after the other.
+    static let deleteOldLinkCounts = [
+        """
+        DELETE FROM link_click_counts WHERE (link_id, day, platform, kind, in_app_browser) IN
+            (\(selectOldLinkClickCounts))
+        """,
+        "DELETE FROM link_country_counts WHERE (link_id, day, country) IN (\(selectOldLinkCountryCounts))",
+        "DELETE FROM link_referrer_counts WHERE (link_id, day, referrer) IN (\(selectOldLinkReferrerCounts))",
+        "DELETE FROM link_open_counts WHERE (link_id, day, matched_by, first_open) IN (\(selectOldLinkOpenCounts))",
+    ]
+
     func deleteLinkCounts(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
         let day = LinkCounter.day(cutoff)
-        var deleted = try db.execute(
-            """
-            DELETE FROM link_click_counts WHERE (link_id, day, platform, kind, in_app_browser) IN
-                (\(Self.selectOldLinkClickCounts))
-            """
-        ) { s in
-            s.bind(1, day)
-            s.bind(2, limit)
-        }
-        if deleted < limit {
-            deleted += try db.execute(
-                "DELETE FROM link_country_counts WHERE (link_id, day, country) IN (\(Self.selectOldLinkCountryCounts))"
-            ) { s in
-                s.bind(1, day)
-                s.bind(2, limit - deleted)
-            }
-        }
-        if deleted < limit {
-            deleted += try db.execute(
-                "DELETE FROM link_referrer_counts WHERE (link_id, day, referrer) IN (\(Self.selectOldLinkReferrerCounts))"
-            ) { s in
-                s.bind(1, day)
-                s.bind(2, limit - deleted)
-            }
-        }
-        if deleted < limit {
-            deleted += try db.execute(
-                "DELETE FROM link_open_counts WHERE (link_id, day, matched_by, first_open) IN (\(Self.selectOldLinkOpenCounts))"
-            ) { s in
+        var deleted = 0
+        for sql in Self.deleteOldLinkCounts where deleted < limit {
+            deleted += try db.execute(sql) { s in
                 s.bind(1, day)
                 s.bind(2, limit - deleted)
             }
