@@ -272,7 +272,8 @@ def message_of(event):
 
 
 def personal_bits(customer):
-    return ("Zo", "zoe.quist", "zoe-quist.png", customer)
+    # The surname, not "Zo": two letters turn up in random event ids (as one did in CI).
+    return ("Quist", "zoe.quist", "zoe-quist.png", customer)
 
 
 def assert_erased(payload, raw, customer, customer_id):
@@ -340,7 +341,7 @@ def test_erasure_rewrites_pending_webhooks_which_then_send_the_erased_customer(e
         assert [a["status"] for a in d["attemptList"]][-1] == 200
     stored = outbox_bodies(edge)
     for m in erased:
-        assert b"Zo" not in stored[m] and customer.encode() not in stored[m]
+        assert b"Quist" not in stored[m] and customer.encode() not in stored[m]
     assert b"Kept Person" in stored[message_of(kept)]
 
 
@@ -371,7 +372,7 @@ def test_erasure_rewrites_delivered_webhooks_as_the_api_shows_and_a_redelivery_s
     assert {d["id"] for d in listed} == set(messages)
     stored = outbox_bodies(edge)
     for m in messages:
-        assert b"Zo" not in stored[m] and b"zoe.quist" not in stored[m] and customer.encode() not in stored[m]
+        assert b"Quist" not in stored[m] and b"zoe.quist" not in stored[m] and customer.encode() not in stored[m]
     # The webhook's data is the event's erased answer, as a replay of the track call shows it.
     replay = c.lead(click_id=click, event_id=event_id, event_name="Sign up", customer_external_id=customer,
                     **PERSONAL)
