@@ -47,10 +47,11 @@ enum CustomerOperations {
         ])
         // By webhook-id: the outbox rows are rewritten in the order the delivery threads
         // write their outcomes (`WebhookDispatcher.record`), so the two never deadlock.
-        let events = try tx.conversionEvents(customerId: customer.id, limit: Int.max).sorted {
-            WebhookEvent.messageId(conversion: $0) < WebhookEvent.messageId(conversion: $1)
-        }
-        for event in events {
+        let events = try tx.conversionEvents(customerId: customer.id, limit: Int.max)
+            .map { (messageId: WebhookEvent.messageId(conversion: $0), event: $0) }.sorted {
+                $0.messageId < $1.messageId
+            }
+        for (messageId, event) in events {
             guard case .object(var members) = try JSONParser.parse(event.response) else { continue }
             if let i = members.firstIndex(where: { $0.0 == "customer" }) { members[i].1 = erased }
             var scrubbed = event
@@ -59,8 +60,7 @@ enum CustomerOperations {
             // The webhook's payload is this answer: made again from the erased one. Not
             // skipped when no endpoint wants leads now: a disabled endpoint keeps its rows.
             try tx.replaceWebhookBody(
-                messageId: WebhookEvent.messageId(conversion: event),
-                body: WebhookEvent.conversionCreated(scrubbed, appId: nil).body)
+                messageId: messageId, body: WebhookEvent.conversionCreated(scrubbed, appId: nil).body)
         }
         _ = try tx.eraseCustomer(id: customer.id, externalId: erasedId, now: call.now)
         return ManagementAnswer(200, .object([("id", .string(customer.id)), ("erased", .bool(true))]))

@@ -21,12 +21,6 @@ extension PGTransaction {
         VALUES ($5, $1, $2, $3, $4, 'pending', 0, 0, $4, $4, $4)
         """
 
-    func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
-        if let known = webhookAudience.wants(type, appId: appId, linkId: linkId) { return known }
-        webhookAudience.remember(try webhookEndpoints())
-        return webhookAudience.wants(type, appId: appId, linkId: linkId) ?? true
-    }
-
     func enqueueWebhookEvent(_ event: WebhookEvent) throws(StoreError) -> Int {
         guard try webhookEventWanted(event.type, appId: event.appId, linkId: event.linkId) else { return 0 }
         try willQuery()

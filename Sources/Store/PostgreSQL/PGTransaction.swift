@@ -15,7 +15,7 @@ import Model
 /// Every other statement flushes them first (`willQuery`), so reads still see them.
 /// A failure of the flushed statement cannot name its job: the writer then runs the
 /// batch again with `deferInserts` off, one savepoint per job.
-final class PGTransaction: PGQueries, StoreTransaction {
+final class PGTransaction: PGQueries, StoreTransaction, WebhookAudienceKeeping {
     /// The batch's time (milliseconds), taken when the batch began.
     private(set) var now: Int64 = 0
     /// Links whose cached answer may be stale after this batch.

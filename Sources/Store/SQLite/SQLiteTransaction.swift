@@ -7,7 +7,7 @@ import Model
 /// One instance lives as long as the writer; a job must not keep it beyond its
 /// body. It records what the batch changed so the writer can publish cache
 /// invalidations after the commit.
-final class SQLiteTransaction: SQLiteQueries, StoreTransaction {
+final class SQLiteTransaction: SQLiteQueries, StoreTransaction, WebhookAudienceKeeping {
     /// The batch's time (milliseconds), taken when the batch began.
     private(set) var now: Int64 = 0
     /// Links whose cached answer may be stale after this batch.

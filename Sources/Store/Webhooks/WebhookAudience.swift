@@ -31,12 +31,17 @@ struct WebhookAudience {
     /// This batch wrote an endpoint: every event goes to the statement until the batch ends.
     mutating func endpointsChanged() { state = .changed }
 
-    /// True when some enabled endpoint wants the event (or the batch changed endpoints),
-    /// false when none does, nil when the endpoints are to be read first (`remember`).
-    func wants(_ type: WebhookEventType, appId: String?, linkId: String?) -> Bool? {
+    /// Whether the endpoints are still to be read in this batch (`remember`).
+    var isUnread: Bool {
+        if case .unread = state { return true }
+        return false
+    }
+
+    /// True when some enabled endpoint wants the event, or the batch changed endpoints, or
+    /// they were not read (then the statement decides).
+    func wants(_ type: WebhookEventType, appId: String?, linkId: String?) -> Bool {
         switch state {
-        case .unread: return nil
-        case .changed: return true
+        case .unread, .changed: return true
         case .read(let endpoints): return endpoints.contains { $0.wants(type, appId: appId, linkId: linkId) }
         }
     }
@@ -45,6 +50,19 @@ struct WebhookAudience {
     mutating func remember(_ endpoints: [WebhookEndpoint]) {
         guard case .unread = state else { return }
         state = .read(endpoints.filter(\.enabled))
+    }
+}
+
+/// A writer transaction that keeps a batch's `WebhookAudience` (both stores'): the
+/// endpoints are read at the batch's first event, from its own connection.
+protocol WebhookAudienceKeeping: AnyObject, WebhookReading {
+    var webhookAudience: WebhookAudience { get set }
+}
+
+extension WebhookAudienceKeeping {
+    func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
+        if webhookAudience.isUnread { webhookAudience.remember(try webhookEndpoints()) }
+        return webhookAudience.wants(type, appId: appId, linkId: linkId)
     }
 }
 
