@@ -28,12 +28,11 @@ extension VisitFlow {
         let dynamic = link.mobile.map {
             DynamicValues.capture(query: Substring(pending.landingQuery), allowed: $0.dynamicKeys)
         }
-        var made = makeClick(
-            PlannedClick(kind: .desktop, platform: platform), link, visitor, dynamic ?? [], request, context, now: now)
         // This request's Referer is the customer's own page, not the site that sent the
         // visitor there (which the script does not report): no referring site.
-        made.referrer = nil
-        let click = made
+        let click = makeClick(
+            PlannedClick(kind: .desktop, platform: platform), link, visitor, dynamic ?? [], request, context, now: now,
+            keepReferrer: false)
         let responder = context.deferResponse()
         services.store.write(
             { tx in try tx.insertClick(click) },

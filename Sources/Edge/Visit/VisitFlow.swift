@@ -163,7 +163,7 @@ struct VisitFlow: Sendable {
 
     func makeClick(
         _ planned: PlannedClick, _ link: Link, _ visitor: Visitor, _ dynamic: [(String, String)],
-        _ request: HTTPRequest, _ context: RequestContext, now: Int64
+        _ request: HTTPRequest, _ context: RequestContext, now: Int64, keepReferrer: Bool = true
     ) -> Click {
         var sourceHash: [UInt8]?
         var country: String?
@@ -182,7 +182,7 @@ struct VisitFlow: Sendable {
             id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
             appId: link.mobile?.appId, domain: link.domain, at: now, kind: planned.kind, platform: planned.platform,
             inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion,
-            country: country, referrer: ReferringSite.host(request.headers["referer"]))
+            country: country, referrer: keepReferrer ? ReferringSite.host(request.headers["referer"]) : nil)
     }
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {

@@ -2,19 +2,19 @@ import Model
 
 /// The per-link daily counts of the writer's current batch, before they reach
 /// `link_click_counts`, `link_country_counts`, `link_referrer_counts` and
-/// `link_open_counts`: what a link's
-/// analytics read (`StoreReader.linkAnalytics`), a few rows per day whatever the number
-/// of clicks.
+/// `link_open_counts`: what a link's analytics read (`StoreReader.linkAnalytics`), a few
+/// rows per day whatever the number of clicks.
 ///
 /// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
 /// click, with an app or not), each preview bot's visit and each open event of a link
 /// here, and writes the sums once per batch, one UPSERT per distinct key. Countries and
 /// referring sites are each counted apart from the platform, kind and in-app browser:
-/// crossed with them, a link seen from 150 countries would keep thousands of rows a day. A batch's clicks mostly
-/// share a key: the last one is compared first, then the few others one by one; only a
-/// batch of more than `indexedFrom` keys (spread over many links) hashes them. Not
-/// thread-safe: the writer's transaction owns it, inside its `ClickCounter`, so that
-/// what restores the one restores the other.
+/// crossed with them, a link seen from 150 countries would keep thousands of rows a day.
+/// Only clicks with a referring site count by site (the rest are the report's `none`).
+/// A batch's clicks mostly share a key: the last one is compared first, then the few
+/// others one by one; only a batch of more than `indexedFrom` keys (spread over many
+/// links) hashes them. Not thread-safe: the writer's transaction owns it, inside its
+/// `ClickCounter`, so that what restores the one restores the other.
 struct LinkCounter: Equatable {
     static let dayMilliseconds: Int64 = 86_400_000
     /// Keys compared one by one below this many; by hash from here on.
