@@ -47,6 +47,7 @@ def test_the_image_runs_as_a_non_root_user_with_only_runtime_libraries(podman):
     assert "/var/lib/biqli-edge" in config["Volumes"]
     assert config["Entrypoint"] == ["/usr/bin/biqli-edge"] and config["Cmd"] == ["serve"]
     assert config["StopSignal"] == "SIGTERM"
+    assert config["Labels"]["org.opencontainers.image.licenses"] == "Apache-2.0"
     assert "/healthz" in " ".join(json.loads(podman("image", "inspect", "--format", "{{json .HealthCheck}}",
                                                         IMAGE).stdout)["Test"])
     version = podman("run", "--rm", IMAGE, "--version").stdout.strip()

@@ -56,6 +56,16 @@ def test_contents_conffile_and_maintainer_scripts(new_deb):
             run("sh", "-n", os.path.join(control, script))
 
 
+def test_the_copyright_file_grants_the_apache_licence(new_deb):
+    with tempfile.TemporaryDirectory() as root:
+        run("dpkg-deb", "--extract", new_deb, root)
+        copyright = open(os.path.join(root, "usr/share/doc/biqli-edge/copyright")).read()
+    assert re.search(r"^License: Apache-2\.0$", copyright, re.M)
+    assert "/usr/share/common-licenses/Apache-2.0" in copyright
+    licence = open(os.path.join(ROOT, "LICENSE")).read()
+    assert "Apache License" in licence and "Version 2.0, January 2004" in licence
+
+
 def test_lintian_reports_no_error_and_no_warning(new_deb):
     result = run("lintian", "--tag-display-limit", "0", "--display-level", ">=warning", new_deb, check=False)
     tags = [line for line in result.stdout.splitlines() if re.match(r"^[EW]: ", line)]
