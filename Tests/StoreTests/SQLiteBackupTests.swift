@@ -1,6 +1,5 @@
 import Core
 import Model
-import Synchronization
 import XCTest
 
 @testable import Store
@@ -36,55 +35,40 @@ final class SQLiteBackupTests: StoreTestCase {
         let destination = directory.path + "/copy.sqlite3"
         defer { unlink(destination) }
 
-        // The writer commits one click after another for as long as the copy lasts.
-        let stop = Atomic<Bool>(false)
-        let slowest = Atomic<UInt64>(0)
-        let committed = Atomic<Int>(0)
+        // The store's writer commits a click in every pause of the copy, and waits for
+        // it: a copy that held the writer up would make that wait fail (the busy
+        // timeout) or never end. Counted, not timed: one commit per pause, all of them.
+        var steps = 0
+        var committed = 0
+        var failures: [String] = []
         let store = self.store!
-        // Bounded: a copy that followed the writer would start over at each commit and end
-        // only once the writes stop, holding them all (the count check below then fails).
-        let writesEnd = Clock.monotonicNanoseconds() + 20_000_000_000
-        let writer = OSThread(name: "test-writes") {
-            var i = 0
-            while !stop.load(ordering: .acquiring) && Clock.monotonicNanoseconds() < writesEnd {
-                let start = Clock.monotonicNanoseconds()
-                let id = "during\(i)"
-                do {
-                    try store.writeAndWait { tx in try tx.insertClick(LockWaitTests.click(id)) }
-                } catch {
-                    XCTFail("a write failed during the copy: \(error)")
-                    return
-                }
-                let took = Clock.monotonicNanoseconds() - start
-                if took > slowest.load(ordering: .relaxed) { slowest.store(took, ordering: .relaxed) }
-                committed.add(1, ordering: .relaxed)
-                i += 1
+        // Bounded: a copy that started over at each commit would never finish; after
+        // this many the commits stop and its copy would hold them (the count check fails).
+        let mostCommits = 20_000
+        let copy = try SQLiteBackup.copy(
+            from: directory.databasePath, to: destination, pagesPerStep: 2, pauseMicroseconds: 0,
+            busyTimeoutMilliseconds: 5_000
+        ) {
+            steps += 1
+            guard committed < mostCommits else { return }
+            let id = "during\(committed)"
+            do {
+                try store.writeAndWait { tx in try tx.insertClick(LockWaitTests.click(id)) }
+                committed += 1
+            } catch {
+                failures.append("\(error)")
             }
         }
-        // One page a step and 4 ms between steps: the copy lasts seconds, and every commit
-        // of the writer lands between two of its steps.
-        let start = Clock.monotonicNanoseconds()
-        let copy = try SQLiteBackup.copy(
-            from: directory.databasePath, to: destination, pagesPerStep: 1, pauseMicroseconds: 4_000)
-        let copyMilliseconds = (Clock.monotonicNanoseconds() - start) / 1_000_000
-        let duringCopy = committed.load(ordering: .relaxed)
-        stop.store(true, ordering: .releasing)
-        writer.join()
 
-        XCTAssertGreaterThan(copyMilliseconds, 1_000, "the copy must outlast many commits to test anything")
-        XCTAssertGreaterThan(duringCopy, 50, "the writer kept committing while the copy ran")
-        let slowestMilliseconds = slowest.load(ordering: .relaxed) / 1_000_000
-        // A write held by the copy waits for the rest of it; a busy machine's scheduler can
-        // stall one for most of a second (750 ms of 2,925 seen with three builds running).
-        XCTAssertLessThan(
-            slowestMilliseconds, copyMilliseconds / 2,
-            "no write waited for the copy (slowest \(slowestMilliseconds) ms, copy \(copyMilliseconds) ms)")
+        XCTAssertEqual(failures, [], "a commit failed while the copy ran")
+        XCTAssertGreaterThan(steps, 100, "the copy must span many commits to test anything")
+        XCTAssertEqual(committed, steps, "one commit landed in every pause of the copy")
+        XCTAssertLessThan(committed, mostCommits, "the copy finished while the writer kept committing")
         XCTAssertEqual(copy.schemaVersion, SQLiteStore.supportedSchemaVersion)
-        // One snapshot: every click committed before the copy began, and not all of those
-        // committed while it ran (a copy that followed the writer would never finish).
-        let copied = try clickCount(destination)
-        XCTAssertGreaterThanOrEqual(copied, 20_000)
-        XCTAssertLessThan(copied, try clickCount(directory.databasePath))
+        // One snapshot: every click committed before the copy began, none of those
+        // committed while it ran.
+        XCTAssertEqual(try clickCount(destination), 20_000)
+        XCTAssertEqual(try clickCount(directory.databasePath), 20_000 + Int64(committed))
         XCTAssertEqual(
             try SQLiteBackup.check(path: destination), .init(schemaVersion: copy.schemaVersion, problems: []))
         var info = stat()

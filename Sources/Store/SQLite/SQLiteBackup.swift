@@ -32,6 +32,17 @@ public enum SQLiteBackup {
         from source: String, to destination: String, pagesPerStep: Int32 = 4_096, pauseMicroseconds: UInt32 = 1_000,
         busyTimeoutMilliseconds: Int32 = 5_000
     ) throws(StoreError) -> Copy {
+        try copy(
+            from: source, to: destination, pagesPerStep: pagesPerStep, pauseMicroseconds: pauseMicroseconds,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, betweenSteps: {})
+    }
+
+    /// `copy`, calling `betweenSteps` in each pause: the tests commit there, so that
+    /// "the copy never holds the writer up" is a count of commits, not a time.
+    static func copy(
+        from source: String, to destination: String, pagesPerStep: Int32, pauseMicroseconds: UInt32,
+        busyTimeoutMilliseconds: Int32, betweenSteps: () -> Void
+    ) throws(StoreError) -> Copy {
         guard access(source, R_OK) == 0 else {
             throw .backend(code: SQLITE_CANTOPEN, message: "cannot read \(source)")
         }
@@ -43,7 +54,7 @@ public enum SQLiteBackup {
         do throws(StoreError) {
             try copyPages(
                 from: source, to: destination, pagesPerStep: pagesPerStep, pause: pauseMicroseconds,
-                busyTimeout: busyTimeoutMilliseconds)
+                busyTimeout: busyTimeoutMilliseconds, betweenSteps: betweenSteps)
             let checked = try check(path: destination)
             guard checked.problems.isEmpty else {
                 throw .backend(
@@ -79,7 +90,8 @@ public enum SQLiteBackup {
     }
 
     private static func copyPages(
-        from source: String, to destination: String, pagesPerStep: Int32, pause: UInt32, busyTimeout: Int32
+        from source: String, to destination: String, pagesPerStep: Int32, pause: UInt32, busyTimeout: Int32,
+        betweenSteps: () -> Void
     ) throws(StoreError) {
         let src = try openConnection(source, readOnly: true, busyTimeout: busyTimeout)
         defer { sqlite3_close_v2(src) }
@@ -98,6 +110,7 @@ public enum SQLiteBackup {
             if rc == SQLITE_DONE { break }
             if rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED {
                 if pause > 0 { usleep(pause) }
+                betweenSteps()
                 continue
             }
             break
