@@ -17,6 +17,9 @@ public enum Clock {
         back.store(max(milliseconds, 0), ordering: .relaxed)
     }
 
+    /// Milliseconds the wall clock is set back by: 0 unless `setBack` was called.
+    public static var backMilliseconds: Int64 { back.load(ordering: .relaxed) }
+
     /// Milliseconds since the Unix epoch (wall clock).
     public static func nowMilliseconds() -> UInt64 {
         var ts = timespec()

@@ -59,6 +59,14 @@ enum ServeCommand {
             return 2
         }
         if let back = configuration.testClockBackMilliseconds, back > 0 {
+            // A test's setting only: with the demo, on a store of test names alone (checked
+            // once the store is open), never on an edge that serves real links (decision 0026).
+            guard demo else {
+                printError(
+                    "biqli-edge: \(EdgeConfiguration.testClockBackVariable) is a test setting: it needs `serve --demo` "
+                        + "(remove it from the service's environment)")
+                return 2
+            }
             // Before anything reads the time: the demo's rows, the store's clock, the loops.
             Clock.setBack(milliseconds: back)
             printError(

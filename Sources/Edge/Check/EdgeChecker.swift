@@ -29,6 +29,15 @@ enum EdgeChecker {
             ]
         }
         findings.append(.ok("config_valid", "configuration", configurationSummary(configuration, configFile)))
+        if let back = configuration.testClockBackMilliseconds, back > 0 {
+            findings.append(
+                CheckFinding(
+                    severity: .error, code: "test_clock_on", subject: "configuration",
+                    message:
+                        "\(EdgeConfiguration.testClockBackVariable) sets the clock \(back) ms back: a test setting, "
+                        + "refused by `serve` without --demo or with a real domain.",
+                    fix: "Remove \(EdgeConfiguration.testClockBackVariable) from the service's environment."))
+        }
         findings += checkListeners(configuration)
         findings += checkDataDirectory(configuration.dataDirectory)
         findings += checkSecretFileModes(configuration)

@@ -1,3 +1,4 @@
+import Core
 import HTTP
 import HTTPTypes
 import Model
@@ -35,7 +36,7 @@ enum OperationsRoutes {
             .response(backend.isReachable ? healthy : degraded)
         }
         let dedicated = configuration.metricsAddress != nil
-        let node = nodeText(node: configuration.node, backend: backend.name)
+        let node = nodeText(node: configuration.node, backend: backend.name) + testClockText(Clock.backMilliseconds)
         router.add([.get], "/metrics", name: "metrics") { request, context, _ in
             // Without a listener of its own, only to this machine: the client as resolved
             // through trusted proxies, never the proxy's own loopback address.
@@ -66,6 +67,19 @@ enum OperationsRoutes {
         "# HELP biqli_node_info This edge process: its node name (BIQLI_EDGE_NODE), version and store backend.\n"
             + "# TYPE biqli_node_info gauge\n"
             + "biqli_node_info{node=\"\(node)\",version=\"\(EdgeCommand.version)\",backend=\"\(backend)\"} 1\n"
+    }
+
+    /// `biqli_test_clock_back_seconds`, only while the test clock is on (tests only,
+    /// `BIQLI_EDGE_TEST_CLOCK_BACK_MS`): an edge whose time is not the world's says so.
+    static func testClockText(_ backMilliseconds: Int64) -> String {
+        guard backMilliseconds > 0 else { return "" }
+        return text([
+            (
+                "biqli_test_clock_back_seconds", "gauge",
+                "Seconds this edge's wall clock is set back (BIQLI_EDGE_TEST_CLOCK_BACK_MS, tests only).",
+                String(Double(backMilliseconds) / 1_000)
+            )
+        ])
     }
 
     /// The store's counters, by backend.

@@ -56,6 +56,7 @@ final class EdgeApplication {
         let readers = configuration.loops + (configuration.consoleAddress == nil ? 0 : 1) + 1
         let backend = try StoreBackend.open(configuration, readers: readers, log: log)
         let store = backend.store
+        if Clock.backMilliseconds > 0 { try Self.refuseTestClockOnRealDomains(store) }
         heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
         if case .sqlite(let file) = backend {
             for made in file.filesMadePrivate {
@@ -300,6 +301,20 @@ final class EdgeApplication {
         services.store.close()
         log.info("stopped")
         return 0
+    }
+}
+
+extension EdgeApplication {
+    /// The test clock (`BIQLI_EDGE_TEST_CLOCK_BACK_MS`) on a store that holds a domain
+    /// anyone could own: refused before anything is written or served.
+    static func refuseTestClockOnRealDomains(_ store: any Store) throws(EdgeStartError) {
+        let domains: [Domain]
+        do { domains = try store.reader(loop: 0).domains() } catch { throw .store("cannot read the domains: \(error)") }
+        if let real = domains.first(where: { !TestHostnames.isReserved($0.hostname) }) {
+            throw .io(
+                "\(EdgeConfiguration.testClockBackVariable) is a test setting: refused on a store that serves "
+                    + "\(real.hostname) (only test names such as *.test and example.com may be domains)")
+        }
     }
 }
 

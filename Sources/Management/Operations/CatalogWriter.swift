@@ -8,6 +8,11 @@ import Store
 /// a refused request writes nothing. Field names are the API's; `apply` prefixes them.
 enum CatalogWriter {
     static func createDomain(_ domain: Domain, _ tx: any StoreTransaction) throws -> Domain {
+        // The test clock runs on test names alone (decision 0026): no real domain joins it.
+        if Clock.backMilliseconds > 0, !TestHostnames.isReserved(domain.hostname) {
+            throw ManagementError.invalid(
+                "hostname", "must be a test name (*.test, *.example, example.com) while the clock is set back")
+        }
         if try tx.domain(domain.hostname) != nil { throw ManagementError.domainTaken(domain.hostname) }
         try tx.insertDomain(domain)
         return domain
