@@ -66,6 +66,22 @@ final class AccessLogTests: XCTestCase {
         XCTAssertEqual(try line(Substring(emoji))["path"], .string("/" + String(repeating: "c", count: 509)))
     }
 
+    func testARedactedPrefixKeepsItselfAndHidesTheRest() throws {
+        var log = AccessLog(enabled: true, redactedPrefixes: ["/api/v1/customers/", "/console/customers/"])
+        for path in ["/api/v1/customers/alice%40shop.com", "/console/customers/erased_x", "/api/v1/customers/", "/x"] {
+            log.append(
+                .init(
+                    method: "GET", host: nil, path: Substring(path), status: 200, bytes: 0, microseconds: 0,
+                    route: "r", tls: false, loop: 0),
+                wallMilliseconds: 0)
+        }
+        let paths = try String(decoding: log.pending, as: UTF8.self).split(separator: "\n").map {
+            try JSONParser.parse(String($0))["path"]
+        }
+        XCTAssertEqual(
+            paths, ["/api/v1/customers/{redacted}", "/console/customers/{redacted}", "/api/v1/customers/", "/x"])
+    }
+
     func testADisabledLogKeepsNothing() {
         var log = AccessLog(enabled: false)
         log.append(

@@ -161,4 +161,15 @@ final class ConversionInputTests: XCTestCase {
         XCTAssertEqual(kept.metadata, #"{"plan":"pro"}"#)
         XCTAssertNil(try refusal(.lead, #"{"eventId":"e","eventName":"n","customerExternalId":"c","futureField":1}"#))
     }
+
+    func testErasedIdentifiersAreReserved() throws {
+        let lead = #"{"eventName":"Sign up","clickId":"biq_clk_1","#
+        XCTAssertEqual(
+            fields(try refusal(.lead, lead + #""eventId":"erased_biq_lev_1","customerExternalId":"c1"}"#)),
+            ["eventId"])
+        XCTAssertEqual(
+            fields(try refusal(.lead, lead + #""eventId":"e1","customerExternalId":"erased_biq_cus_1"}"#)),
+            ["customerExternalId"])
+        XCTAssertNil(try refusal(.lead, lead + #""eventId":"e1","customerExternalId":"not_erased_1"}"#))
+    }
 }

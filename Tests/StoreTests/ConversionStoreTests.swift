@@ -114,13 +114,29 @@ extension ConversionStoreCases {
         try write { tx in
             XCTAssertTrue(try tx.eraseCustomer(id: "biq_cus_1", externalId: "erased_biq_cus_1", now: 9))
             XCTAssertFalse(try tx.eraseCustomer(id: "biq_cus_9", externalId: "x", now: 9))
-            try tx.setConversionResponse(id: made[1].id, response: Array("{}".utf8))
+            var rewritten = made[1]
+            rewritten.eventId = "erased_evt_1"
+            rewritten.idempotencyKeyHash = Array(repeating: 7, count: 32)
+            rewritten.requestHash = Array(repeating: 8, count: 32)
+            rewritten.eventName = "Sign up"
+            rewritten.invoiceId = "in_erased"
+            rewritten.metadata = #"{"who":"erased"}"#
+            rewritten.response = Array("{}".utf8)
+            try tx.rewriteConversionEvent(rewritten)
         }
         let after2 = read()
         XCTAssertNil(try after2.customer(externalId: "c1"))
         let erased = try after2.customer(externalId: "erased_biq_cus_1")
         XCTAssertEqual([erased?.name, erased?.email, erased?.clickId], [nil, nil, "biq_clk_1"])
-        XCTAssertEqual(try after2.conversionEvent(eventId: "evt_1")?.response, Array("{}".utf8))
+        XCTAssertNil(try after2.conversionEvent(eventId: "evt_1"))
+        let rewritten = try XCTUnwrap(after2.conversionEvent(eventId: "erased_evt_1"))
+        XCTAssertEqual(rewritten.response, Array("{}".utf8))
+        XCTAssertEqual(
+            [rewritten.eventName, rewritten.invoiceId, rewritten.metadata],
+            ["Sign up", "in_erased", #"{"who":"erased"}"#])
+        XCTAssertEqual(rewritten.requestHash, Array(repeating: 8, count: 32))
+        XCTAssertEqual(try after2.conversionEvent(idempotencyKeyHash: Array(repeating: 7, count: 32))?.id, made[1].id)
+        XCTAssertNil(try after2.conversionEvent(idempotencyKeyHash: made[1].idempotencyKeyHash))
         XCTAssertEqual(try after2.conversionEvents(customerId: "biq_cus_1", limit: 10).count, 3, "events kept")
     }
 }

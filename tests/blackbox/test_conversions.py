@@ -429,6 +429,67 @@ def test_erasure_clears_the_personal_fields_everywhere_and_keeps_the_counts(demo
     assert [e["amount"] for e in sales["data"]] == [4999]
 
 
+def stored_texts(edge):
+    """Every row of every table of the edge's store, each as one text (bytes decoded)."""
+    if edge.database_url:
+        tables = [r["table_name"] for r in _rows(
+            edge, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")]
+    else:
+        tables = [r["name"] for r in _rows(edge, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    texts = []
+    for table in tables:
+        for row in _rows(edge, f'SELECT * FROM "{table}"'):
+            texts.append(table + ": " + " ".join(
+                bytes(v).decode(errors="replace") if isinstance(v, (bytes, memoryview)) else str(v)
+                for v in row.values()))
+    return texts
+
+
+def test_erasure_takes_the_external_id_out_of_event_ids_texts_and_the_access_log(demo):
+    """Issue 33 item 5: the README's `signup:<externalId>` event IDs, the caller's texts and the
+    logged paths keep no copy of an erased customer's external ID; `erased_...` is reserved."""
+    click = new_click(demo)
+    c = client(demo)
+    customer = "cus_" + uuid.uuid4().hex
+    c.lead(click_id=click, event_id=f"signup:{customer}", event_name="Sign up", customer_external_id=customer,
+           customer_name="Zoë Ünal", metadata={"who": customer})
+    sale_id = "evt_" + str(uuid.uuid4())
+    c.sale(customer_external_id=customer, amount=4999, event_id=sale_id, invoice_id=f"in_{customer}")
+    assert get(demo, f"/api/v1/customers/{customer}")[0] == 200
+    assert any(customer in t for t in stored_texts(demo))
+    status, _, raw = request(demo.http_port, f"/api/v1/customers/{customer}", method="DELETE",
+                             headers={"Authorization": "Bearer " + demo.secret_key})
+    assert status == 200, raw
+    erased = [r["external_id"] for r in _rows(demo, "SELECT external_id FROM customers")
+              if r["external_id"].startswith("erased_")]
+    assert len(erased) == 1
+    left = [t for t in stored_texts(demo) if customer in t or "Ünal" in t]
+    assert left == [], left
+    ids = sorted(e["event_id"] for e in events(demo, customer_id=erased[0][len("erased_"):]))
+    assert ids[0].startswith("erased_biq_lev_") and ids[1] == sale_id
+    time.sleep(0.3)  # the loops flush their access logs once per pass
+    logged = [line for line in demo.lines + demo.stderr_lines if customer in line]
+    assert logged == [], logged
+    paths = [e.get("path") for e in demo.log_entries() if e.get("msg") == "request"]
+    assert "/api/v1/customers/{redacted}" in paths, paths
+
+    # A retry of the sale (its own event ID) is still a replay; the sign-up, whose ID held
+    # the external ID, is a new event of a new customer.
+    again = c.sale(customer_external_id=customer, amount=4999, event_id=sale_id, invoice_id=f"in_{customer}")
+    assert again.headers.get("idempotent-replayed") == "true"
+    assert again.body["customer"]["externalId"] == erased[0]
+    signup = c.lead(click_id=click, event_id=f"signup:{customer}", event_name="Sign up",
+                    customer_external_id=customer, customer_name="Zoë Ünal", metadata={"who": customer})
+    assert signup.status == 201 and signup.headers.get("idempotent-replayed") is None
+    assert signup.body["customer"]["externalId"] == customer
+
+    # An erased customer's or event's ID cannot be named by a lead or sale.
+    for body in ({"customer_external_id": erased[0], "event_id": "evt_" + uuid.uuid4().hex},
+                 {"customer_external_id": customer, "event_id": "erased_" + uuid.uuid4().hex}):
+        err = refused(lambda: c.lead(click_id=click, event_name="Sign up", **body), 422, "validation_error")
+        assert err.body["error"]["details"]["errors"][0]["rule"].startswith("must not start with erased_")
+
+
 def test_the_customer_and_event_scopes(demo):
     new_click(demo)
     keys = {}

@@ -122,6 +122,8 @@ final class EdgeApplication {
         http.certificateDirectory = configuration.certificateDirectory
         http.maxConnections = configuration.maxConnections
         http.accessLog = configuration.accessLog
+        // A customer's external ID is the workspace's name for a person: never in the logs.
+        http.accessLogRedactedPrefixes = ["/api/v1/customers/", "/console/customers/"]
         http.nodeName = configuration.node
         http.timeouts = configuration.timeouts
         http.proxyProtocol = configuration.proxyProtocol

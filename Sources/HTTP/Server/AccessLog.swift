@@ -8,6 +8,8 @@ import Glibc
 /// loop iteration so lines from different loops never interleave.
 ///
 /// Query strings are never logged: they can carry handoff tokens and dynamic values.
+/// Nor is what follows a redacted prefix (`redactedPrefixes`): paths that name a
+/// person (`/api/v1/customers/{externalId}`) are logged as `prefix{redacted}`.
 ///
 /// A line is written straight into the buffer, without a `String` in between: it is
 /// the one thing every request does, and formatting through `String`s (timestamp,
@@ -20,12 +22,15 @@ struct AccessLog {
     private var secondText: [UInt8] = []
     /// `,"node":"<name>"`, written after `msg` in every line (empty without a node name).
     private let nodeField: [UInt8]
+    /// Path prefixes whose rest is never logged, as UTF-8.
+    private let redactedPrefixes: [[UInt8]]
 
     /// Paths are cut to this many bytes (at a UTF-8 boundary) in the log.
     static let maximumPathBytes = 512
 
-    init(enabled: Bool, node: String? = nil) {
+    init(enabled: Bool, node: String? = nil, redactedPrefixes: [String] = []) {
         self.enabled = enabled
+        self.redactedPrefixes = redactedPrefixes.map { Array($0.utf8) }
         var field: [UInt8] = []
         if let node {
             field.append(contentsOf: Array(#","node":"#.utf8))
@@ -59,7 +64,15 @@ struct AccessLog {
         JSONWriter.writeString(e.host ?? "", into: &buffer)
         literal(#","path":"#)
         var path = e.path
-        path.withUTF8 { JSONWriter.writeString(utf8: Self.truncated($0), into: &buffer) }
+        path.withUTF8 { utf8 in
+            if let prefix = redactedPrefixes.first(where: { utf8.count > $0.count && utf8.starts(with: $0) }) {
+                buffer.append(UInt8(ascii: "\""))
+                buffer.append(contentsOf: prefix)
+                literal(#"{redacted}""#)
+            } else {
+                JSONWriter.writeString(utf8: Self.truncated(utf8), into: &buffer)
+            }
+        }
         literal(#","status":"#)
         JSONWriter.writeInteger(e.status, into: &buffer)
         literal(#","bytes":"#)

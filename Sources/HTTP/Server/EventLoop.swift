@@ -67,7 +67,9 @@ final class EventLoop {
         self.listeners = listeners
         self.certificates = certificates
         self.maxConnections = max(1, configuration.maxConnections / max(1, configuration.loops))
-        self.accessLog = AccessLog(enabled: configuration.accessLog, node: configuration.nodeName)
+        self.accessLog = AccessLog(
+            enabled: configuration.accessLog, node: configuration.nodeName,
+            redactedPrefixes: configuration.accessLogRedactedPrefixes)
         let start = Clock.monotonicNanoseconds() / 1_000_000
         self.now = start
         self.wheel = TimerWheel(now: start)

@@ -57,6 +57,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var hstsValue: String? = "max-age=31536000"
     /// Write one JSON line per request to standard output.
     public var accessLog: Bool = true
+    /// Path prefixes whose rest the access log writes as `{redacted}` (paths that name a
+    /// person). Prefixes are written as they are: plain characters that need no escaping.
+    public var accessLogRedactedPrefixes: [String] = []
     /// The process's node name, written as `node` in every access-log line (nil: none).
     public var nodeName: String? = nil
     /// Called on each loop's thread after every pass over its ready events (with the

@@ -36,6 +36,8 @@ struct ConversionInput: Sendable, Equatable {
     /// The name of a sale sent without `eventName`.
     static let defaultSaleName = "Purchase"
     static let defaultProcessor = "custom"
+    /// An event ID or external ID that starts as an erased one's.
+    static let reservedRule = "must not start with \(CustomerErasure.prefix) (the erased customers' and events' IDs)"
     /// The largest amount: 2^53 - 1, exact in every JSON reader.
     static let maxAmount: Int64 = 9_007_199_254_740_991
     /// `occurredAt` may be this far before the call...
@@ -54,6 +56,8 @@ struct ConversionInput: Sendable, Equatable {
         let eventId = body.string("eventId", required: true, maxLength: maxIdLength, problems: &problems)
         if let eventId, !ConversionHeaders.isValidIdempotencyKey(eventId) {
             problems.add("eventId", ConversionHeaders.idempotencyKeyRule)
+        } else if let eventId, CustomerErasure.isReserved(eventId) {
+            problems.add("eventId", reservedRule)
         }
         var eventName = body.string(
             "eventName", required: type == .lead, maxLength: maxNameLength, problems: &problems)
@@ -66,6 +70,9 @@ struct ConversionInput: Sendable, Equatable {
         }
         let externalId = body.string(
             "customerExternalId", required: true, maxLength: maxIdLength, problems: &problems)
+        if let externalId, CustomerErasure.isReserved(externalId) {
+            problems.add("customerExternalId", reservedRule)
+        }
         let name = body.string("customerName", maxLength: maxNameLength, problems: &problems)
         let email = body.string("customerEmail", maxLength: maxEmailLength, problems: &problems)
         if let email, !email.contains("@") { problems.add("customerEmail", "must be an email address") }

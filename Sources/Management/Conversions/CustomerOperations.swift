@@ -9,7 +9,7 @@ enum CustomerOperations {
     /// Events shown on a customer's page, oldest first.
     static let maxEventsShown = 200
     /// The prefix an erased customer's external ID takes, before its own id.
-    static let erasedPrefix = "erased_"
+    static let erasedPrefix = CustomerErasure.prefix
 
     static func list(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
@@ -31,20 +31,15 @@ enum CustomerOperations {
     }
 
     /// Erasure: the name, email and avatar go, the external ID becomes `erased_<id>` (the
-    /// workspace's own ID of a person no longer names the row), and the stored answers of
-    /// its events lose them too (a replay shows the erased customer), as do their webhooks'
-    /// payloads in the outbox, every endpoint's and whatever their state (decision 0028,
-    /// "Erasure"), in this same transaction. The events, their amounts and their
-    /// attribution stay: counts and revenue are kept.
+    /// workspace's own ID of a person no longer names the row), and its events lose them
+    /// too: their event IDs, the caller's texts and stored answers (`CustomerErasure.scrub`),
+    /// as do their webhooks' payloads in the outbox, every endpoint's and whatever their
+    /// state (decision 0028, "Erasure"), in this same transaction. The events, their
+    /// amounts and their attribution stay: counts and revenue are kept.
     static func erase(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let customer = try existing(call.parameter("externalId"), tx)
-        let erasedId = erasedPrefix + customer.id
-        let erased: JSONValue = .object([
-            ("id", .string(customer.id)), ("externalId", .string(erasedId)), ("name", .null), ("email", .null),
-            ("avatar", .null),
-        ])
         // By webhook-id: the outbox rows are rewritten in the order the delivery threads
         // write their outcomes (`WebhookDispatcher.record`), so the two never deadlock.
         let events = try tx.conversionEvents(customerId: customer.id, limit: Int.max)
@@ -52,17 +47,14 @@ enum CustomerOperations {
                 $0.messageId < $1.messageId
             }
         for (messageId, event) in events {
-            guard case .object(var members) = try JSONParser.parse(event.response) else { continue }
-            if let i = members.firstIndex(where: { $0.0 == "customer" }) { members[i].1 = erased }
-            var scrubbed = event
-            scrubbed.response = JSONValue.object(members).jsonBytes
-            try tx.setConversionResponse(id: event.id, response: scrubbed.response)
+            let scrubbed = CustomerErasure.scrub(event, of: customer)
+            try tx.rewriteConversionEvent(scrubbed)
             // The webhook's payload is this answer: made again from the erased one. Not
             // skipped when no endpoint wants leads now: a disabled endpoint keeps its rows.
             try tx.replaceWebhookBody(
                 messageId: messageId, body: WebhookEvent.conversionCreated(scrubbed, appId: nil).body)
         }
-        _ = try tx.eraseCustomer(id: customer.id, externalId: erasedId, now: call.now)
+        _ = try tx.eraseCustomer(id: customer.id, externalId: CustomerErasure.externalId(of: customer), now: call.now)
         return ManagementAnswer(200, .object([("id", .string(customer.id)), ("erased", .bool(true))]))
     }
 

@@ -27,7 +27,7 @@ extension OpenAPIDocument {
             "delete": operation(
                 "customers.erase", tag: "Conversions", summary: "Erase a customer's personal data",
                 description:
-                    "Clears the name, email and avatar, replaces the external ID by erased_<id> (so the external ID no longer finds it: 404 after), and takes them out of its events' stored answers and of their lead.created and sale.created webhook payloads (every endpoint's, whatever their state). Its leads and sales, amounts and attribution stay (counts and revenue are kept). Needs customers.write.",
+                    "Clears the name, email and avatar, replaces the external ID by erased_<id> (so the external ID no longer finds it: 404 after), and takes them out of its events' stored answers and of their lead.created and sale.created webhook payloads (every endpoint's, whatever their state). Its events lose the external ID too: an eventId that holds it becomes erased_<event id> (a retry of such an event is then a new event; one with any other eventId is still a replay), and it is replaced by the erased ID in their names, invoice IDs and metadata. Its leads and sales, amounts and attribution stay (counts and revenue are kept). Needs customers.write.",
                 parameters: [externalIdParameter], writes: true, answer: 200, "Erased.",
                 schema: schemaRef("CustomerErased"), errors: .deleting),
         ],

@@ -40,6 +40,8 @@ public protocol ConversionWriting: ConversionReading {
     /// Erasure: the customer's name, email and avatar cleared, its external ID replaced by
     /// `externalId`; its events stay. False when there is no customer `id`.
     func eraseCustomer(id: String, externalId: String, now: Int64) throws(StoreError) -> Bool
-    /// Replaces the stored answer of event `id` (erasure takes the customer's fields out).
-    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError)
+    /// Replaces what the caller gave of the stored event `event.id` by `event`'s: its event
+    /// ID, the hashes of its `Idempotency-Key` and request, name, payment processor,
+    /// invoice ID, metadata and answer (erasure takes the customer out of them).
+    func rewriteConversionEvent(_ event: ConversionEvent) throws(StoreError)
 }

@@ -79,11 +79,24 @@ extension PGTransaction {
         return try db.run("pgt_erase_customer", Self.eraseCustomerSQL, p).affectedRows > 0
     }
 
-    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError) {
+    static let rewriteConversionEventSQL = """
+        UPDATE conversion_events SET event_id = $2, idempotency_key_hash = $3, request_hash = $4, event_name = $5,
+            payment_processor = $6, invoice_id = $7, metadata = $8, response = $9
+        WHERE id = $1
+        """
+
+    func rewriteConversionEvent(_ event: ConversionEvent) throws(StoreError) {
         try willQuery()
         var p = PGParams()
-        p.text(id)
-        p.bytes(response)
-        try db.run("pgt_conversion_response", "UPDATE conversion_events SET response = $2 WHERE id = $1", p)
+        p.text(event.id)
+        p.text(event.eventId)
+        p.bytes(event.idempotencyKeyHash)
+        p.bytes(event.requestHash)
+        p.text(event.eventName)
+        p.text(event.paymentProcessor)
+        p.text(event.invoiceId)
+        p.text(event.metadata)
+        p.bytes(event.response)
+        try db.run("pgt_conversion_rewrite", Self.rewriteConversionEventSQL, p)
     }
 }

@@ -76,10 +76,23 @@ extension SQLiteTransaction {
         } > 0
     }
 
-    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError) {
-        try db.execute("UPDATE conversion_events SET response = ?2 WHERE id = ?1") { s in
-            s.bind(1, id)
-            s.bind(2, response)
+    static let rewriteConversionEventSQL = """
+        UPDATE conversion_events SET event_id = ?2, idempotency_key_hash = ?3, request_hash = ?4, event_name = ?5,
+            payment_processor = ?6, invoice_id = ?7, metadata = ?8, response = ?9
+        WHERE id = ?1
+        """
+
+    func rewriteConversionEvent(_ event: ConversionEvent) throws(StoreError) {
+        try db.execute(Self.rewriteConversionEventSQL) { s in
+            s.bind(1, event.id)
+            s.bind(2, event.eventId)
+            s.bind(3, event.idempotencyKeyHash)
+            s.bind(4, event.requestHash)
+            s.bind(5, event.eventName)
+            s.bind(6, event.paymentProcessor)
+            s.bind(7, event.invoiceId)
+            s.bind(8, event.metadata)
+            s.bind(9, event.response)
         }
     }
 }

@@ -15,5 +15,5 @@ extension MemoryAccess {
         -> [ConversionEvent]
     { [] }
     func eraseCustomer(id: String, externalId: String, now: Int64) throws(StoreError) -> Bool { false }
-    func setConversionResponse(id: String, response: [UInt8]) throws(StoreError) {}
+    func rewriteConversionEvent(_ event: ConversionEvent) throws(StoreError) {}
 }
