@@ -100,6 +100,8 @@ let package = Package(
             name: "CertificatesTests",
             dependencies: ["Certificates", "Outbound", "Store", "Core", "CSystem", "COpenSSL"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "Store", "Model", "Core"]),
-        .testTarget(name: "EdgeTests", dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model"]),
+        .testTarget(
+            name: "EdgeTests",
+            dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model", "Resolver", "Management"]),
     ]
 )

@@ -66,6 +66,8 @@ final class ManagementOpenAPITests: XCTestCase {
     func testNothingIsDocumentedThatIsNotRouted() {
         for (path, item) in OpenAPIDocument.base["paths"]?.objectValue ?? [] {
             for (method, _) in item.objectValue ?? [] {
+                // The resolver's route is the edge's, not the workspace API's table.
+                if path == "/api/v1/track/open" && method == "post" { continue }
                 XCTAssertTrue(
                     ManagementRoutesTable.all.contains { $0.pattern == path && $0.method.name.lowercased() == method },
                     "\(method) \(path) is documented but not routed")

@@ -80,6 +80,11 @@ extension OpenAPIDocument {
                 "description":
                     "A workspace browser key, created with `biqli-edge keys create --browser --name NAME` or POST /api/v1/browser-keys: public (it sits in the page), it grants only track/click.",
             ],
+            "mobilePublishableKey": [
+                "type": "http", "scheme": "bearer", "bearerFormat": "biqli_mobile_pk_ + 64 base64url characters",
+                "description":
+                    "A Mobile App's publishable key, shown once when the app is created (or rotated): it resolves the opens of that app only and grants nothing of the workspace API.",
+            ],
         ],
     ]
 }

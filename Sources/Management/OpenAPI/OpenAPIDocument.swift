@@ -17,12 +17,13 @@ enum OpenAPIDocument {
             "title": "biqli-edge workspace API",
             "version": "1.0.0",
             "description":
-                "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge, their analytics and the links' QR codes. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and, but the QR images, Cache-Control: no-store. Writes accept an optional Idempotency-Key. A key made with --scope holds only its scopes (403 insufficient_scope otherwise). The server SDK's conversion calls (POST /api/v1/track/lead and /track/sale) follow the SDK's header rules. POST /api/v1/track/click takes a workspace browser key (biqli_pk_...) from an allowed page instead, with CORS. The mobile resolver (POST /api/v1/track/open) is documented separately, in the resolver contract.",
+                "Domains, Mobile Apps, publishable keys and links of a self-hosted biqli-edge, their analytics and the links' QR codes. Every route needs a workspace secret key (Authorization: Bearer biqli_sk_...) except this document. Errors use the standard envelope {error:{code,message,details},request_id}; every answer carries X-Biq-Request-Id and, but the QR images, Cache-Control: no-store. Writes accept an optional Idempotency-Key. A key made with --scope holds only its scopes (403 insufficient_scope otherwise). The server SDK's conversion calls (POST /api/v1/track/lead and /track/sale) follow the SDK's header rules. POST /api/v1/track/click takes a workspace browser key (biqli_pk_...) from an allowed page instead, with CORS. The mobile resolver (POST /api/v1/track/open) takes a Mobile App's publishable key (biqli_mobile_pk_...) and answers in its own envelope (requestId).",
         ],
         "security": [["workspaceSecretKey": []]],
         "tags": [
             ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"],
-            ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Meta"],
+            ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Mobile attribution"],
+            ["name": "Meta"],
         ],
     ]
 
@@ -33,11 +34,11 @@ enum OpenAPIDocument {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
             domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
-            webhookPaths,
+            webhookPaths, trackOpenPaths,
         ].flatMap(members)
         let schemas = [
             domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
-            customerSchemas, clientClickSchemas, webhookSchemas,
+            customerSchemas, clientClickSchemas, webhookSchemas, trackOpenSchemas,
         ]
         .flatMap(members)
         let components = members(commonComponents) + [("schemas", .object(schemas))]
