@@ -238,17 +238,24 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
+        // No byte of 0x80 or above copied as it is: the text is then valid UTF-8 without a
+        // check (escapes only write valid UTF-8).
+        var plain = true
         // Fast path: no escapes.
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                // `decoding` is specialised, where `validating` looks its generic types up at
+                // run time, for every string (issue 33).
+                if plain { return String(decoding: slice, as: UTF8.self) }
                 guard let s = String(validating: slice, as: UTF8.self) else { throw .invalidUTF8 }
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw .syntax(offset: index) }
+            if c >= 0x80 { plain = false }
             index += 1
         }
         var out = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
@@ -256,11 +263,13 @@ public struct JSONParser {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 index += 1
+                if plain { return String(decoding: out, as: UTF8.self) }
                 guard let s = String(validating: out, as: UTF8.self) else { throw .invalidUTF8 }
                 return s
             }
             if c < 0x20 { throw .syntax(offset: index) }
             if c != UInt8(ascii: "\\") {
+                if c >= 0x80 { plain = false }
                 out.append(c)
                 index += 1
                 continue

@@ -88,4 +88,19 @@ final class JSONParserShapeTests: XCTestCase {
             XCTAssertThrowsError(try JSONParser.parse(bad), bad)
         }
     }
+
+    func testRawBytesMustBeUTF8WithOrWithoutEscapes() throws {
+        let quote = UInt8(ascii: "\"")
+        for raw: [UInt8] in [[0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0x61, 0x80]] {
+            for escaped in [false, true] {
+                let bytes = [quote] + (escaped ? Array(#"\n\u00e9"#.utf8) : []) + raw + [quote]
+                XCTAssertThrowsError(try JSONParser.parse(bytes), "\(raw) \(escaped)") {
+                    XCTAssertEqual($0 as? JSONParseError, .invalidUTF8)
+                }
+            }
+        }
+        let mixed = [quote] + Array("é\\n€\\u00e9😀".utf8) + [quote]
+        XCTAssertEqual(try JSONParser.parse(mixed), .string("é\n€é😀"))
+        XCTAssertEqual(try JSONParser.parse([quote] + Array("plain é".utf8) + [quote]), .string("plain é"))
+    }
 }
