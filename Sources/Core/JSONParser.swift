@@ -5,6 +5,8 @@ public enum JSONParseError: Error, Equatable, Sendable {
     case tooLarge(limit: Int)
     case duplicateKey(String)
     case invalidUTF8
+    /// More values (members' values, array items, the document itself) than `Options.maxValues`.
+    case tooManyValues(limit: Int)
 }
 
 /// A strict RFC 8259 parser over bytes.
@@ -13,6 +15,11 @@ public enum JSONParseError: Error, Equatable, Sendable {
 /// levels or larger than 16 KB is `invalid_request`, and a duplicate key must not
 /// let a client smuggle a second value past validation. Numbers become `.int` when
 /// they are integers that fit, else `.double`.
+///
+/// Linear in the input whatever its shape (issue 33): repeated keys are found through
+/// a set once an object is large, escapes are decoded in place. What a document costs
+/// beyond its bytes is its values (each container is an allocation, and so is each
+/// long string), which `Options.maxValues` bounds for request bodies.
 public struct JSONParser {
     public struct Options: Sendable {
         /// Maximum nesting depth (`[[1]]` is 2).
@@ -21,10 +28,16 @@ public struct JSONParser {
         public var maxBytes: Int = 1 << 24
         /// Refuse objects that repeat a key.
         public var rejectDuplicateKeys: Bool = true
-        public init(maxDepth: Int = 64, maxBytes: Int = 1 << 24, rejectDuplicateKeys: Bool = true) {
+        /// Maximum number of values, every member's value and array item counted, and the
+        /// document itself.
+        public var maxValues: Int = .max
+        public init(
+            maxDepth: Int = 64, maxBytes: Int = 1 << 24, rejectDuplicateKeys: Bool = true, maxValues: Int = .max
+        ) {
             self.maxDepth = maxDepth
             self.maxBytes = maxBytes
             self.rejectDuplicateKeys = rejectDuplicateKeys
+            self.maxValues = maxValues
         }
     }
 
@@ -55,13 +68,20 @@ public struct JSONParser {
         return value
     }
 
+    /// Objects up to this many members look for a repeated key by scanning them: cheaper
+    /// than hashing for the small objects of every request, and it allocates nothing.
+    static let keysScannedInPlace = 16
+
     private let bytes: UnsafeRawBufferPointer
     private let options: Options
     private var index = 0
+    /// Values still allowed (`Options.maxValues` minus those begun).
+    private var valuesLeft: Int
 
     private init(bytes: UnsafeRawBufferPointer, options: Options) {
         self.bytes = bytes
         self.options = options
+        self.valuesLeft = options.maxValues
     }
 
     private var atEnd: Bool { index >= bytes.count }
@@ -85,6 +105,8 @@ public struct JSONParser {
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard !atEnd else { throw .syntax(offset: index) }
+        if valuesLeft == 0 { throw .tooManyValues(limit: options.maxValues) }
+        valuesLeft -= 1
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
@@ -107,6 +129,10 @@ public struct JSONParser {
         if depth > options.maxDepth { throw .tooDeep(limit: options.maxDepth) }
         index += 1
         var members: [(String, JSONValue)] = []
+        // The keys seen, once the object is past `keysScannedInPlace` members: a scan of
+        // the members for each key would be quadratic (8,000 keys in a 64 KB body held a
+        // loop for 100 ms, issue 33). Empty, it allocates nothing.
+        var keys = Set<String>()
         skipWhitespace()
         if !atEnd && bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -117,7 +143,15 @@ public struct JSONParser {
             guard !atEnd, bytes[index] == UInt8(ascii: "\"") else { throw .syntax(offset: index) }
             let key = try parseString()
             if options.rejectDuplicateKeys {
-                for (k, _) in members where k == key { throw .duplicateKey(key) }
+                if members.count < Self.keysScannedInPlace {
+                    for (k, _) in members where k == key { throw .duplicateKey(key) }
+                } else {
+                    if keys.isEmpty {
+                        keys.reserveCapacity(members.count * 2)
+                        for (k, _) in members { keys.insert(k) }
+                    }
+                    guard keys.insert(key).inserted else { throw .duplicateKey(key) }
+                }
             }
             skipWhitespace()
             guard !atEnd, bytes[index] == UInt8(ascii: ":") else { throw .syntax(offset: index) }
@@ -204,17 +238,24 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
+        // No byte of 0x80 or above copied as it is: the text is then valid UTF-8 without a
+        // check (escapes only write valid UTF-8).
+        var plain = true
         // Fast path: no escapes.
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                // `decoding` is specialised, where `validating` looks its generic types up at
+                // run time, for every string (issue 33).
+                if plain { return String(decoding: slice, as: UTF8.self) }
                 guard let s = String(validating: slice, as: UTF8.self) else { throw .invalidUTF8 }
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw .syntax(offset: index) }
+            if c >= 0x80 { plain = false }
             index += 1
         }
         var out = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
@@ -222,11 +263,13 @@ public struct JSONParser {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 index += 1
+                if plain { return String(decoding: out, as: UTF8.self) }
                 guard let s = String(validating: out, as: UTF8.self) else { throw .invalidUTF8 }
                 return s
             }
             if c < 0x20 { throw .syntax(offset: index) }
             if c != UInt8(ascii: "\\") {
+                if c >= 0x80 { plain = false }
                 out.append(c)
                 index += 1
                 continue
@@ -253,10 +296,31 @@ public struct JSONParser {
             } else if (0xDC00...0xDFFF).contains(scalar) {
                 throw .syntax(offset: index)
             }
-            guard let u = Unicode.Scalar(scalar) else { throw .syntax(offset: index) }
-            out.append(contentsOf: Array(String(Character(u)).utf8))
+            guard Unicode.Scalar(scalar) != nil else { throw .syntax(offset: index) }
+            Self.appendUTF8(scalar, to: &out)
         }
         throw .syntax(offset: index)
+    }
+
+    /// A scalar's UTF-8 bytes, without the `String` a conversion through `Character` makes
+    /// for each escape.
+    private static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            out.append(UInt8(scalar))
+        case 0x80..<0x800:
+            out.append(UInt8(0xC0 | scalar >> 6))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | scalar >> 12))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | scalar >> 18))
+            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        }
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {

@@ -2,6 +2,7 @@ import Core
 import HTTPTypes
 import Model
 import Store
+import Synchronization
 import XCTest
 
 @testable import Management
@@ -66,6 +67,20 @@ final class ClientClickTests: XCTestCase {
         XCTAssertEqual(bare.landingQuery, "")
         XCTAssertEqual(
             try decode(#"{"domain":"go.example.com","key":"k","url":"http://x.example/"}"#).get().landingQuery, "")
+    }
+
+    func testQueryValuesAloneStandForTheLandingPage() throws {
+        // analytics-v3.js sends the query values the page forwards, not its address (issue 33 item 9).
+        let request = try decode(#"{"domain":"go.example.com","key":"BOB","query":"ref=alice&utm_source=news"}"#).get()
+        XCTAssertEqual(request.landingQuery, "ref=alice&utm_source=news")
+        XCTAssertNil(request.url)
+        XCTAssertEqual(try decode(#"{"domain":"go.example.com","key":"k","query":null}"#).get().landingQuery, "")
+        for bad in [
+            #""query":"a=1","url":"https://x.example/?a=1""#, #""query":"a=1#top""#, #""query":"?a=1""#,
+            #""query":"""#, #""query":1"#, #""query":"\#(String(repeating: "a", count: 2049))""#,
+        ] {
+            XCTAssertEqual(fields(#"{"domain":"go.example.com","key":"k",\#(bad)}"#), ["query"], bad)
+        }
     }
 
     func testEveryBrokenRuleIsNamed() {
@@ -148,6 +163,44 @@ final class ClientClickTests: XCTestCase {
         return json["error"]?["code"]?.stringValue
     }
 
+    func testOnlyCallsFromAnAllowedOriginSpendTheKeysQuota() throws {
+        let charged = Mutex<[String]>([])
+        let api = ClientClickAPI(
+            limitAddress: nil,
+            limitKey: { id in
+                charged.withLock { $0.append(id) }
+                return nil
+            }, logFailure: { _, _ in })
+        let reader = store.reader(loop: 0)
+        let key = try BrowserKeys.create(name: "shop", store: store, now: 1)
+        try store.writeAndWait { tx in
+            try tx.putClientClickSettings(
+                ClientClickSettings(enabled: true, hostnames: ["shop.example.com"], updatedAt: 2))
+        }
+        let auth = ("Authorization", "Bearer " + key)
+        let body = #"{"domain":"go.example.com","key":"bob"}"#
+        for origin in [nil, "https://evil.example", "null", "https://shop.example.com.evil.example"] {
+            let headers = [auth] + (origin.map { [("Origin", $0)] } ?? [])
+            let answer = code(api.prepare(request(.post, headers, body: body), reader: reader, clientAddress: "a"))
+            XCTAssertEqual(
+                answer, origin == nil ? "origin_required" : "origin_not_allowed", "\(String(describing: origin))")
+        }
+        try store.writeAndWait { tx in try tx.putClientClickSettings(ClientClickSettings(enabled: false, updatedAt: 3))
+        }
+        _ = api.prepare(
+            request(.post, [auth, ("Origin", "https://shop.example.com")], body: body), reader: reader,
+            clientAddress: "a")
+        XCTAssertEqual(charged.withLock { $0 }, [], "refused before the key's bucket")
+        try store.writeAndWait { tx in
+            try tx.putClientClickSettings(
+                ClientClickSettings(enabled: true, hostnames: ["shop.example.com"], updatedAt: 4))
+        }
+        _ = api.prepare(
+            request(.post, [auth, ("Origin", "https://shop.example.com")], body: body), reader: reader,
+            clientAddress: "a")
+        XCTAssertEqual(charged.withLock { $0.count }, 1)
+    }
+
     func testTheChecksComeInTheirOrder() throws {
         let limited = ClientClickAPI(limitAddress: { _ in 7 }, limitKey: nil, logFailure: { _, _ in })
         let api = ClientClickAPI(limitAddress: nil, limitKey: nil, logFailure: { _, _ in })
@@ -170,7 +223,7 @@ final class ClientClickTests: XCTestCase {
         )
         XCTAssertEqual(
             code(keyLimited.prepare(request(.post, [auth], body: body), reader: reader, clientAddress: "a")),
-            "rate_limit_exceeded")
+            "origin_required")
         XCTAssertEqual(
             code(api.prepare(request(.post, [auth], body: body), reader: reader, clientAddress: "a")), "origin_required"
         )
@@ -191,6 +244,16 @@ final class ClientClickTests: XCTestCase {
                     request(.post, [auth, ("Origin", "https://example.com")], body: body), reader: reader,
                     clientAddress: "a")),
             "origin_not_allowed")
+        // The key's limit once the origin is one the workspace allows (issue 33 item 7).
+        XCTAssertEqual(
+            code(
+                keyLimited.prepare(
+                    request(.post, [auth, ("Origin", "https://example.com")], body: body), reader: reader,
+                    clientAddress: "a")),
+            "origin_not_allowed")
+        XCTAssertEqual(
+            code(keyLimited.prepare(request(.post, [auth, origin], body: "{}"), reader: reader, clientAddress: "a")),
+            "rate_limit_exceeded")
         XCTAssertEqual(
             code(api.prepare(request(.post, [auth, origin], body: "{}"), reader: reader, clientAddress: "a")),
             "validation_error")

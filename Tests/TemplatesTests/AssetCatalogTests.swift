@@ -38,7 +38,7 @@ final class AssetCatalogTests: XCTestCase {
         let types = [
             "deepview.js": "text/javascript; charset=utf-8", "biqli.css": "text/css; charset=utf-8",
             "app-icon.svg": "image/svg+xml", "analytics-v1.js": "text/javascript; charset=utf-8",
-            "analytics-v2.js": "text/javascript; charset=utf-8",
+            "analytics-v2.js": "text/javascript; charset=utf-8", "analytics-v3.js": "text/javascript; charset=utf-8",
         ]
         for asset in AssetCatalog.all {
             let page = try XCTUnwrap(AssetCatalog.response(path: asset.hashedName, acceptEncoding: nil))

@@ -112,7 +112,7 @@ def readme_integrity(version="v1"):
     return m.group(1)
 
 
-@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("version", ["v1", "v2", "v3"])
 def test_the_script_is_served_for_other_sites_with_the_readmes_integrity(demo, version):
     name = f"analytics-{version}.js"
     status, headers, body = visit(demo, "/_biqli/" + name, ua=UA_DESKTOP)
@@ -129,7 +129,7 @@ def test_the_script_is_served_for_other_sites_with_the_readmes_integrity(demo, v
     assert headers.get("content-encoding") == "gzip" and gzip.decompress(zipped) == body
     # On every link domain, and no other version exists.
     assert visit(demo, "/_biqli/" + name, host="links.example.test", ua=UA_DESKTOP)[0] == 200
-    assert visit(demo, "/_biqli/analytics-v3.js", ua=UA_DESKTOP)[0] == 404
+    assert visit(demo, "/_biqli/analytics-v4.js", ua=UA_DESKTOP)[0] == 404
 
 
 def test_v1_is_frozen():
@@ -138,3 +138,11 @@ def test_v1_is_frozen():
     body = open(os.path.join(ROOT, "public", "analytics-v1.js"), "rb").read()
     assert "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode() == (
         "sha384-yEm4Mvoo8078/S1gGTBVlZ7uWJHvhscA910xgQBjgUWXYlPTtdOL0g32Sq2KQ3Zw")
+
+
+def test_v2_is_frozen():
+    """analytics-v2.js must not change a byte either: v3 is beside it (issue 33 item 9), and
+    pages keep the integrity hash v2 shipped with."""
+    body = open(os.path.join(ROOT, "public", "analytics-v2.js"), "rb").read()
+    assert "sha384-" + base64.b64encode(hashlib.sha384(body).digest()).decode() == (
+        "sha384-flXYxir66z9h7vJGHy3eDe5MQMhdHZwB02yRBKS0DeWEeOMlkZ7/RKXSPne9kDHn")

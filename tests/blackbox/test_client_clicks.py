@@ -4,10 +4,11 @@ workspace browser keys (CLI and API), the workspace's settings (enabled, allowed
 that a lead then names (`conversions_client.py`), and the rate limits of the track calls
 (track/click per address and per browser key, track/lead|sale per secret key) with
 Retry-After. Runs on both backends. The browser's half: test_client_clicks_browser.py."""
-import json, re
+import glob, json, os, re
 
 import pytest
 
+import backend
 from conversions_client import ApiError, Conversions
 from edge import request
 from fixtures_data import (
@@ -279,6 +280,48 @@ def test_a_durable_click_then_a_lead_attributed_to_it(demo):
     assert lead["link"] == {"id": LINK_IDS["invite"], "shortUrl": "https://go.example.test/invite"}
 
 
+def stored_bytes(edge):
+    """Everything the store holds: the SQLite files (the WAL too), or every row of every table."""
+    if edge.database_url:
+        tables = backend.rows(edge.database_url,
+                              "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+        return "\n".join(repr(r) for t in tables
+                         for r in backend.rows(edge.database_url, f'SELECT * FROM "{t["table_name"]}"')).encode()
+    return b"".join(open(p, "rb").read() for p in glob.glob(os.path.join(edge.dir, "edge.sqlite3*")))
+
+
+def test_of_a_v2_pages_whole_address_the_edge_keeps_only_the_links_dynamic_values(demo):
+    # analytics-v2.js sends location.href: path, every query value, fragment (issue 33 item 9).
+    key = ready(demo, "invite")
+    marks = ("qpathmark7f3a9", "qmailmark7f3a9", "qtokenmark7f3a9", "qfragmark7f3a9")
+    landing = (SHOP + "/account-qpathmark7f3a9/orders?via=invite&ref=qrefkept7f3a9&email=zoe.qmailmark7f3a9%40"
+               "example.com&token=qtokenmark7f3a9&utm_source=news#qfragmark7f3a9")
+    status, _, answer = track(demo, key, {"domain": "go.example.test", "key": "invite", "url": landing})
+    assert status == 200, answer
+    assert click(demo, answer["clickId"])["dynamic"] == [("ref", "qrefkept7f3a9"), ("utm_source", "news")]
+    stored = stored_bytes(demo)
+    assert b"qrefkept7f3a9" in stored  # the search below reads what is stored
+    for mark in marks + ("shop.example.test/",):
+        assert mark.encode() not in stored, mark
+    logged = "\n".join(demo.lines + demo.stderr_lines)
+    for mark in marks + ("qrefkept7f3a9",):
+        assert mark not in logged, mark
+
+
+def test_a_v3_body_names_only_the_query_values_the_page_forwards(demo):
+    key = ready(demo, "invite")
+    status, _, answer = track(demo, key, {"domain": "go.example.test", "key": "invite",
+                                          "query": "ref=ALICE&utm_source=mail&campaign=x"})
+    assert status == 200, answer
+    assert click(demo, answer["clickId"])["dynamic"] == [("ref", "ALICE"), ("utm_source", "mail")]
+    # One or the other, and query values only.
+    for bad in ({"query": "ref=A", "url": SHOP + "/?ref=A"}, {"query": "?ref=A"}, {"query": "ref=A#top"},
+                {"query": ""}):
+        answer = refused(track(demo, key, {"domain": "go.example.test", "key": "invite", **bad}), 422,
+                         "validation_error")
+        assert {e["field"] for e in answer["error"]["details"]["errors"]} == {"query"}, (bad, answer)
+
+
 def test_a_bots_rendering_makes_no_click(demo):
     key = ready(demo)
     before = len(clicks(demo))
@@ -340,3 +383,40 @@ def test_track_lead_and_sale_are_limited_per_secret_key_and_the_client_honours_r
     with pytest.raises(ApiError) as again:
         patient.sale(customer_external_id="limited_0", amount=100, invoice_id="inv_limited")
     assert again.value.status == 429 and len(waits) == 1 and 15 <= waits[0] <= 20
+
+
+def test_calls_from_origins_the_workspace_refuses_do_not_spend_the_keys_quota(edge_factory):
+    # Issue 33 item 7: the key's bucket was charged before the Origin check, so anyone could
+    # spend it and the shop's own pages got 429.
+    demo = start_demo(edge_factory, env={**ROOMY, "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS": "1000",
+                                         "BIQLI_EDGE_RATE_CLICK_PER_KEY": "4"})
+    key = ready(demo)
+    for _ in range(8):
+        refused(track(demo, key, origin="https://evil.example"), 403, "origin_not_allowed",
+                origin="https://evil.example")
+    for _ in range(4):
+        refused(track(demo, key, origin=None), 403, "origin_required", origin=None)
+    configure(demo, enabled=False)
+    refused(track(demo, key), 403, "client_click_tracking_disabled")
+    configure(demo)
+    # The shop's pages still have the whole quota, and spend it.
+    assert [track(demo, key)[0] for _ in range(4)] == [200] * 4
+    assert retry_after(track(demo, key))
+
+
+def test_the_addresses_of_one_ipv6_slash_64_share_the_address_bucket(edge_factory):
+    # Issue 33 item 7: each IPv6 address had a bucket of its own, and a client chooses the
+    # 64 low bits of its addresses. Behind a trusted proxy, X-Forwarded-For names the client.
+    demo = start_demo(edge_factory, env={**ROOMY, "BIQLI_EDGE_RATE_CLICK_PER_ADDRESS": "3",
+                                         "BIQLI_EDGE_TRUSTED_PROXIES": "127.0.0.1"})
+    key = ready(demo)
+
+    def from_(address):
+        return track(demo, key, headers={"X-Forwarded-For": address})
+
+    assert [from_(f"2001:db8:1:2::{i}")[0] for i in (1, 2, 3)] == [200] * 3
+    assert retry_after(from_("2001:db8:1:2:ffff:ffff:ffff:ffff"))
+    assert retry_after(from_("[2001:db8:1:2::abcd]:443"))
+    # The next /64, and IPv4 addresses, are other clients.
+    assert from_("2001:db8:1:3::1")[0] == 200
+    assert [from_(f"203.0.113.{i}")[0] for i in (1, 2, 3, 4)] == [200] * 4

@@ -1,11 +1,13 @@
 """Client-side click tracking in a real browser (issue 25 item 3, decision 0027): a desktop
 Chromium lands on a customer's site of another origin (served here, over HTTPS, under a strict
 Content-Security-Policy whose connect-src is the link domain) through the site's own URL
-`/?via=docs`; the edge's script analytics-v2.js asks the link domain for a click (a CORS
-preflight, then POST /api/v1/track/click with the workspace's browser key), keeps its id as the
-first-party cookie `bq_id`, and the site's server sends a lead with it, attributed to the link.
+`/?via=docs`; the edge's script asks the link domain for a click (a CORS preflight, then POST
+/api/v1/track/click with the workspace's browser key), keeps its id as the first-party cookie
+`bq_id`, and the site's server sends a lead with it, attributed to the link. Every test runs
+with analytics-v2.js (frozen) and analytics-v3.js, which sends only the link and the query values
+the page forwards, never the page's address or fragment (issue 33 item 9).
 Set-up: browser.py; the server-side half: test_client_clicks.py."""
-import os, re, time
+import json, os, re, time
 
 import pytest
 
@@ -19,25 +21,40 @@ pytestmark = [pytest.mark.skipif(REASON is not None and not os.environ.get("CI")
               pytest.mark.store_independent]
 
 EDGE = "https://go.example.test"
-SCRIPT = EDGE + "/_biqli/analytics-v2.js"
 CLICK_ID = re.compile(r"^biq_clk_[0-7][0-9A-HJKMNP-TV-Z]{25}$")
+# What the page's script hands to fetch, recorded by a script DevTools adds to every document
+# (not subject to the page's CSP), so that a test can read the body the script sent.
+FETCH_RECORDER = """
+window.__biqliSent = [];
+var __biqliFetch = window.fetch;
+window.fetch = function (url, init) {
+  window.__biqliSent.push({ url: String(url), body: init && init.body });
+  return __biqliFetch.apply(this, arguments);
+};
+"""
 
 
-def make_shop(key):
-    """Scripts and connections to the link domain only; the browser key on the script."""
-    return Shop(SCRIPT, "analytics-v2.js", f"default-src 'none'; script-src {EDGE}; connect-src {EDGE}; base-uri 'none'",
-                lambda path: f'data-publishable-key="{key}" data-domain="example.test"')
+def make_shop(key, version):
+    """Scripts and connections to the link domain only; the browser key on the script, and the
+    query parameters the page forwards (v3's; v2 has no such attribute and sends them all)."""
+    name = f"analytics-{version}.js"
+    return Shop(f"{EDGE}/_biqli/{name}", name,
+                f"default-src 'none'; script-src {EDGE}; connect-src {EDGE}; base-uri 'none'",
+                lambda path: (f'data-publishable-key="{key}" data-domain="example.test" '
+                              'data-forward-params="ref utm_source"'))
 
 
-@pytest.fixture(scope="module")
-def world():
+@pytest.fixture(scope="module", params=["v2", "v3"])
+def world(request):
     site = Site()
     out = cli(["keys", "create", "--browser", "--name", "shop"], site.edge.dir)
     assert out.returncode == 0, out.stderr
-    shop = make_shop(out.stdout.strip())
+    shop = make_shop(out.stdout.strip(), request.param)
+    shop.version = request.param
     api(site.edge, "PATCH", "/client-click-tracking", {"enabled": True, "hostnames": [SHOP]})
     update_link(site.edge, "docs", trackConversions=True)
     browser = site.browser(UA_DESKTOP, width=1200, height=800, extra_hosts={SHOP: shop.port})
+    browser.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": FETCH_RECORDER})
     yield site, shop, browser
     browser.quit()
     shop.close()
@@ -87,6 +104,33 @@ def test_a_landing_through_the_sites_own_url_makes_a_click_the_sites_server_send
     lead = server.lead(click_id=sent, event_name="Sign up", customer_external_id=customer).body
     assert lead["click"] == {"id": sent}
     assert lead["link"] == {"id": LINK_IDS["docs"], "shortUrl": "https://go.example.test/docs"}
+
+
+def test_the_call_carries_the_link_and_only_the_query_values_the_page_forwards(world):
+    site, shop, browser = world
+    fresh(browser)
+    landing = (f"https://{SHOP}/orders/qpath7c1?via=docs&ref=BOB&email=zoe.qmail7c1%40example.com"
+               "&utm_source=news&token=qtoken7c1#qfrag7c1")
+    browser.driver.get(landing)
+    kept = wait_until(lambda: cookie(browser), "the bq_id cookie")
+    sent = browser.js("return window.__biqliSent;")
+    assert [s["url"] for s in sent] == [EDGE + "/api/v1/track/click"], sent
+    body = json.loads(sent[0]["body"])
+    if shop.version == "v2":
+        # Frozen: v2 sends the whole address, of which the edge keeps only dynamic values.
+        assert body == {"domain": "go.example.test", "key": "docs", "url": landing}
+    else:
+        assert body == {"domain": "go.example.test", "key": "docs", "query": "ref=BOB&utm_source=news"}
+        for mark in ("qpath7c1", "qmail7c1", "qtoken7c1", "qfrag7c1", "#", SHOP):
+            assert mark not in sent[0]["body"], mark
+    assert click(site.edge, kept["value"])["link_id"] == LINK_IDS["docs"]
+    # Without a forwarded value, v3 names the link alone.
+    fresh(browser)
+    browser.driver.get(f"https://{SHOP}/?via=docs&email=x%40example.com#top")
+    wait_until(lambda: cookie(browser), "the bq_id cookie")
+    body = json.loads(browser.js("return window.__biqliSent;")[0]["body"])
+    assert body == ({"domain": "go.example.test", "key": "docs"} if shop.version == "v3" else
+                    {"domain": "go.example.test", "key": "docs", "url": f"https://{SHOP}/?via=docs&email=x%40example.com#top"})
 
 
 def test_a_bq_id_in_the_url_wins_and_no_call_is_made(world):

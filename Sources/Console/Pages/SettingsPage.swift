@@ -35,7 +35,7 @@ enum SettingsPage {
             <h1>Settings</h1>
             <h2>Client-side click tracking</h2>
             <p>Pages of these hostnames may ask the edge for a click with a browser key \
-            (<code>analytics-v2.js</code> on a URL such as <code>/?via=KEY</code>).</p>
+            (<code>analytics-v3.js</code> on a URL such as <code>/?via=KEY</code>).</p>
             \(alert)
             <form id="settings-form" method="post" action="\(ConsolePaths.settings)" novalidate>
             <input type="hidden" name="csrf" value="\(csrf)">

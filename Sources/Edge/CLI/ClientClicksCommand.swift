@@ -10,7 +10,7 @@ enum ClientClicksCommand {
         Usage: biqli-edge client-clicks <show|set> [options]
 
         Client-side click tracking: whether POST /api/v1/track/click answers, and the
-        hostnames whose pages may call it (analytics-v2.js with a browser key, made by
+        hostnames whose pages may call it (analytics-v3.js with a browser key, made by
         `biqli-edge keys create --browser`). Works on the data directory of
         BIQLI_EDGE_DATA_DIR (or --config), also while `serve` runs there.
 

@@ -48,7 +48,7 @@ enum KeysCommand {
         A server that only sends leads and sales (the PHP SDK) needs conversions.create.
 
         With --browser it makes a workspace browser key (biqli_pk_...) instead: the key a
-        customer's page gives analytics-v2.js (data-publishable-key) for POST
+        customer's page gives analytics-v3.js (data-publishable-key) for POST
         /api/v1/track/click, from the hostnames the workspace allows. It grants nothing
         else (every other route refuses it) and takes no --scope.
 

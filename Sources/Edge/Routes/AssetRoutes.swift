@@ -5,7 +5,7 @@ import Templates
 /// `/_biqli/assets/<name>.<hash>.<ext>`: the pages' CSS, script and icons, embedded in
 /// the binary. Only exact content-hashed names exist, so traversal has nothing to find;
 /// answers are immutable for a year and gzip-compressed when the client accepts it.
-/// Beside them, `/_biqli/analytics-v1.js` and `analytics-v2.js`, the conversion-tracking
+/// Beside them, `/_biqli/analytics-v1.js`, `analytics-v2.js` and `analytics-v3.js`, the conversion-tracking
 /// scripts for customers' own sites (their names are versioned instead of hashed: their
 /// pages pin them).
 enum AssetRoutes {

@@ -8,8 +8,8 @@ import Visit
 
 /// The click of a `POST /api/v1/track/click` that `ClientClickAPI` accepted (decision
 /// 0027): made as a web visit's is (kind `desktop`, the visitor's platform and in-app
-/// browser from its User-Agent, its country when a GeoIP database is set, the landing
-/// page's query as the link's dynamic values), written through the group commit, and
+/// browser from its User-Agent, its country when a GeoIP database is set, the link's
+/// dynamic values from the landing page's query values), written through the group commit, and
 /// answered once durable, as a tracked redirect's (decision 0025): the id goes back to the
 /// page, and a lead quotes it later. Bots and crawlers that run the page's script make
 /// no click (`clickId: null`), as their visits make none.
@@ -25,13 +25,11 @@ extension VisitFlow {
         }
         let link = pending.link
         let now = services.nowMilliseconds
-        let dynamic = link.mobile.map {
-            DynamicValues.capture(query: Substring(pending.landingQuery), allowed: $0.dynamicKeys)
-        }
         // This request's Referer is the customer's own page, not the site that sent the
         // visitor there (which the script does not report): no referring site.
         let click = makeClick(
-            PlannedClick(kind: .desktop, platform: platform), link, visitor, dynamic ?? [], request, context, now: now,
+            PlannedClick(kind: .desktop, platform: platform), link, visitor, pending.dynamicValues, request, context,
+            now: now,
             keepReferrer: false)
         let responder = context.deferResponse()
         services.store.write(

@@ -123,7 +123,10 @@ enum ManagementError: Error, Sendable, Equatable {
         case .malformed(let problem): return problem.sentence
         case .invalid(let problems):
             guard let first = problems.first else { return "The request is invalid." }
-            let more = problems.count > 1 ? " (and \(problems.count - 1) more; see details.errors)" : ""
+            let listed =
+                problems.count > FieldProblem.maxListed
+                ? "details.errors lists the first \(FieldProblem.maxListed)" : "see details.errors"
+            let more = problems.count > 1 ? " (and \(problems.count - 1) more; \(listed))" : ""
             return first.sentence + more
         case .domainTaken(let host): return "The domain \(host) already exists."
         case .aliasTaken(let domain, let key): return "The key \(key) is already used on \(domain)."

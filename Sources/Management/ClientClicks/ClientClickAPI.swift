@@ -4,15 +4,15 @@ import Model
 import Store
 
 /// `POST /api/v1/track/click` and its CORS preflight: client-side click tracking
-/// (issue 25 item 3, decision 0027). The browser script (`analytics-v2.js`) on a
+/// (issue 25 item 3, decision 0027). The browser script (`analytics-v3.js`, or v2) on a
 /// customer's page calls it with a workspace browser key when the page was reached
 /// through the customer's own URL with a query value (`https://shop.example.com/?via=BOB`);
 /// the edge records a click of the link `https://<domain>/BOB`, durable before the
 /// answer, and answers its id, which the script keeps as the `bq_id` cookie.
 ///
 /// Everything up to the click is decided here, on the event loop, from the loop's store
-/// reader, in this order: the address's limit, the key and its limit, `Origin` and the
-/// workspace's settings, the body, the link. The
+/// reader, in this order: the address's limit, the key, `Origin` and the workspace's
+/// settings, the key's limit, the body, the link. The
 /// click itself is the edge's (`ClientClickFlow`: the visitor's classification, its
 /// address's hash and country, the click id sequence, the write), which then answers
 /// with `recorded` or `failed`. Every answer is the API's JSON envelope with
@@ -24,9 +24,12 @@ public final class ClientClickAPI: Sendable {
     /// A rate limit: nil to go on, else the seconds to wait.
     public typealias Limit = @Sendable (String) -> Int?
 
-    /// Per client address, taken before anything else (cheapest defence).
+    /// Per client address (the edge's caller names an IPv6 address by its /64), taken
+    /// before anything else (cheapest defence).
     let limitAddress: Limit?
-    /// Per browser key (by its id), taken once the key is known.
+    /// Per browser key (by its id), taken once the key is known and the call's `Origin`
+    /// is one the workspace allows: a call from anywhere else must not spend the quota
+    /// of the pages that use the key (issue 33 item 7).
     let limitKey: Limit?
     let logFailure: @Sendable (String, String) -> Void
 
@@ -41,8 +44,9 @@ public final class ClientClickAPI: Sendable {
     /// A call that passed every check: the click to record.
     public struct Pending: Sendable {
         public let link: Link
-        /// The landing page's query (its `url`), for the link's dynamic values.
-        public let landingQuery: String
+        /// The link's dynamic values from the landing page's query values: all the edge
+        /// keeps of the page's address (the rest of a `url` is read for them and dropped).
+        public let dynamicValues: [(String, String)]
         let origin: String?
         let requestId: String
     }
@@ -130,9 +134,9 @@ public final class ClientClickAPI: Sendable {
         guard let key = try BrowserKeys.authenticate(token, reader: reader) else {
             throw ManagementError.invalidBrowserKey
         }
-        if let wait = limitKey?(key.id) { throw ManagementError.rateLimited(retryAfterSeconds: wait) }
         let origin = try requiredOrigin(request.headers)
         try allow(origin, reader.clientClickSettings())
+        if let wait = limitKey?(key.id) { throw ManagementError.rateLimited(retryAfterSeconds: wait) }
         try ManagementAPI.checkRequestId(request.headers.values("x-biq-request-id"))
         guard let members = try RequestBody.parse(request) else { throw ManagementError.malformed(RequestBody.missing) }
         let input = try ClientClickRequest.decode(.object(members))
@@ -146,7 +150,8 @@ public final class ClientClickAPI: Sendable {
                 "The link https://\(link.domain)/\(link.key) does not track conversions: set trackConversions on the link or its domain."
             )
         }
-        return Pending(link: link, landingQuery: String(input.landingQuery), origin: origin, requestId: requestId)
+        let dynamic = link.mobile.map { DynamicValues.capture(query: input.landingQuery, allowed: $0.dynamicKeys) }
+        return Pending(link: link, dynamicValues: dynamic ?? [], origin: origin, requestId: requestId)
     }
 
     /// The workspace's settings let `origin` in, or the refusal that says why not.

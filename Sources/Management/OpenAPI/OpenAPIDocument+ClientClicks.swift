@@ -92,7 +92,7 @@ extension OpenAPIDocument {
     static let trackClick: JSONValue = [
         "operationId": "track.click", "tags": ["Client-side click tracking"], "summary": "Track a click from a page",
         "description":
-            "What analytics-v2.js sends from a page reached through the site's own URL with a query value (/?via=KEY): records a click of the link https://<domain>/<key>, durable before the answer, and answers its id (the script keeps it as the bq_id cookie). Needs a workspace browser key (biqli_pk_...), the workspace's client-click tracking on with the page's hostname allowed, and the link (or its domain) tracking conversions. Every answer to a request with a well-formed Origin echoes it in Access-Control-Allow-Origin (errors too) and exposes X-Biq-Request-Id and Retry-After.",
+            "What analytics-v3.js (and v2) sends from a page reached through the site's own URL with a query value (/?via=KEY): records a click of the link https://<domain>/<key>, durable before the answer, and answers its id (the script keeps it as the bq_id cookie). Needs a workspace browser key (biqli_pk_...), the workspace's client-click tracking on with the page's hostname allowed, and the link (or its domain) tracking conversions. Every answer to a request with a well-formed Origin echoes it in Access-Control-Allow-Origin (errors too) and exposes X-Biq-Request-Id and Retry-After.",
         "security": [["browserKey": []]],
         "parameters": [originParameter, parameterRef("RequestId")],
         "requestBody": ["required": true, "content": jsonContent(schemaRef("ClientClickRequest"))],
@@ -151,7 +151,7 @@ extension OpenAPIDocument {
             "post": operation(
                 "browserKeys.create", tag: "Client-side click tracking", summary: "Create a browser key",
                 description:
-                    "A workspace browser key (biqli_pk_...) for analytics-v2.js: it grants only track/click. The answer's key is shown this once (a replay answers key: null). Needs client_clicks.write.",
+                    "A workspace browser key (biqli_pk_...) for analytics-v3.js (or v2): it grants only track/click. The answer's key is shown this once (a replay answers key: null). Needs client_clicks.write.",
                 writes: true, answer: 201, "The new key.", schema: schemaRef("BrowserKey"),
                 links: .object(pathLinks("id", to: "id", [("RevokeBrowserKey", "browserKeys.revoke")])),
                 body: "BrowserKeyCreate", errors: .creating),
@@ -214,10 +214,27 @@ extension OpenAPIDocument {
                     [
                         "type": ["string", "null"], "maxLength": 2048,
                         "pattern": #"^[Hh][Tt][Tt][Pp][Ss]?://[^\u0000-\u001F\u007F-\u009F]*$"#,
-                        "description": "The page's location.href; its query gives the link's dynamic values.",
+                        "description":
+                            "The page's location.href (analytics-v2.js); only its query is read, for the link's dynamic values, and the rest is dropped. Not with query.",
                     ]
                 ),
-            ], required: ["domain", "key"]),
+                (
+                    "query",
+                    [
+                        "type": ["string", "null"], "minLength": 1, "maxLength": 2048,
+                        "pattern": #"^[^?#\u0000-\u001F\u007F-\u009F][^#\u0000-\u001F\u007F-\u009F]*$"#,
+                        "description":
+                            "The landing page's query values the page forwards, without ? (ref=alice&utm_source=news; analytics-v3.js sends those its data-forward-params names), for the link's dynamic values. Not with url.",
+                    ]
+                ),
+            ], required: ["domain", "key"]
+        )
+        .adding(
+            "not",
+            [
+                "required": ["url", "query"],
+                "properties": ["url": ["type": "string"], "query": ["type": "string"]],
+            ]),
         "ClientClickAnswer": record([
             "clickId": ["type": ["string", "null"], "pattern": idPattern("biq_clk_")],
             "link": record([

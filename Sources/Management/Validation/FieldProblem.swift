@@ -16,11 +16,17 @@ public struct FieldProblem: Sendable, Equatable {
 
     var sentence: String { field + " " + rule }
 
+    /// Most problems an answer lists: a body of thousands of unknown members must not
+    /// make an answer several times its size (issue 33); the message counts them all.
+    static let maxListed = 100
+
     /// `{"field","rule","errors":[{"field","rule"}...]}`: the first problem at the top
-    /// for simple clients, every problem in `errors`.
+    /// for simple clients, every problem in `errors` (the first `maxListed`).
     static func details(_ problems: [FieldProblem]) -> JSONValue {
         guard let first = problems.first else { return .object([]) }
-        let all: [JSONValue] = problems.map { .object([("field", .string($0.field)), ("rule", .string($0.rule))]) }
+        let all: [JSONValue] = problems.prefix(maxListed).map {
+            .object([("field", .string($0.field)), ("rule", .string($0.rule))])
+        }
         return .object([("field", .string(first.field)), ("rule", .string(first.rule)), ("errors", .array(all))])
     }
 }

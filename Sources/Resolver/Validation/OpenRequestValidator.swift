@@ -30,6 +30,7 @@ enum OpenRequestValidator {
             case .tooDeep: throw .invalidRequest("The request body is nested deeper than 32 levels.")
             case .duplicateKey: throw .invalidRequest("The request body repeats a key.")
             case .syntax, .invalidUTF8: throw .invalidRequest("The request body is not valid JSON.")
+            case .tooManyValues: throw .invalidRequest("The request body holds too many values.")
             }
         }
         guard case .object(let members) = value else {

@@ -44,10 +44,12 @@ public enum AssetCatalog {
 
     /// The browser scripts customers put on their own sites (conversion tracking), each at
     /// a path of its own that never changes: `/_biqli/analytics-v1.js` (click ids of
-    /// tracked redirects) and `/_biqli/analytics-v2.js` (also client-side click tracking,
-    /// decision 0027). Their bytes never change either (the README's snippets pin them with
-    /// integrity hashes), so they are cached for a year; a new behaviour is a new version.
-    public static let analyticsScriptNames = ["analytics-v1.js", "analytics-v2.js"]
+    /// tracked redirects), `/_biqli/analytics-v2.js` (also client-side click tracking,
+    /// decision 0027) and `/_biqli/analytics-v3.js` (the same, sending only the link and
+    /// the query values the page forwards, not the page's address: issue 33 item 9). Their
+    /// bytes never change either (the README's snippets pin them with integrity hashes), so
+    /// they are cached for a year; a new behaviour is a new version.
+    public static let analyticsScriptNames = ["analytics-v1.js", "analytics-v2.js", "analytics-v3.js"]
 
     /// `/_biqli/<name>`.
     public static func analyticsScriptPath(_ name: String) -> String { "/_biqli/" + name }
