@@ -143,6 +143,9 @@ def test_sums_past_64_bits_are_exact_and_neither_a_report_nor_a_restart_stops_th
     totals = re.search(r'<section id="totals".*?</section>', overview, re.S).group(0)
     assert f"{grouped(total)} VND" in totals, totals
     assert re.search(r'id="total-sales".*?>1,026<', totals, re.S), totals
+    metrics = request(again.http_port, "/metrics")[2].decode()
+    assert 'biqli_console_overview_counts_total{result="counted"} 1' in metrics, metrics
+    assert 'biqli_console_overview_counts_total{result="failed"} 0' in metrics
     assert again.proc.poll() is None
     # And a sale after all of that is still accepted.
     _, failed = send_sales(again, key, click, [None])
