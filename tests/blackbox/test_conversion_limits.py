@@ -5,7 +5,7 @@ tracked desktop visit's click, enough of them that their sums pass 2^63 - 1, the
 accepted, and neither a report, a console page nor the count at start-up stops the edge:
 it is restarted on the same store and still redirects. Runs on both backends (scripts/test's
 two passes). Each test sends about a thousand sales, 16 at a time (a few seconds)."""
-import json, re, time, uuid
+import http.client, json, re, time, uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -168,3 +168,36 @@ def test_a_days_sum_past_64_bits_on_one_link_and_currency_is_stored_exactly(demo
     assert (conv["sales"], conv["revenue"]) == (n + 1, {"vnd": (n + 1) * MAX_AMOUNT})
     assert (n + 1) * MAX_AMOUNT > INT64_MAX
     assert demo.proc.poll() is None
+
+
+def test_a_change_of_ten_to_the_twentieth_percent_is_shown_without_stopping_the_edge(demo, edge_factory):
+    """Eleven sales of the largest amount against one of 1 minor unit 45 days before (the
+    previous period of the console's 30 days): a change of about 10^20 percent, past a 64-bit
+    integer. Before: the console's link page killed the process with these 12 requests (and
+    so did the overview, once counted)."""
+    key = shop_key(demo)
+    click = desktop_click(demo)
+    _, failed = send_sales(demo, key, click, [None] * 11)
+    assert failed is None, failed
+    _, failed = send_sales(demo, key, click, [iso(time.time() - 45 * 86_400)], amount=1)
+    assert failed is None, failed
+
+    def revenue_total(edge, path):
+        b = Browser(edge)
+        try:
+            b.sign_in(demo.secret_key)
+            status, _, page = b.get(path)
+        except (OSError, http.client.HTTPException) as e:  # the edge died answering
+            raise AssertionError((path, repr(e), edge.proc.poll(), edge.stderr_lines[-3:]))
+        assert status == 200, (path, status)
+        return re.search(r'<div id="total-revenue-vnd">.*?</div>', page, re.S).group(0)
+
+    shown = revenue_total(demo, f"/console/links/{LINK_IDS['docs']}")
+    assert f"{grouped(11 * MAX_AMOUNT)} VND" in shown and "+9223372036854775807 %" in shown, shown
+    # The overview counts at start: an edge started again on the store shows these sales.
+    demo.stop()
+    again = edge_factory(data_dir=demo.dir, env=demo.env)
+    wait_for_log(again, "console overview counted")
+    shown = revenue_total(again, "/console/")
+    assert f"{grouped(11 * MAX_AMOUNT)} VND" in shown and "+9223372036854775807 %" in shown, shown
+    assert again.proc.poll() is None
