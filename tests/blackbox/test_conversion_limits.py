@@ -4,7 +4,7 @@ tracked desktop visit's click, enough of them that their sums pass 2^63 - 1, the
 64-bit integer holds. Every sale is accepted, every total is exact, a later sale is still
 accepted, and neither a report, a console page nor the count at start-up stops the edge:
 it is restarted on the same store and still redirects. Runs on both backends (scripts/test's
-two passes). Each test sends about a thousand sales, 16 at a time (a few seconds)."""
+two passes). The first two send about a thousand sales each, 16 at a time (a few seconds)."""
 import http.client, json, re, time, uuid
 from concurrent.futures import ThreadPoolExecutor
 
