@@ -35,7 +35,8 @@ public final class Console: Sendable {
             policy: .init(burst: configuration.signInBurst, intervalSeconds: configuration.signInIntervalSeconds))
         worker = ConsoleWorker(store: store, readerLoop: backgroundReaderLoop)
         overview = OverviewCache(
-            worker: worker, configuration: configuration, now: environment.now, log: environment.log)
+            worker: worker, configuration: configuration, now: environment.now, log: environment.log,
+            counted: { environment.counted("overview", $0) })
     }
 
     /// Starts the background thread, and the overview's first count on it.

@@ -17,6 +17,9 @@ public struct ConsoleEnvironment: Sendable {
     public var dns: @Sendable () -> DNSTarget
     /// Writes a log line (`level`: info, warn or error). Never a token, key or address.
     public var log: @Sendable (_ level: String, _ message: String, _ fields: [(String, String)]) -> Void
+    /// Counts a background job's outcome for `/metrics` (`job`: `overview`): a count that
+    /// failed is logged and counted, the pages keep the last one, the edge serves on.
+    public var counted: @Sendable (_ job: String, _ succeeded: Bool) -> Void
 
     public init(
         now: @escaping @Sendable () -> Int64,
@@ -24,7 +27,8 @@ public struct ConsoleEnvironment: Sendable {
         certificate: @escaping @Sendable (String) -> CertificateStatus,
         domainFindings: @escaping @Sendable (any StoreReader) throws -> [DomainFinding],
         dns: @escaping @Sendable () -> DNSTarget,
-        log: @escaping @Sendable (String, String, [(String, String)]) -> Void
+        log: @escaping @Sendable (String, String, [(String, String)]) -> Void,
+        counted: @escaping @Sendable (String, Bool) -> Void = { _, _ in }
     ) {
         self.now = now
         self.resumeOnLoop = resumeOnLoop
@@ -32,6 +36,7 @@ public struct ConsoleEnvironment: Sendable {
         self.domainFindings = domainFindings
         self.dns = dns
         self.log = log
+        self.counted = counted
     }
 }
 

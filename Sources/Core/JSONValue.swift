@@ -8,6 +8,10 @@ public enum JSONValue: Sendable, Equatable {
     case bool(Bool)
     /// Integers that fit in 64 bits stay exact; everything else is a Double.
     case int(Int64)
+    /// An integer past 64 bits that the edge computed (a sum of sales' amounts, decision
+    /// 0029), written with all its digits. The parser never makes one; `integer(_:)` does,
+    /// only when `.int` cannot hold the value.
+    case wideInt(Int128)
     case double(Double)
     case string(String)
     case array([JSONValue])
@@ -20,6 +24,9 @@ public enum JSONValue: Sendable, Equatable {
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b
+        case (.wideInt(let a), .wideInt(let b)): return a == b
+        case (.int(let a), .wideInt(let b)), (.wideInt(let b), .int(let a)): return Int128(a) == b
+        case (.wideInt(let a), .double(let b)), (.double(let b), .wideInt(let a)): return Double(a) == b
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
@@ -101,4 +108,6 @@ extension JSONValue {
     /// `.string(s)` or `.null` when `s` is nil: the common shape of optional API fields.
     public static func string(orNull s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
     public static func int(orNull i: Int?) -> JSONValue { i.map { .int(Int64($0)) } ?? .null }
+    /// `.int` when the value fits 64 bits, else `.wideInt`: a JSON number either way.
+    public static func integer(_ i: Int128) -> JSONValue { Int64(exactly: i).map { .int($0) } ?? .wideInt(i) }
 }

@@ -29,6 +29,7 @@ public struct JSONWriter {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let i): JSONWriter.writeInteger(Int(i), into: &out)
+        case .wideInt(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d):
             if d.rounded() == d && abs(d) < 1e15 {
                 out.append(contentsOf: String(Int64(d)).utf8)

@@ -37,10 +37,11 @@ public struct LinkAnalytics: Sendable, Equatable {
         /// The sales' ISO 4217 code as stored (lowercase); nil for leads.
         public var currency: String?
         public var count: Int
-        /// The sum of the sales' amounts in the currency's minor units; 0 for leads.
-        public var amount: Int64
+        /// The sum of the sales' amounts in the currency's minor units; 0 for leads. 128
+        /// bits: a day's sales of the largest amount pass 64 after 1,024 (decision 0029).
+        public var amount: Int128
 
-        public init(day: Int64, type: ConversionType, currency: String?, count: Int, amount: Int64) {
+        public init(day: Int64, type: ConversionType, currency: String?, count: Int, amount: Int128) {
             self.day = day
             self.type = type
             self.currency = currency

@@ -23,12 +23,13 @@ public struct WorkspaceActivity: Sendable, Equatable {
         /// Leads and sales that occurred that day (`link_conversion_counts`, schema 12).
         public var leads: Int
         public var sales: Int
-        /// The sales' amounts by currency (lowercase ISO 4217), in minor units.
-        public var revenue: [String: Int64]
+        /// The sales' amounts by currency (lowercase ISO 4217), in minor units (128 bits,
+        /// decision 0029).
+        public var revenue: [String: Int128]
 
         public init(
             day: Int64, clicks: Int, opens: Int, installs: Int = 0, leads: Int = 0, sales: Int = 0,
-            revenue: [String: Int64] = [:]
+            revenue: [String: Int128] = [:]
         ) {
             self.day = day
             self.clicks = clicks
@@ -59,7 +60,7 @@ extension WorkspaceActivity {
 
         mutating func add(
             day: Int64, clicksByLink: [(String, Int)], opens: Int, installs: Int = 0,
-            conversions: [(type: String, currency: String, count: Int, amount: Int64)] = []
+            conversions: [(type: String, currency: String, count: Int, amount: Int128)] = []
         ) {
             var clicks = 0
             for (link, n) in clicksByLink {
@@ -68,7 +69,7 @@ extension WorkspaceActivity {
             }
             var leads = 0
             var sales = 0
-            var revenue: [String: Int64] = [:]
+            var revenue: [String: Int128] = [:]
             for c in conversions {
                 if c.type == "lead" { leads += c.count }
                 if c.type == "sale" {

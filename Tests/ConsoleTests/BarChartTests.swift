@@ -71,4 +71,18 @@ final class BarChartTests: XCTestCase {
         XCTAssertTrue(svg.contains("<g class=\"s0\">"))
         XCTAssertTrue(chart.legend().rendered.contains("iOS &amp; co"))
     }
+
+    /// Counts no day has (up to `Int.max`) are drawn at the chart's ceiling: the scale's
+    /// arithmetic never traps (decision 0029).
+    func testValuesUpToIntMaxDrawWithoutTrapping() {
+        for layout in [BarChart.Layout.stacked, .grouped] {
+            let chart = BarChart(
+                title: "t", labels: ["a", "b"],
+                series: [.init(name: "x", values: [.max, 3]), .init(name: "y", values: [.max, .max])], layout: layout)
+            XCTAssertLessThanOrEqual(chart.largestValue, 2 * BarChart.largestDrawn)
+            XCTAssertGreaterThanOrEqual(chart.scale.maximum, chart.largestValue)
+            XCTAssertTrue(chart.bars.allSatisfy { $0.height >= 1 && $0.height <= BarChart.plotHeight })
+            XCTAssertFalse(chart.svg(id: "c", description: "d").rendered.isEmpty)
+        }
+    }
 }

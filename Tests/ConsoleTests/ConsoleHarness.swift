@@ -26,6 +26,8 @@ final class ConsoleHarness {
     let console: Console
     let clock = Shared<Int64>(1_800_000_000_000)
     let logs = Shared<[String]>([])
+    /// The background jobs' outcomes (`ConsoleEnvironment.counted`): `overview counted|failed`.
+    let counts = Shared<[String]>([])
     var jar: [String: String] = [:]
     var address = "203.0.113.9"
 
@@ -55,6 +57,7 @@ final class ConsoleHarness {
                     preview: LinkPreview(title: "Join \"us\" <now>"), createdAt: now, updatedAt: now))
         }
         let logs = self.logs
+        let counts = self.counts
         let store = self.store
         console = Console(
             store: store, backgroundReaderLoop: 1, configuration: configuration,
@@ -63,7 +66,8 @@ final class ConsoleHarness {
                 certificate: { _ in CertificateStatus(status: "valid", source: "directory", notAfter: 0) },
                 domainFindings: { _ in [] },
                 dns: { DNSTarget(canonicalName: "edge.example.com", httpsPort: 443, httpPort: 80) },
-                log: { level, message, _ in logs.update { $0.append(level + " " + message) } }))
+                log: { level, message, _ in logs.update { $0.append(level + " " + message) } },
+                counted: { job, ok in counts.update { $0.append(job + (ok ? " counted" : " failed")) } }))
         console.start()
     }
 

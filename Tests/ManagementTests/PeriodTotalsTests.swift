@@ -1,3 +1,4 @@
+import Core
 import Model
 import Store
 import XCTest
@@ -16,7 +17,7 @@ final class PeriodTotalsTests: XCTestCase {
         XCTAssertEqual(PeriodChange(current: 60, previous: 100), .percent(-40))
         XCTAssertEqual(PeriodChange(current: 1_001, previous: 1_000), .percent(0), "under one percent")
         XCTAssertEqual(PeriodChange(current: 300, previous: 100), .percent(200))
-        XCTAssertEqual(PeriodChange(current: Int64(4999), previous: Int64(2000)), .percent(149))
+        XCTAssertEqual(PeriodChange(current: Int128(4999), previous: Int128(2000)), .percent(149))
         XCTAssertEqual(PeriodChange.percent(12).label, "+12 %")
         XCTAssertEqual(PeriodChange.percent(-40).label, "−40 %")
         XCTAssertEqual(PeriodChange.percent(0).label, "0 %")
@@ -69,5 +70,38 @@ final class PeriodTotalsTests: XCTestCase {
         XCTAssertEqual(report.currencies, ["eur", "usd"])
         XCTAssertEqual(report.clickTotal, 12, "the days before are not in the period's numbers")
         XCTAssertEqual(PeriodTotals.currencies(report.totals, report.previous), ["eur", "usd"])
+    }
+
+    /// Sums of the largest amounts (2^53 - 1 each, decision 0029): a period's revenue past
+    /// 2^63 - 1 is exact, its change against one minor unit before is clamped, not trapped,
+    /// and the JSON has every digit.
+    func testTotalsAndChangesPastSixtyFourBits() {
+        let largest = Int128(9_007_199_254_740_991)
+        let half: Int128 = 513
+        let counts = LinkAnalytics(
+            clicks: [], opens: [],
+            conversions: [
+                .init(day: 45, type: .sale, currency: "vnd", count: 1, amount: 1),
+                .init(day: 99, type: .sale, currency: "vnd", count: 513, amount: half * largest),
+                .init(day: 100, type: .sale, currency: "vnd", count: 513, amount: half * largest),
+                // What an older binary's row can read as at most: two 64-bit columns at their largest.
+                .init(
+                    day: 100, type: .sale, currency: "kwd", count: 1,
+                    amount: Int128(Int64.max) * 1_000_000_000_000_000_001),
+            ])
+        let report = LinkAnalyticsReport(firstDay: 71, days: 30, counts: counts)
+        XCTAssertEqual(report.totals.revenue["vnd"], 2 * half * largest)
+        XCTAssertGreaterThan(report.totals.revenue["vnd"]!, Int128(Int64.max))
+        XCTAssertEqual(
+            report.revenueByDay[29], ["vnd": half * largest, "kwd": Int128(Int64.max) * 1_000_000_000_000_000_001])
+        XCTAssertEqual(report.previous.revenue, ["vnd": 1])
+        XCTAssertEqual(
+            PeriodChange(current: report.totals.revenue["vnd"]!, previous: 1), .percent(.max), "about 10^21 %")
+        XCTAssertEqual(PeriodChange(current: Int128(Int64.max) * 1_000, previous: 1), .percent(.max))
+        XCTAssertEqual(PeriodChange(current: 0, previous: Int128(Int64.max) * 1_000), .percent(-100))
+        XCTAssertEqual(PeriodChange.percent(.min).label, "−9223372036854775808 %", "no trap on the most negative")
+        let json = LinkAnalyticsJSON.revenue(report.totals.revenue).jsonString
+        XCTAssertEqual(
+            json, #"{"kwd":9223372036854775816223372036854775807,"vnd":9241386435364256766}"#)
     }
 }

@@ -100,4 +100,21 @@ final class LinkCounterTests: XCTestCase {
         }
         XCTAssertEqual(c.clicks.map(\.count), [2], "after removeAll, scanned again")
     }
+
+    /// A batch's sales of one link, day and currency at the largest amount the API takes
+    /// (2^53 - 1): their sum passes 2^63 - 1 from the 1,025th, and stays exact.
+    func testABatchsSalesAddUpPastSixtyFourBits() {
+        var c = LinkCounter()
+        let largest: Int64 = 9_007_199_254_740_991
+        for n in 0..<1_025 {
+            c.addConversion(
+                ConversionEvent(
+                    id: "biq_sev_\(n)", type: .sale, eventId: "e\(n)", idempotencyKeyHash: [], requestHash: [],
+                    eventName: "Purchase", customerId: "c", clickId: nil, linkId: "l", amount: largest,
+                    currency: "vnd", paymentProcessor: nil, invoiceId: nil, metadata: nil, occurredAt: 5,
+                    createdAt: 5, response: []))
+        }
+        XCTAssertEqual(c.sortedConversions.map(\.sum), [.init(count: 1_025, amount: 1_025 * Int128(largest))])
+        XCTAssertGreaterThan(c.sortedConversions[0].sum.amount, Int128(Int64.max))
+    }
 }

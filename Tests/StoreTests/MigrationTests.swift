@@ -103,9 +103,17 @@ final class MigrationTests: XCTestCase {
                     referrers: fixture.version >= 14 ? [.init(day: 0, referrer: "t.co", count: 1)] : [],
                     opens: fixture.version >= 5
                         ? [.init(day: 0, matchedBy: .exactHandoff, firstOpen: true, count: 3)] : [],
-                    // Version 13 counts the leads already stored (the version 9 fixture's).
-                    conversions: fixture.version >= 9
-                        ? [.init(day: 0, type: .lead, currency: nil, count: 1, amount: 0)] : []
+                    // Version 13 counts the leads already stored (the version 9 fixture's); the
+                    // version 15 fixture holds a sale's sum past 64 bits.
+                    conversions: (fixture.version >= 9
+                        ? [.init(day: 0, type: .lead, currency: nil, count: 1, amount: 0)] : [])
+                        + (fixture.version >= 15
+                            ? [
+                                .init(
+                                    day: 0, type: .sale, currency: "vnd", count: 1_026,
+                                    amount: 1_026 * 9_007_199_254_740_991)
+                            ]
+                            : [])
                 ), context)
             // ACME's rows (version 6) are kept; older files start without any.
             XCTAssertEqual(

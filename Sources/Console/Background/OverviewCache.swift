@@ -21,15 +21,18 @@ final class OverviewCache: Sendable {
     private let configuration: ConsoleConfiguration
     private let now: @Sendable () -> Int64
     private let log: @Sendable (String, String, [(String, String)]) -> Void
+    private let counted: @Sendable (Bool) -> Void
 
     init(
         worker: ConsoleWorker, configuration: ConsoleConfiguration, now: @escaping @Sendable () -> Int64,
-        log: @escaping @Sendable (String, String, [(String, String)]) -> Void
+        log: @escaping @Sendable (String, String, [(String, String)]) -> Void,
+        counted: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.worker = worker
         self.configuration = configuration
         self.now = now
         self.log = log
+        self.counted = counted
     }
 
     /// The last count, and a recount started when it is stale or missing. Nil: none yet;
@@ -90,9 +93,13 @@ final class OverviewCache: Sendable {
             let snapshot = OverviewSnapshot(
                 countedAt: started, firstDay: first, days: days, activity: activity, before: before, topLinks: top)
             log("info", "console overview counted", [("milliseconds", String(now() - started))])
+            counted(true)
             return snapshot
         } catch {
+            // The store's failure stays here: the overview keeps its last count (or says
+            // none yet), the other pages and every visit go on (decision 0029).
             log("error", "console overview failed", [("detail", "\(error)")])
+            counted(false)
             return nil
         }
     }

@@ -44,6 +44,14 @@ struct BarChart: Sendable {
     static let plotHeight = height - top - bottom
     /// Labels written under the axis at most.
     static let maximumAxisLabels = 8
+    /// The tallest value drawn: a larger one (no day has 10^15 clicks, but a store's
+    /// numbers are not the chart's to trust) is drawn as this, so that the scale's
+    /// arithmetic (sums of a slot, steps times ten, values times the height) stays far
+    /// from `Int.max` and never traps (decision 0029).
+    static let largestDrawn = 1_000_000_000_000_000
+
+    /// `value` as drawn: at most `largestDrawn`.
+    static func drawn(_ value: Int) -> Int { min(value, largestDrawn) }
 
     var title: String
     var labels: [String]
@@ -56,9 +64,12 @@ struct BarChart: Sendable {
         for i in labels.indices {
             switch layout {
             case .stacked:
-                largest = max(largest, series.reduce(0) { $0 + ($1.values.indices.contains(i) ? $1.values[i] : 0) })
+                largest = max(
+                    largest,
+                    series.reduce(0) { $0 + ($1.values.indices.contains(i) ? Self.drawn(max(0, $1.values[i])) : 0) })
             case .grouped:
-                largest = max(largest, series.map { $0.values.indices.contains(i) ? $0.values[i] : 0 }.max() ?? 0)
+                largest = max(
+                    largest, series.map { $0.values.indices.contains(i) ? Self.drawn($0.values[i]) : 0 }.max() ?? 0)
             }
         }
         return largest
@@ -98,7 +109,7 @@ struct BarChart: Sendable {
             let slotX = Self.left + i * slot + (slot - barWidth) / 2
             var base = 0
             for (s, series) in series.enumerated() {
-                let value = series.values.indices.contains(i) ? series.values[i] : 0
+                let value = series.values.indices.contains(i) ? Self.drawn(series.values[i]) : 0
                 guard value > 0 else { continue }
                 let height = max(1, value * Self.plotHeight / maximum)
                 switch layout {

@@ -28,7 +28,7 @@ enum CustomerPage {
             switch e.type {
             case .lead: what = "\(e.eventName)"
             case .sale:
-                let money = Format.money(e.amount ?? 0, e.currency ?? "usd")
+                let money = Format.money(Int128(e.amount ?? 0), e.currency ?? "usd")
                 what = "\(money) · \(e.eventName)\(e.invoiceId.map { " · invoice " + $0 } ?? "")"
             }
             let link: HTML = e.linkId.map { "<a href=\"\(ConsolePaths.link($0))\"><code>\($0)</code></a>" } ?? ""

@@ -4,8 +4,8 @@ import Templates
 
 /// How numbers, days and times read on the pages.
 enum Format {
-    /// `12,345`.
-    static func count(_ n: Int) -> String {
+    /// `12,345`: a count, or a sum of amounts (128 bits, decision 0029).
+    static func count(_ n: some BinaryInteger) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {
@@ -16,14 +16,15 @@ enum Format {
     }
 
     /// `1,234.56 USD`: an amount in minor units of a currency (lowercase ISO 4217), with
-    /// its minor digits; an unknown code shows the whole minor units.
-    static func money(_ amount: Int64, _ currency: String) -> String {
+    /// its minor digits; an unknown code shows the whole minor units. A sale's amount, or a
+    /// sum of them past 64 bits (decision 0029).
+    static func money(_ amount: Int128, _ currency: String) -> String {
         let code = currency.uppercased()
         let digits = Currency.minorUnit(currency) ?? 0
-        guard digits > 0 else { return count(Int(amount)) + " " + code }
-        var scale: Int64 = 1
+        guard digits > 0 else { return count(amount) + " " + code }
+        var scale: Int128 = 1
         for _ in 0..<digits { scale *= 10 }
-        let whole = count(Int(amount / scale))
+        let whole = count(amount / scale)
         var minor = String((amount % scale).magnitude)
         while minor.count < digits { minor = "0" + minor }
         return (amount < 0 && amount / scale == 0 ? "-" : "") + whole + "." + minor + " " + code

@@ -33,7 +33,8 @@ enum ConsoleRoutes {
                 case "warn": log.warn(message, values)
                 default: log.info(message, values)
                 }
-            })
+            },
+            counted: { job, succeeded in services.consoleMetrics.count(job: job, succeeded: succeeded) })
         return Console(
             store: services.store, backgroundReaderLoop: configuration.loops,
             configuration: settings, environment: environment)

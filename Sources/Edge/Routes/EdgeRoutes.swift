@@ -17,6 +17,7 @@ enum EdgeRoutes {
                     certificates: services.server.certificates, acme: services.acme,
                     now: services.nowMilliseconds)
                     + WebhookMetrics.text(services.webhooks?.statistics.snapshot)
+                    + (services.configuration.consoleAddress == nil ? "" : services.consoleMetrics.text)
             }, fleetSync: { services.resolver.fleetSyncStatistics })
         AssetRoutes.install(on: router)
         AssociationRoutes.install(on: router, services: services)

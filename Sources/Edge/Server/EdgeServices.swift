@@ -30,6 +30,8 @@ final class EdgeServices: Sendable {
     let acme: CertificateAutomation?
     /// Outgoing webhooks' delivery threads (decision 0028).
     let webhooks: WebhookDispatcher?
+    /// The console's background counts, for `/metrics` (when the console is on).
+    let consoleMetrics = ConsoleMetrics()
 
     init(
         configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,

@@ -38,7 +38,9 @@ struct ConversionInput: Sendable, Equatable {
     static let defaultProcessor = "custom"
     /// An event ID or external ID that starts as an erased one's.
     static let reservedRule = "must not start with \(CustomerErasure.prefix) (the erased customers' and events' IDs)"
-    /// The largest amount: 2^53 - 1, exact in every JSON reader.
+    /// The largest amount: 2^53 - 1, exact in every JSON reader, and what the currency with
+    /// the most minor units to the dollar needs (IRR, about 10^8: about 90 million USD).
+    /// Sums of it are 128-bit wide (decision 0029).
     static let maxAmount: Int64 = 9_007_199_254_740_991
     /// `occurredAt` may be this far before the call...
     static let maxAge: Int64 = 366 * 86_400_000

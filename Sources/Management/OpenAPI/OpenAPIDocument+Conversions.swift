@@ -145,7 +145,8 @@ extension OpenAPIDocument {
                     "amount",
                     [
                         "type": "integer", "minimum": 0, "maximum": .int(ConversionInput.maxAmount),
-                        "description": "In the currency's minor unit: 4999 = 49.99 USD.",
+                        "description":
+                            "In the currency's minor unit: 4999 = 49.99 USD. At most 2^53 - 1 (9007199254740991), the largest integer every JSON reader holds exactly: about 90 million USD in Iranian rials (about a million rials to the dollar, two minor digits), the currency that needs the most minor units for a dollar; more in every other. A larger amount is 422 validation_error.",
                     ]
                 ),
                 (

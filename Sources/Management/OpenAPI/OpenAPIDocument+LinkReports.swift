@@ -171,7 +171,7 @@ extension OpenAPIDocument {
     static let revenue: JSONValue = [
         "type": "object",
         "description":
-            "The sales' amounts by currency (lowercase ISO 4217), in the currency's minor unit; only the currencies sold in.",
+            "The sales' amounts by currency (lowercase ISO 4217), in the currency's minor unit; only the currencies sold in. Exact integers of any size, every digit written: past 2^53 - 1 a JavaScript JSON.parse rounds them and past 2^63 - 1 (from 1,025 sales of the largest amount) a 64-bit integer cannot hold them: read them as big integers or decimals where that can happen.",
         "propertyNames": ["pattern": "^[a-z]{3}$"],
         "additionalProperties": ["type": "integer", "minimum": 0],
     ]

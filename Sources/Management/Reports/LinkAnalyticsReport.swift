@@ -32,10 +32,10 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     public let opensByDay: [[Int]]
     public let firstOpens: Int
     /// Per day (oldest first), the leads and the sales that occurred, and the sales'
-    /// amounts by currency (minor units).
+    /// amounts by currency (minor units, 128 bits: decision 0029).
     public let leadsByDay: [Int]
     public let salesByDay: [Int]
-    public let revenueByDay: [[String: Int64]]
+    public let revenueByDay: [[String: Int128]]
     /// The period's totals, and those of the `days` days before it (read with it, when
     /// the counts given reach back that far).
     public let totals: PeriodTotals
@@ -82,7 +82,7 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         self.firstOpens = firstOpens
         var leads = [Int](repeating: 0, count: days)
         var sales = [Int](repeating: 0, count: days)
-        var revenue = [[String: Int64]](repeating: [:], count: days)
+        var revenue = [[String: Int128]](repeating: [:], count: days)
         for c in counts.conversions where dayRange.contains(c.day) {
             let i = Int(c.day - firstDay)
             switch c.type {

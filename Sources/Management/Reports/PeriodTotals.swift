@@ -11,10 +11,14 @@ public struct PeriodTotals: Sendable, Equatable {
     public var installs: Int
     public var leads: Int
     public var sales: Int
-    /// The sales' amounts by currency (lowercase ISO 4217), in minor units.
-    public var revenue: [String: Int64]
+    /// The sales' amounts by currency (lowercase ISO 4217), in minor units. 128 bits: a
+    /// sum of n sales of at most 2^53 - 1 each passes 64 bits from n = 1,025 and 128 bits
+    /// only past n = 2^74, more sales than any store holds (decision 0029).
+    public var revenue: [String: Int128]
 
-    public init(clicks: Int = 0, installs: Int = 0, leads: Int = 0, sales: Int = 0, revenue: [String: Int64] = [:]) {
+    public init(
+        clicks: Int = 0, installs: Int = 0, leads: Int = 0, sales: Int = 0, revenue: [String: Int128] = [:]
+    ) {
         self.clicks = clicks
         self.installs = installs
         self.leads = leads
@@ -51,26 +55,34 @@ public enum PeriodChange: Sendable, Equatable {
     /// Nothing before, something now: no percentage means anything.
     case new
     /// Rounded to a whole percent (toward zero), positive up, negative down; 0 for an
-    /// equal number or a change under one percent.
+    /// equal number or a change under one percent. At most `Int.max` (a sum of sales
+    /// against one minor unit before can pass it: 10^20 % and more).
     case percent(Int)
 
-    public init(current: Int64, previous: Int64) {
+    public init(current: Int128, previous: Int128) {
         if previous == 0 {
             self = current == 0 ? .none : .new
             return
         }
-        let delta = Double(current - previous) / Double(previous) * 100
-        self = .percent(Int(delta.rounded(.towardZero)))
+        let delta = (Double(current - previous) / Double(previous) * 100).rounded(.towardZero)
+        // Double(Int.max) is 2^63, one past it: a conversion at or beyond it would trap.
+        if delta >= Double(Int.max) {
+            self = .percent(.max)
+        } else if delta <= Double(Int.min) {
+            self = .percent(.min)
+        } else {
+            self = .percent(Int(delta))
+        }
     }
 
-    public init(current: Int, previous: Int) { self.init(current: Int64(current), previous: Int64(previous)) }
+    public init(current: Int, previous: Int) { self.init(current: Int128(current), previous: Int128(previous)) }
 
     /// `+12 %`, `−40 %`, `0 %`, `new`, `–` (nothing in either period): for people.
     public var label: String {
         switch self {
         case .none: "–"
         case .new: "new"
-        case .percent(let p): p > 0 ? "+\(p) %" : p < 0 ? "−\(-p) %" : "0 %"
+        case .percent(let p): p > 0 ? "+\(p) %" : p < 0 ? "−\(p.magnitude) %" : "0 %"
         }
     }
 }

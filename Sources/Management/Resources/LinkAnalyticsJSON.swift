@@ -103,9 +103,10 @@ enum LinkAnalyticsJSON {
         ]
     }
 
-    /// Amounts in minor units by currency code, in code order.
-    static func revenue(_ amounts: [String: Int64]) -> JSONValue {
-        .object(amounts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+    /// Amounts in minor units by currency code, in code order: JSON numbers with every
+    /// digit, past 2^63 - 1 too (decision 0029).
+    static func revenue(_ amounts: [String: Int128]) -> JSONValue {
+        .object(amounts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })
     }
 
     /// `2026-11-29`: the UTC date of a day since the epoch.

@@ -214,7 +214,7 @@ struct CopyTable {
             "link_conversion_counts",
             [
                 ("link_id", .text), ("day", .int), ("type", .text), ("currency", .text), ("count", .int),
-                ("amount", .int),
+                ("amount", .int), ("amount_high", .int),
             ]),
         CopyTable(
             "handoffs",

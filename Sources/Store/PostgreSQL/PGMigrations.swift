@@ -24,6 +24,7 @@ enum PGMigrations {
         Migration(version: 12, sql: PGSchemaV12.sql),
         Migration(version: 13, sql: PGSchemaV13.sql),
         Migration(version: 14, sql: PGSchemaV14.sql),
+        Migration(version: 15, sql: PGSchemaV15.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

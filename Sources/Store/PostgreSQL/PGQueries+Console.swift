@@ -30,9 +30,15 @@ extension PGQueries {
                coalesce(sum(count) FILTER (WHERE first_open AND matched_by <> 'none'), 0)::bigint
         FROM link_open_counts WHERE day = $1
         """
+    /// The amounts added as `numeric` (exact, any size), then split again into the two
+    /// 64-bit parts `StoredAmount` joins (decision 0029).
     static let selectConversionsOfDay = """
-        SELECT type, currency, sum(count)::bigint, sum(amount)::bigint FROM link_conversion_counts WHERE day = $1
-        GROUP BY type, currency
+        SELECT type, currency, count, div(amount, 1000000000000000000)::bigint, mod(amount, 1000000000000000000)::bigint
+        FROM (
+            SELECT type, currency, sum(count)::bigint AS count,
+                   sum(amount_high)::numeric * 1000000000000000000 + sum(amount) AS amount
+            FROM link_conversion_counts WHERE day = $1 GROUP BY type, currency
+        ) AS sums
         """
     static let selectConsoleSession = """
         SELECT s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at
@@ -89,7 +95,10 @@ extension PGQueries {
             let openRow = try db.run("pgq_day_opens", Self.selectOpensOfDay, p)
             let (opens, installs) = (openRow.int(0, 0), openRow.int(0, 1))
             let conversions = try Self.all(db.run("pgq_day_conversions", Self.selectConversionsOfDay, p)) { r, i in
-                (type: r.text(i, 0), currency: r.text(i, 1), count: Int(r.int(i, 2)), amount: r.int(i, 3))
+                (
+                    type: r.text(i, 0), currency: r.text(i, 1), count: Int(r.int(i, 2)),
+                    amount: StoredAmount.join(high: r.int(i, 3), low: r.int(i, 4))
+                )
             }
             tally.add(
                 day: day, clicksByLink: links, opens: Int(opens), installs: Int(installs), conversions: conversions)

@@ -255,7 +255,7 @@ extension PGQueries {
         ORDER BY link_id, day, matched_by, first_open
         """
     static let selectLinkConversionCounts = """
-        SELECT day, type, currency, count, amount FROM link_conversion_counts
+        SELECT day, type, currency, count, amount, amount_high FROM link_conversion_counts
         WHERE link_id = $1 AND day >= $2 AND day <= $3
         ORDER BY link_id, day, type, currency
         """
@@ -304,7 +304,7 @@ extension PGQueries {
             let currency = r.text(i, 2)
             return LinkAnalytics.ConversionCount(
                 day: r.int(i, 0), type: type, currency: currency.isEmpty ? nil : currency, count: Int(r.int(i, 3)),
-                amount: r.int(i, 4))
+                amount: StoredAmount.join(high: r.int(i, 5), low: r.int(i, 4)))
         }
         return LinkAnalytics(
             clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions)

@@ -67,13 +67,17 @@ extension PGTransaction {
         ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = link_open_counts.count + excluded.count
         """
 
-    /// The leads' and sales' daily counts of the batch (schema 12), rows in key order.
+    /// The leads' and sales' daily counts of the batch (schema 12), rows in key order. The
+    /// amount in two columns (`StoredAmount`, schema 15), added as `numeric`: an older
+    /// binary of the fleet adds to `amount` alone and may leave it above 10^18.
     static let upsertConversionCountsSQL = """
-        INSERT INTO link_conversion_counts (link_id, day, type, currency, count, amount)
-        SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[])
+        INSERT INTO link_conversion_counts (link_id, day, type, currency, count, amount, amount_high)
+        SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[])
         ON CONFLICT (link_id, day, type, currency) DO UPDATE
             SET count = link_conversion_counts.count + excluded.count,
-                amount = link_conversion_counts.amount + excluded.amount
+                amount = mod(link_conversion_counts.amount::numeric + excluded.amount, 1000000000000000000)::bigint,
+                amount_high = link_conversion_counts.amount_high + excluded.amount_high
+                    + div(link_conversion_counts.amount::numeric + excluded.amount, 1000000000000000000)::bigint
         """
 
     /// Adds the pending counts to `click_counts` and the links' daily counts and forgets
@@ -91,13 +95,15 @@ extension PGTransaction {
         let conversions = counts.links.sortedConversions
         if !conversions.isEmpty {
             let n = conversions.count
-            var p = PGParams(capacity: 6)
+            let amounts = conversions.map { StoredAmount.split($0.sum.amount) }
+            var p = PGParams(capacity: 7)
             p.array(PGParams.textOID, count: n) { w in for e in conversions { w.text(e.key.linkId) } }
             p.array(PGParams.int8OID, count: n) { w in for e in conversions { w.int(e.key.day) } }
             p.array(PGParams.textOID, count: n) { w in for e in conversions { w.text(e.key.type.rawValue) } }
             p.array(PGParams.textOID, count: n) { w in for e in conversions { w.text(e.key.currency) } }
             p.array(PGParams.int8OID, count: n) { w in for e in conversions { w.int(Int64(e.sum.count)) } }
-            p.array(PGParams.int8OID, count: n) { w in for e in conversions { w.int(e.sum.amount) } }
+            p.array(PGParams.int8OID, count: n) { w in for a in amounts { w.int(a.low) } }
+            p.array(PGParams.int8OID, count: n) { w in for a in amounts { w.int(a.high) } }
             try db.run("pgt_upsert_conversion_counts", Self.upsertConversionCountsSQL, p)
         }
         counts.removeAll()

@@ -29,8 +29,11 @@ extension SQLiteQueries {
         SELECT coalesce(sum(count), 0), coalesce(sum(CASE WHEN first_open AND matched_by <> 'none' THEN count END), 0)
         FROM link_open_counts WHERE day = ?1
         """
+    /// The day's rows, added up in Swift (`WorkspaceActivity.Tally`, 128 bits): SQLite's
+    /// `sum()` of 64-bit integers fails past 2^63 - 1 ("integer overflow"), which ten
+    /// links' sums of a currency can reach (decision 0029).
     static let selectConversionsOfDay = """
-        SELECT type, currency, sum(count), sum(amount) FROM link_conversion_counts WHERE day = ?1 GROUP BY type, currency
+        SELECT type, currency, count, amount, amount_high FROM link_conversion_counts WHERE day = ?1
         """
     static let consoleSessionColumns = "s.token_hash, s.kind, s.secret_key_id, s.created_at, s.expires_at"
     static let selectConsoleSession = """
@@ -84,7 +87,10 @@ extension SQLiteQueries {
             let (opens, installs) =
                 try db.queryFirst(Self.selectOpensOfDay, { $0.bind(1, day) }) { s in (s.int(0), s.int(1)) } ?? (0, 0)
             let conversions = try db.queryAll(Self.selectConversionsOfDay, { $0.bind(1, day) }) { s in
-                (type: s.text(0), currency: s.text(1), count: s.int(2), amount: s.int64(3))
+                (
+                    type: s.text(0), currency: s.text(1), count: s.int(2),
+                    amount: StoredAmount.join(high: s.int64(4), low: s.int64(3))
+                )
             }
             tally.add(day: day, clicksByLink: links, opens: opens, installs: installs, conversions: conversions)
         }

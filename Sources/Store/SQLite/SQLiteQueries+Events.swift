@@ -205,7 +205,7 @@ extension SQLiteQueries {
         ORDER BY link_id, day, matched_by, first_open
         """
     static let selectLinkConversionCounts = """
-        SELECT day, type, currency, count, amount FROM link_conversion_counts
+        SELECT day, type, currency, count, amount, amount_high FROM link_conversion_counts
         WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
         ORDER BY link_id, day, type, currency
         """
@@ -248,7 +248,7 @@ extension SQLiteQueries {
             let currency = s.text(2)
             return LinkAnalytics.ConversionCount(
                 day: s.int64(0), type: type, currency: currency.isEmpty ? nil : currency, count: s.int(3),
-                amount: s.int64(4))
+                amount: StoredAmount.join(high: s.int64(5), low: s.int64(4)))
         }
         return LinkAnalytics(
             clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions)

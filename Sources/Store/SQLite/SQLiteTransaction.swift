@@ -161,10 +161,14 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction, WebhookAudienceK
         ON CONFLICT (link_id, day, matched_by, first_open) DO UPDATE SET count = count + excluded.count
         """
 
+    /// The amount in two columns (`StoredAmount`, schema 15): both low parts are below
+    /// 10^18, so their sum fits 64 bits; what passes 10^18 is carried into `amount_high`.
     static let upsertLinkConversionCountSQL = """
-        INSERT INTO link_conversion_counts (link_id, day, type, currency, count, amount) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        INSERT INTO link_conversion_counts (link_id, day, type, currency, count, amount, amount_high)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
         ON CONFLICT (link_id, day, type, currency) DO UPDATE SET count = count + excluded.count,
-            amount = amount + excluded.amount
+            amount = (amount + excluded.amount) % 1000000000000000000,
+            amount_high = amount_high + excluded.amount_high + (amount + excluded.amount) / 1000000000000000000
         """
 
     /// Adds the pending counts to `click_counts` and the links' daily counts (one
@@ -224,8 +228,10 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction, WebhookAudienceK
                 s.bind(2, key.day)
                 s.bind(3, key.type.rawValue)
                 s.bind(4, key.currency)
+                let amount = StoredAmount.split(sum.amount)
                 s.bind(5, sum.count)
-                s.bind(6, sum.amount)
+                s.bind(6, amount.low)
+                s.bind(7, amount.high)
             }
         }
         counts.removeAll()

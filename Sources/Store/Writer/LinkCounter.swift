@@ -63,10 +63,11 @@ struct LinkCounter: Equatable {
         var currency: String
     }
 
-    /// A conversion row's sums: how many events and, for sales, their amounts (minor units).
+    /// A conversion row's sums: how many events and, for sales, their amounts (minor units,
+    /// 128 bits: a batch's sales of one link, day and currency may pass 64, decision 0029).
     struct ConversionSum: Equatable {
         var count: Int
-        var amount: Int64
+        var amount: Int128
     }
 
     private(set) var clicks: [(key: ClickKey, count: Int)] = []
@@ -124,7 +125,7 @@ struct LinkCounter: Equatable {
             linkId: linkId, day: Self.day(event.occurredAt), type: event.type,
             currency: sale ? (event.currency ?? "") : "")
         conversions[key, default: ConversionSum(count: 0, amount: 0)].count += 1
-        if sale { conversions[key]!.amount += event.amount ?? 0 }
+        if sale { conversions[key]!.amount += Int128(event.amount ?? 0) }
     }
 
     /// One more of `key`: the last row, else a scan of the few rows, else the hash index

@@ -23,6 +23,7 @@ enum SchemaFixtures {
         (12, v12),
         (13, v13),
         (14, v14),
+        (15, v15),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -624,5 +625,16 @@ enum SchemaFixtures {
                 CREATE INDEX link_referrer_counts_day ON link_referrer_counts(day);
                 INSERT INTO link_referrer_counts VALUES ('\(linkId)', 0, 't.co', 1);
                 PRAGMA user_version = 14;
+                """)
+
+    /// Version 15: a sale's sum past 64 bits, in two columns (1,026 sales of 2^53 - 1 VND).
+    static let v15 =
+        v14
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 14;",
+            with: """
+                ALTER TABLE link_conversion_counts ADD COLUMN amount_high INTEGER NOT NULL DEFAULT 0;
+                INSERT INTO link_conversion_counts VALUES ('\(linkId)', 0, 'sale', 'vnd', 1026, 241386435364256766, 9);
+                PRAGMA user_version = 15;
                 """)
 }
