@@ -20,7 +20,8 @@ def world():
     data = tempfile.mkdtemp(prefix="edge-openapi-")
     key = new_key(data)
     # A small track/click budget per address, so that its 429 is reached in a few calls.
-    edge = Edge(data_dir=data, env={"BIQLI_EDGE_RATE_CLICK_PER_ADDRESS": "30", "BIQLI_EDGE_RATE_PER_INSTANCE": "8"})
+    edge = Edge(data_dir=data, env={"BIQLI_EDGE_RATE_CLICK_PER_ADDRESS": "30", "BIQLI_EDGE_RATE_PER_INSTANCE": "8",
+                                     "BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY": "30"})
     api = Api(edge, key)
     doc = api.get("/api/v1/openapi.json", key="").json
     registry = referencing.Registry().with_resource(
@@ -328,6 +329,17 @@ def test_every_operation_answers_as_documented(world):
     c.call(TS, "post", TS, {**sale, "eventId": "evt_" + uuid.uuid4().hex, "currency": "xxx"},
            headers={"Idempotency-Key": "k-" + uuid.uuid4().hex}, expect=422)
     c.call(TS, "post", TS, sale, headers=sale_headers, key=nokey, expect=401)
+    # A key's budget of leads and sales (BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY: 30 a minute here)
+    # runs out: 429 with Retry-After, on both calls.
+    busy = cli(["keys", "create", "--name", "busy", "--scope", "conversions.create"], api.edge.dir).stdout.strip()
+    for path, body in ((TL, lead), (TS, sale)):
+        for _ in range(40):
+            event = "evt_" + uuid.uuid4().hex
+            r = c.call(path, "post", path, {**body, "eventId": event, "customerExternalId": "busy"}, key=busy,
+                       headers={"Idempotency-Key": event})
+            if r.status == 429:
+                break
+        assert r.status == 429 and int(r.headers["retry-after"]) >= 1, r
 
     # Customers and events (decision 0024): the customer of the lead above.
     CL, CI, EL = "/api/v1/customers", "/api/v1/customers/{externalId}", "/api/v1/events"

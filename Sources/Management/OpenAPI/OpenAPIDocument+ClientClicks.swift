@@ -72,21 +72,19 @@ extension OpenAPIDocument {
                 ],
             ],
             "400": clickError(
-                "invalid_preflight: not a CORS preflight of a POST with at most Authorization and Content-Type."),
+                [.invalidPreflight], "not a CORS preflight of a POST with at most Authorization and Content-Type."),
             "403": clickError(
-                "origin_required, origin_not_allowed, hostname_not_configured or client_click_tracking_disabled (the workspace's switch is off)."
+                [.originRequired, .originNotAllowed, .hostnameNotConfigured, .clientClickTrackingDisabled],
+                "no Origin, an origin the workspace does not allow, no hostname allowed yet, or the workspace's switch is off."
             ),
             "414": OpenAPIErrorResponse.uriTooLong.reference,
         ],
     ]
 
-    static func clickError(_ meaning: String, retryAfter: Bool = false) -> JSONValue {
+    static func clickError(_ codes: [ManagementErrorCode], _ meaning: String, retryAfter: Bool = false) -> JSONValue {
         var headers: [(String, JSONValue)] = standardHeaders
         if retryAfter { headers.append(("Retry-After", ["schema": ["type": "string", "pattern": "^[1-9][0-9]*$"]])) }
-        return [
-            "description": .string(meaning), "headers": .object(headers),
-            "content": jsonContent(schemaRef("ApiError")),
-        ]
+        return errorAnswer(codes: codes.map(\.rawValue), meaning: meaning, envelope: "ApiError", headers: headers)
     }
 
     static let trackClick: JSONValue = [
@@ -107,19 +105,21 @@ extension OpenAPIDocument {
                 "content": jsonContent(schemaRef("ClientClickAnswer")),
             ],
             "400": clickError(
-                "validation_error: no body, or not a JSON object; an X-Biq-Request-Id that breaks its rule."),
-            "401": clickError("invalid_token: no usable browser key (a secret or mobile key is refused here)."),
+                [.validationError],
+                "no body, or not a JSON object (or over 4096 values); an X-Biq-Request-Id that breaks its rule."),
+            "401": clickError([.invalidToken], "no usable browser key (a secret or mobile key is refused here)."),
             "403": clickError(
-                "origin_required, origin_not_allowed, hostname_not_configured, or client_click_tracking_disabled (the workspace's switch is off, or the link does not track conversions)."
+                [.originRequired, .originNotAllowed, .hostnameNotConfigured, .clientClickTrackingDisabled],
+                "no Origin, an origin the workspace does not allow, no hostname allowed yet, or client-click tracking off (the workspace's switch, or the link does not track conversions)."
             ),
-            "404": clickError("resource_not_found: no such link, or it is disabled."),
+            "404": clickError([.resourceNotFound], "no such link, or it is disabled."),
             "413": OpenAPIErrorResponse.contentTooLarge.reference,
             "414": OpenAPIErrorResponse.uriTooLong.reference,
-            "422": clickError("validation_error: a field breaks its rule (details.errors)."),
+            "422": clickError([.validationError], "a field breaks its rule (details.errors)."),
             "429": clickError(
-                "rate_limit_exceeded: too many calls from this address or with this key; wait Retry-After seconds.",
+                [.rateLimitExceeded], "too many calls from this address or with this key; wait Retry-After seconds.",
                 retryAfter: true),
-            "500": clickError("internal_server_error: the click could not be written; retry."),
+            "500": clickError([.internalServerError], "the click could not be written; retry."),
         ],
     ]
 

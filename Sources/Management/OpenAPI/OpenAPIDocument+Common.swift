@@ -36,7 +36,7 @@ extension OpenAPIDocument {
     }
 
     static let commonComponents: JSONValue = [
-        "responses": .object(OpenAPIErrorResponse.allCases.map { ($0.rawValue, $0.component) }),
+        "responses": OpenAPIErrorResponse.components,
         "parameters": [
             "Limit": integerQuery("limit", minimum: 1, maximum: 100, default: 50, "Items per page."),
             "Cursor": [

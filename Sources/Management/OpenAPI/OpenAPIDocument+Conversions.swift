@@ -40,19 +40,23 @@ extension OpenAPIDocument {
             "Cache-Control": ref("headers", "CacheControl"),
             "Idempotent-Replayed": replayedHeader.1,
         ]
-        let errors: [(String, String)] = [
+        let errors: [(String, [ManagementErrorCode], String)] = [
             (
-                "400",
-                "validation_error (body not a JSON object, a header that breaks its rule) or idempotency_key_required."
+                "400", [.validationError, .idempotencyKeyRequired],
+                "the body is not a JSON object (or over 4096 values), a header breaks its rule, or there is no Idempotency-Key."
             ),
-            ("401", "invalid_token: no workspace secret key (a mobile publishable key is refused here too)."),
-            ("403", "insufficient_scope: the key does not hold conversions.create."),
-            ("409", "idempotency_conflict: the Idempotency-Key or the eventId was used by another request."),
+            ("401", [.invalidToken], "no workspace secret key (a mobile publishable key is refused here too)."),
+            ("403", [.insufficientScope], "the key does not hold conversions.create."),
+            ("409", [.idempotencyConflict], "the Idempotency-Key or the eventId was used by another request."),
             (
-                "422",
-                "validation_error (details name the field), invalid_click_id (clickId names no click of this workspace), attribution_required (no clickId, and the customer has no attributed click) or currency_unavailable."
+                "422", [.validationError, .urlBlocked, .invalidClickId, .attributionRequired, .currencyUnavailable],
+                "a field breaks its rule (details name it; customerAvatar with a forbidden scheme alone is url_blocked), clickId names no click of this workspace, there is no clickId and the customer has no attributed click, or the currency has no minor unit."
             ),
-            ("500", "internal_server_error: retry the same request (same key and body)."),
+            (
+                "429", [.rateLimitExceeded],
+                "too many calls with this key (BIQLI_EDGE_RATE_CONVERSIONS_PER_KEY); retry the same request after Retry-After seconds."
+            ),
+            ("500", [.internalServerError], "retry the same request (same key and body)."),
         ]
         var responses: [(String, JSONValue)] = [
             (
@@ -63,15 +67,15 @@ extension OpenAPIDocument {
                 ]
             )
         ]
-        for (status, meaning) in errors {
+        for (status, codes, meaning) in errors {
+            var headers: [(String, JSONValue)] = [("X-Biq-Request-Id", ["schema": ["type": "string"]])]
+            if status == "429" {
+                headers.append(("Retry-After", ["schema": ["type": "string", "pattern": "^[1-9][0-9]*$"]]))
+            }
             responses.append(
                 (
                     status,
-                    [
-                        "description": .string(meaning),
-                        "headers": ["X-Biq-Request-Id": ["schema": ["type": "string"]]],
-                        "content": jsonContent(schemaRef("ApiError")),
-                    ]
+                    errorAnswer(codes: codes.map(\.rawValue), meaning: meaning, envelope: "ApiError", headers: headers)
                 ))
         }
         responses.append(("413", OpenAPIErrorResponse.contentTooLarge.reference))

@@ -39,7 +39,7 @@ extension OpenAPIDocument {
                 "domains.create", tag: "Domains", summary: "Create a domain",
                 description: "409 domain_taken when the hostname exists.", writes: true,
                 answer: 201, "The domain.", schema: schemaRef("Domain"), links: domainLinks, body: "DomainCreate",
-                errors: .creating),
+                errors: .creating, more: ["409": [.domainTaken], "422": [.urlBlocked]]),
         ],
         "/api/v1/domains/{hostname}": [
             "get": operation(
@@ -48,7 +48,8 @@ extension OpenAPIDocument {
             "patch": operation(
                 "domains.update", tag: "Domains", summary: "Update a domain", description: "Merge of the given fields.",
                 parameters: [parameterRef("Hostname")], writes: true,
-                answer: 200, "The domain.", schema: schemaRef("Domain"), body: "DomainUpdate", errors: .changing),
+                answer: 200, "The domain.", schema: schemaRef("Domain"), body: "DomainUpdate", errors: .changing,
+                more: ["422": [.urlBlocked]]),
             "delete": operation(
                 "domains.delete", tag: "Domains", summary: "Delete a domain",
                 description:

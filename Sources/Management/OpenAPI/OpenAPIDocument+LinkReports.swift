@@ -76,7 +76,7 @@ extension OpenAPIDocument {
             ("operationId", .string(id)), ("tags", ["Links"]), ("summary", .string(summary)),
             ("description", .string(description)),
             ("parameters", .array([parameterRef("LinkId")] + qrParameters + [parameterRef("RequestId")])),
-            ("responses", .object([("200", success)] + errors.map { ($0.status, $0.reference) })),
+            ("responses", .object([("200", success)] + errors.map { ($0.status, $0.answer()) })),
         ])
     }
 

@@ -31,7 +31,8 @@ extension OpenAPIDocument {
                 description:
                     "Returns the app with its first publishable key (biqli_mobile_pk_...), shown this once. The app's domains must exist; an iOS app ID or Android package may appear once per domain; each association file stays within 128 KiB.",
                 writes: true, answer: 201, "The app and its first publishable key.",
-                schema: schemaRef("MobileAppCreated"), links: appLinks, body: "MobileAppCreate", errors: .creating),
+                schema: schemaRef("MobileAppCreated"), links: appLinks, body: "MobileAppCreate", errors: .creating,
+                more: ["422": [.urlBlocked]]),
         ],
         "/api/v1/mobile-apps/{id}": [
             "get": operation(
@@ -41,7 +42,8 @@ extension OpenAPIDocument {
                 "mobileApps.update", tag: "Mobile Apps", summary: "Update a Mobile App",
                 description: "Merge of the given fields; ios and android one level deep.",
                 parameters: [parameterRef("AppId")], writes: true,
-                answer: 200, "The app.", schema: schemaRef("MobileApp"), body: "MobileAppUpdate", errors: .changing),
+                answer: 200, "The app.", schema: schemaRef("MobileApp"), body: "MobileAppUpdate", errors: .changing,
+                more: ["422": [.urlBlocked]]),
             "delete": operation(
                 "mobileApps.delete", tag: "Mobile Apps", summary: "Delete a Mobile App",
                 description:

@@ -62,11 +62,13 @@ extension OpenAPIDocument {
     ///   - body: the request body's schema name.
     ///   - links: OpenAPI links from the success answer to the operations that take what it
     ///     returns (clients and the stateful phase of `scripts/test`'s schemathesis follow them).
+    ///   - errors: the error statuses; `more`, by status, the codes this operation answers
+    ///     beside those every operation does (`OpenAPIErrorResponse.codes`).
     static func operation(
         _ id: String, tag: String, summary: String, description: String = "", parameters: [JSONValue] = [],
         writes: Bool = false, isPublic: Bool = false,
         answer status: Int, _ answerDescription: String, schema: JSONValue, links: JSONValue? = nil,
-        body: String? = nil, errors: [OpenAPIErrorResponse]
+        body: String? = nil, errors: [OpenAPIErrorResponse], more: [String: [ManagementErrorCode]] = [:]
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("operationId", .string(id)), ("tags", [.string(tag)]), ("summary", .string(summary)),
@@ -81,7 +83,12 @@ extension OpenAPIDocument {
             "content": jsonContent(schema),
         ]
         if let links { success = success.adding("links", links) }
-        members.append(("responses", .object([(String(status), success)] + errors.map { ($0.status, $0.reference) })))
+        members.append(
+            (
+                "responses",
+                .object(
+                    [(String(status), success)] + errors.map { ($0.status, $0.answer(more: more[$0.status] ?? [])) })
+            ))
         if let body { members.append(("requestBody", ["required": true, "content": jsonContent(schemaRef(body))])) }
         return .object(members)
     }

@@ -26,7 +26,8 @@ extension OpenAPIDocument {
                     "url must be https (http only when the edge runs with BIQLI_EDGE_WEBHOOK_ALLOW_HTTP=on). The answer holds the signing secret (whsec_ + base64 of 32 bytes), shown this once: a replay of the request answers null in its place. At most 50 endpoints (422). Needs webhooks.write.",
                 writes: true, answer: 201, "The endpoint, with its secret.",
                 schema: schemaRef("WebhookEndpointWithSecret"),
-                body: "WebhookCreate", errors: .creating),
+                body: "WebhookCreate", errors: .creating,
+                more: ["422": [.urlBlocked]]),
         ],
         "/api/v1/webhooks/{id}": [
             "get": operation(
@@ -39,7 +40,8 @@ extension OpenAPIDocument {
                 description:
                     "Merge of the given fields. enabled: true on a disabled endpoint clears its reason and its failures. Needs webhooks.write.",
                 parameters: [webhookIdParameter], writes: true, answer: 200, "The endpoint.",
-                schema: schemaRef("WebhookEndpoint"), body: "WebhookUpdate", errors: .changing),
+                schema: schemaRef("WebhookEndpoint"), body: "WebhookUpdate", errors: .changing,
+                more: ["422": [.urlBlocked]]),
             "delete": operation(
                 "webhooks.delete", tag: "Webhooks", summary: "Delete a webhook endpoint",
                 description: "With its deliveries and their attempts. Needs webhooks.write.",

@@ -1,9 +1,8 @@
 import Core
 
-/// An error answer of the workspace API: its status and the shared component that describes it.
-///
-/// Written once here; `components.responses` is generated from these cases and every
-/// operation refers to them, so a status and its component cannot drift apart.
+/// An error status of the workspace API: the codes every operation answers with it, and
+/// what it means. Each operation's answer narrows the envelope's `error.code` to its own
+/// codes (`answer(more:)`); the transport's 413 and 414 are shared components.
 enum OpenAPIErrorResponse: String, CaseIterable {
     case badRequest = "BadRequest"
     case unauthorized = "Unauthorized"
@@ -29,45 +28,66 @@ enum OpenAPIErrorResponse: String, CaseIterable {
         }
     }
 
+    /// The codes every operation that lists this status can answer with it; an
+    /// operation adds its own (`operation(more:)`).
+    var codes: [ManagementErrorCode] {
+        switch self {
+        case .badRequest: [.validationError]
+        case .unauthorized: [.invalidToken]
+        case .forbidden: [.insufficientScope]
+        case .notFound: [.resourceNotFound]
+        case .conflict: [.idempotencyConflict]
+        case .contentTooLarge, .uriTooLong: []
+        case .unprocessable: [.validationError]
+        case .internalError: [.internalServerError]
+        }
+    }
+
     var meaning: String {
         switch self {
         case .badRequest:
-            "validation_error: the request cannot be read: body missing where one is required, not a JSON object, over 65536 bytes or 16 levels, repeated keys or invalid UTF-8; an unknown, repeated or invalid query parameter (an empty cursor too); an Idempotency-Key or X-Biq-Request-Id that breaks its rule or comes twice. details.field names the body member, the parameter or the header."
+            "the request cannot be read: body missing where one is required, not a JSON object, over 65536 bytes, 16 levels or 4096 values, repeated keys or invalid UTF-8; an unknown, repeated or invalid query parameter (an empty cursor too); an Idempotency-Key or X-Biq-Request-Id that breaks its rule or comes twice. details.field names the body member, the parameter or the header."
         case .unauthorized:
-            "invalid_token: missing, unknown or revoked workspace secret key, a publishable key, or two Authorization headers."
+            "missing, unknown or revoked workspace secret key, a publishable key, or two Authorization headers."
         case .forbidden:
-            "insufficient_scope: the key was made with --scope and does not hold the scope this operation needs (details.requiredScope)."
-        case .notFound: "resource_not_found."
-        case .conflict: "domain_taken, alias_taken or idempotency_conflict."
+            "the key was made with --scope and does not hold the scope this operation needs (details.requiredScope)."
+        case .notFound: "no such resource."
+        case .conflict:
+            "the Idempotency-Key was used with another request (idempotency_conflict), or a name is taken (details.field)."
         case .contentTooLarge:
             "The body is over 1 MiB: the transport refuses it before the API reads it (plain text, no request id) and closes the connection."
         case .uriTooLong:
             "The request line (method, path and query) is over 8 KiB: the transport refuses it before the API sees it (plain text, no request id) and closes the connection."
         case .unprocessable:
-            "validation_error (a field breaks a rule; details name the field and the rule) or url_blocked (every broken rule is a URL with a forbidden scheme such as javascript:, data: or file:)."
-        case .internalError: "internal_server_error."
+            "a field breaks a rule (validation_error: details name the field and the rule), or every broken rule is a URL with a forbidden scheme such as javascript:, data: or file: (url_blocked)."
+        case .internalError: "an unexpected failure; retry."
         }
     }
 
     /// Refused by the transport, not the API: plain text without the API's headers.
     var isTransport: Bool { self == .contentTooLarge || self == .uriTooLong }
 
-    /// The entry of `components.responses`.
-    var component: JSONValue {
-        if isTransport {
-            return [
-                "description": .string(meaning),
-                "content": ["text/plain": ["schema": ["type": "string"]]],
-            ]
-        }
+    /// The transport's refusals, shared by every operation (`components.responses`).
+    static var components: JSONValue {
+        .object(
+            allCases.filter(\.isTransport).map {
+                (
+                    $0.rawValue,
+                    ["description": .string($0.meaning), "content": ["text/plain": ["schema": ["type": "string"]]]]
+                )
+            })
+    }
+
+    /// This status's answer of an operation that can also answer `more` codes with it:
+    /// the transport's shared component, or the envelope narrowed to the codes.
+    func answer(more: [ManagementErrorCode] = []) -> JSONValue {
+        if isTransport { return reference }
         var headers = OpenAPIDocument.standardHeaders
         // A 401 tells the client which scheme to use (RFC 9110 11.6.1).
         if self == .unauthorized { headers.append(("WWW-Authenticate", ["schema": ["type": "string"]])) }
-        return [
-            "description": .string(meaning),
-            "headers": .object(headers),
-            "content": OpenAPIDocument.jsonContent(OpenAPIDocument.schemaRef("ApiError")),
-        ]
+        return OpenAPIDocument.errorAnswer(
+            codes: (codes + more.filter { !codes.contains($0) }).map(\.rawValue), meaning: meaning,
+            envelope: "ApiError", headers: headers)
     }
 
     var reference: JSONValue { OpenAPIDocument.ref("responses", rawValue) }
