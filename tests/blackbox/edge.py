@@ -105,13 +105,18 @@ def port_of(address):
     return int(address.rsplit(":", 1)[1])
 
 
+# One client context for every test connection, verifying nothing (the edges' certificates
+# are the tests' own): a default context per connection loaded the system's CA bundle
+# each time, about 19 ms of the test process's CPU per TLS request.
+_CLIENT_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+_CLIENT_TLS.check_hostname = False
+_CLIENT_TLS.verify_mode = ssl.CERT_NONE
+
+
 def connect(port, tls=False, sni="localhost", timeout=5):
     s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     if tls:
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        s = ctx.wrap_socket(s, server_hostname=sni)
+        s = _CLIENT_TLS.wrap_socket(s, server_hostname=sni)
     return s
 
 
