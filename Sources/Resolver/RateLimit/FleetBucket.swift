@@ -54,6 +54,13 @@ struct FleetBucket: Sendable, Equatable {
             tolerance = window - interval
             shareRetry = syncInterval
         }
+
+        /// The most a node may have admitted that the other nodes cannot know of yet:
+        /// `ceil(limit / 2n)`, its first share of a full bucket.
+        func localShare(nodes: Int) -> Int64 {
+            let divisor = 2 * Int64(max(nodes, 1))
+            return (Int64(limit) + divisor - 1) / divisor
+        }
     }
 
     /// Requests the bucket would still take at `now` (0 when spent).
@@ -76,7 +83,7 @@ struct FleetBucket: Sendable, Equatable {
         if let wait = wait(now: now, rules) { return wait }
         if nodes > 1 {
             if shareGeneration < 0 || generation - shareGeneration >= 2 {
-                grant(now: now, divisor: 2 * Int64(nodes), generation: generation, rules)
+                grant(now: now, divisor: 2 * Int64(nodes), nodes: nodes, generation: generation, rules)
             }
             guard share > 0 else { return rules.shareRetry }
             share -= 1
@@ -103,7 +110,7 @@ struct FleetBucket: Sendable, Equatable {
         }
         othersSeen = others.count
         if nodes > 1 {
-            grant(now: now, divisor: 2 * Int64(nodes) - 1, generation: generation, rules)
+            grant(now: now, divisor: 2 * Int64(nodes) - 1, nodes: nodes, generation: generation, rules)
         } else {
             shareGeneration = -1
         }
@@ -113,9 +120,15 @@ struct FleetBucket: Sendable, Equatable {
     /// waits to be published.
     func isIdle(now: Int64) -> Bool { tat <= now && unpublished == 0 && !queued }
 
-    private mutating func grant(now: Int64, divisor: Int64, generation: Int64, _ rules: Rules) {
+    private mutating func grant(now: Int64, divisor: Int64, nodes: Int, generation: Int64, _ rules: Rules) {
         let left = available(now: now, rules)
-        share = (left + divisor - 1) / divisor
+        // What the others cannot know of yet (`unpublished`: not yet published, or
+        // published by an exchange whose answer has not come back) never exceeds the
+        // node's local share of the limit: a node whose syncs are late (a starved
+        // thread, a slow server) stops there instead of spending shares the others
+        // never hear of.
+        let unseen = max(0, rules.localShare(nodes: nodes) - unpublished)
+        share = min((left + divisor - 1) / divisor, unseen)
         shareGeneration = generation
     }
 }
