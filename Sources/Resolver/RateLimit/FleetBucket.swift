@@ -11,6 +11,9 @@
 ///   first time, or left out of the node's last two syncs: its share is stale),
 ///   `1/(2n-1)` of it after each sync of the key. Rounded up, so that a bucket that holds anything lets every node through
 ///   once. Shares are why n nodes cannot each spend a whole bucket between two syncs.
+/// - A share never lets the node's admissions that the others cannot know of yet
+///   (`unpublished`) exceed its local share of the limit, `ceil(limit / 2n)`: late syncs
+///   (a busy machine, a slow database) cannot hide more than that from the fleet.
 struct FleetBucket: Sendable, Equatable {
     /// The fleet's bucket: empty again at this time (microseconds).
     var tat: Int64
