@@ -95,16 +95,42 @@ final class FleetBucketTests: XCTestCase {
     }
 
     func testAShareLeftOutOfTwoSyncsIsReplacedByAFreshOneFromWhatTheNodeKnows() {
+        let rules = FleetBucket.Rules(limit: 60)
         var b = FleetBucket(now: 0)
         b.apply(FleetOthersView(count: 0, backlog: 0), published: 0, now: 0, nodes: 3, generation: 1, rules)
-        XCTAssertEqual(b.share, 6, "30 / 5")
+        XCTAssertEqual(b.share, 10, "the local share, ceil(60 / 6), below ceil(60 / 5)")
         XCTAssertNil(b.acquire(now: 0, nodes: 3, generation: 1, rules))
         XCTAssertNil(b.acquire(now: 0, nodes: 3, generation: 2, rules), "one sync later it still holds")
-        XCTAssertEqual(b.share, 4)
-        // Left out of two syncs (the key rested): a sixth of what the node knows is left.
-        XCTAssertNil(b.acquire(now: 300_000, nodes: 3, generation: 3, rules))
-        XCTAssertEqual(b.share, 4, "ceil(28 / 6) - 1")
-        XCTAssertEqual(b.shareGeneration, 3)
+        XCTAssertEqual(b.share, 8)
+        // The two are published; then the key rests, left out of two syncs: a sixth of
+        // what the node knows is left.
+        b.apply(FleetOthersView(count: 0, backlog: 0), published: 2, now: 0, nodes: 3, generation: 2, rules)
+        XCTAssertNil(b.acquire(now: 300_000, nodes: 3, generation: 4, rules))
+        XCTAssertEqual(b.share, 9, "ceil(58 / 6) - 1")
+        XCTAssertEqual(b.shareGeneration, 4)
+    }
+
+    func testWhatTheOthersCannotKnowOfYetNeverExceedsTheLocalShare() {
+        // Issue 33 item 14: a sync that collected before the node's first five admissions
+        // comes back without them (published 0): the others have not seen those five, and
+        // a fifth of the 25 the node believes left would let it admit five more unseen.
+        var b = FleetBucket(now: 0)
+        for _ in 0..<5 { XCTAssertNil(b.acquire(now: 0, nodes: 3, generation: 0, rules)) }
+        b.apply(FleetOthersView(count: 0, backlog: 0), published: 0, now: 100_000, nodes: 3, generation: 1, rules)
+        XCTAssertEqual(b.share, 0, "ceil(30 / 6) = 5 unseen already")
+        XCTAssertEqual(b.acquire(now: 100_000, nodes: 3, generation: 1, rules), rules.shareRetry)
+        // Its next sync publishes them: a fifth of what is left again.
+        b.apply(FleetOthersView(count: 0, backlog: 0), published: 5, now: 200_000, nodes: 3, generation: 2, rules)
+        XCTAssertEqual(b.share, 5)
+        // Syncs that come back late while the node admits: never more than 5 unseen.
+        for _ in 0..<3 { XCTAssertNil(b.acquire(now: 200_000, nodes: 3, generation: 2, rules)) }
+        b.apply(FleetOthersView(count: 0, backlog: 0), published: 0, now: 300_000, nodes: 3, generation: 3, rules)
+        XCTAssertEqual(b.share, 2, "3 unseen: 2 more at most")
+        XCTAssertEqual(b.unpublished, 3)
+        // Alone (one node), nothing is hidden from anyone: the whole bucket.
+        b.apply(FleetOthersView(count: 0, backlog: 0), published: 0, now: 300_000, nodes: 1, generation: 4, rules)
+        for _ in 0..<22 { XCTAssertNil(b.acquire(now: 300_000, nodes: 1, generation: 4, rules)) }
+        XCTAssertNotNil(b.acquire(now: 300_000, nodes: 1, generation: 4, rules))
     }
 
     func testLosingTheOtherNodesEndsTheShares() {

@@ -218,8 +218,10 @@ class Browser:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         # Service(path): without it selenium-manager would look for a driver on the network.
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-        self.driver.set_page_load_timeout(15)
-        self.driver.set_script_timeout(5)
+        # Limits against a hang, not measures of speed: axe-core takes 3 s over a link's page
+        # beside `stress-ng --cpu 2` (0.5 s on a quiet machine), and more on a busier one.
+        self.driver.set_page_load_timeout(60)
+        self.driver.set_script_timeout(60)
         self.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_RECORDER})
         self.reset()
 

@@ -11,6 +11,9 @@
 ///   first time, or left out of the node's last two syncs: its share is stale),
 ///   `1/(2n-1)` of it after each sync of the key. Rounded up, so that a bucket that holds anything lets every node through
 ///   once. Shares are why n nodes cannot each spend a whole bucket between two syncs.
+/// - A share never lets the node's admissions that the others cannot know of yet
+///   (`unpublished`) exceed its local share of the limit, `ceil(limit / 2n)`: late syncs
+///   (a busy machine, a slow database) cannot hide more than that from the fleet.
 struct FleetBucket: Sendable, Equatable {
     /// The fleet's bucket: empty again at this time (microseconds).
     var tat: Int64
@@ -54,6 +57,13 @@ struct FleetBucket: Sendable, Equatable {
             tolerance = window - interval
             shareRetry = syncInterval
         }
+
+        /// The most a node may have admitted that the other nodes cannot know of yet:
+        /// `ceil(limit / 2n)`, its first share of a full bucket.
+        func localShare(nodes: Int) -> Int64 {
+            let divisor = 2 * Int64(max(nodes, 1))
+            return (Int64(limit) + divisor - 1) / divisor
+        }
     }
 
     /// Requests the bucket would still take at `now` (0 when spent).
@@ -76,7 +86,7 @@ struct FleetBucket: Sendable, Equatable {
         if let wait = wait(now: now, rules) { return wait }
         if nodes > 1 {
             if shareGeneration < 0 || generation - shareGeneration >= 2 {
-                grant(now: now, divisor: 2 * Int64(nodes), generation: generation, rules)
+                grant(now: now, divisor: 2 * Int64(nodes), nodes: nodes, generation: generation, rules)
             }
             guard share > 0 else { return rules.shareRetry }
             share -= 1
@@ -103,7 +113,7 @@ struct FleetBucket: Sendable, Equatable {
         }
         othersSeen = others.count
         if nodes > 1 {
-            grant(now: now, divisor: 2 * Int64(nodes) - 1, generation: generation, rules)
+            grant(now: now, divisor: 2 * Int64(nodes) - 1, nodes: nodes, generation: generation, rules)
         } else {
             shareGeneration = -1
         }
@@ -113,9 +123,15 @@ struct FleetBucket: Sendable, Equatable {
     /// waits to be published.
     func isIdle(now: Int64) -> Bool { tat <= now && unpublished == 0 && !queued }
 
-    private mutating func grant(now: Int64, divisor: Int64, generation: Int64, _ rules: Rules) {
+    private mutating func grant(now: Int64, divisor: Int64, nodes: Int, generation: Int64, _ rules: Rules) {
         let left = available(now: now, rules)
-        share = (left + divisor - 1) / divisor
+        // What the others cannot know of yet (`unpublished`: not yet published, or
+        // published by an exchange whose answer has not come back) never exceeds the
+        // node's local share of the limit: a node whose syncs are late (a starved
+        // thread, a slow server) stops there instead of spending shares the others
+        // never hear of.
+        let unseen = max(0, rules.localShare(nodes: nodes) - unpublished)
+        share = min((left + divisor - 1) / divisor, unseen)
         shareGeneration = generation
     }
 }

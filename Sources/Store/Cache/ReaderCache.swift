@@ -65,4 +65,7 @@ struct ReaderCache {
     func linksVersion(host: String) -> UInt64 { max(linksChangedAt[host] ?? 0, linksClearedAt) }
 
     var cachedLinkCount: Int { links.count }
+
+    /// How far this cache applied the invalidation log (`InvalidationLog.sequence`).
+    var sequenceSeen: UInt64 { seen }
 }

@@ -27,7 +27,7 @@ public final class PGFleetCounters: FleetCounters, Sendable {
     public let name: String
     public let keySeed: [UInt8]
     /// A node is live while its mark is younger than this (milliseconds, the server's clock).
-    public static let liveMilliseconds: Int64 = 1_000
+    public static let liveMilliseconds: Int64 = 5_000
     /// The mark is written again once it is this old (every third sync or so, not every
     /// one: each write of `nodes`, a logged table, is a WAL record shipped to standbys).
     public static let markMilliseconds: Int64 = 250

@@ -5,17 +5,24 @@ import Model
 /// connection, which only cache misses and the uncached reads use.
 ///
 /// A loop never waits for a connection to be made: when the connection breaks, reads
-/// fail at once with `.unavailable` (visits answer from the cache meanwhile), and the
-/// store's background thread makes a new one that the loop picks up on its next read
-/// (`PGConnectionSlot`).
+/// fail at once with `.unavailable` (a link answers from the loop's cache meanwhile, or
+/// from `LastKnownLinks` when another loop read it), and the store's background thread
+/// makes a new one that the loop picks up on its next read (`PGConnectionSlot`).
 final class PGReader: PGQueries {
     private var cache: ReaderCache
     private let slot: PGConnectionSlot
     /// The loop's connection (the slot replaces it when it broke).
     private var active: PGConnection
 
-    init(connection: PGConnection, slot: PGConnectionSlot, log: InvalidationLog, linkCacheCapacity: Int) {
+    /// The links every loop read, for a read that fails (shared by the store's readers).
+    private let lastKnown: LastKnownLinks
+
+    init(
+        connection: PGConnection, slot: PGConnectionSlot, log: InvalidationLog, linkCacheCapacity: Int,
+        lastKnown: LastKnownLinks
+    ) {
         cache = ReaderCache(log: log, linkCacheCapacity: linkCacheCapacity)
+        self.lastKnown = lastKnown
         self.slot = slot
         active = connection
         super.init(db: connection)
@@ -57,8 +64,19 @@ final class PGReader: PGQueries {
     override func link(host: String, key: String) throws(StoreError) -> Link? {
         cache.catchUp()
         if let cached = cache.link(host: host, key: key) { return cached }
-        let link = try super.link(host: host, key: key)
+        let readAfter = cache.sequenceSeen
+        let link: Link?
+        do throws(StoreError) {
+            link = try super.link(host: host, key: key)
+        } catch {
+            // The server is away (or refused the read): a link another loop read still
+            // answers, so that its visitors never get an error page (decision 0011).
+            guard let known = lastKnown.link(host: host, key: key) else { throw error }
+            cache.store(host: host, key: key, link: known)
+            return known
+        }
         cache.store(host: host, key: key, link: link)
+        if let link { lastKnown.remember(host: host, key: key, link: link, readAfter: readAfter) }
         return link
     }
 

@@ -85,13 +85,14 @@ public final class PGStore: Store, Sendable {
         let serverUp = ServerUpFlag()
         var slots: [PGConnectionSlot] = []
         var loopReaders: [PGReader] = []
+        let lastKnown = LastKnownLinks(log: log, capacity: options.linkCacheCapacity)
         for _ in 0..<max(readers, 1) {
             let slot = PGConnectionSlot(settings: settings, serverUp: serverUp.read)
             slots.append(slot)
             loopReaders.append(
                 PGReader(
                     connection: try PGConnection.connect(settings), slot: slot, log: log,
-                    linkCacheCapacity: options.linkCacheCapacity))
+                    linkCacheCapacity: options.linkCacheCapacity, lastKnown: lastKnown))
         }
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
