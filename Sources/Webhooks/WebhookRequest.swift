@@ -41,11 +41,12 @@ enum WebhookVerdict {
         return .retry(at: at)
     }
 
-    /// The first bytes of an answer, as text (invalid UTF-8 replaced).
+    /// The first bytes of an answer, as storable text (`StorableText`: invalid UTF-8 and
+    /// NUL replaced).
     static func answerText(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
-        var text = String(decoding: body.prefix(WebhookAttempt.keptAnswerBytes), as: UTF8.self)
-        // A cut inside a character leaves a replacement mark: fine for a preview.
+        var text = StorableText.from(body, maxBytes: WebhookAttempt.keptAnswerBytes)
+        // Each bad byte became 3 (U+FFFD): at most twice the bytes kept.
         if text.utf8.count > WebhookAttempt.keptAnswerBytes * 2 {
             text = String(text.prefix(WebhookAttempt.keptAnswerBytes))
         }

@@ -112,6 +112,21 @@ final class WebhookVerdictTests: XCTestCase {
         XCTAssertEqual(outcome(500, retryAfter: 60_000), .retry(at: 5_000))
     }
 
+    /// Issue 33 item 2: a receiver's answer is kept as storable text, whatever its bytes.
+    func testAnAnswerIsKeptAsStorableText() {
+        XCTAssertNil(WebhookVerdict.answerText([]))
+        XCTAssertEqual(WebhookVerdict.answerText(Array("ok".utf8) + [0, 0xFF]), "ok\u{FFFD}\u{FFFD}")
+        let long = WebhookVerdict.answerText([UInt8](repeating: 0, count: 5_000))
+        XCTAssertEqual(long?.unicodeScalars.count, WebhookAttempt.keptAnswerBytes)
+        XCTAssertEqual(long?.unicodeScalars.allSatisfy { $0 == "\u{FFFD}" }, true)
+        // An attempt made from outside text holds no NUL, however it was given.
+        let a = WebhookAttempt(
+            endpointId: "e", messageId: "m", number: 1, at: 0, durationMilliseconds: 1, status: nil,
+            error: "refused\u{0}", answer: "a\u{0}b", node: "n")
+        XCTAssertEqual(a.error, "refused\u{FFFD}")
+        XCTAssertEqual(a.answer, "a\u{FFFD}b")
+    }
+
     func testTheScheduleEnds() {
         XCTAssertEqual(outcome(500, tried: 10), .failed)
     }
