@@ -18,7 +18,7 @@ extension OpenAPIDocument {
         "stripe_environment_required", "stripe_attribution_conflict", "stripe_mode_mismatch", "domain_taken",
         "alias_taken", "external_id_taken", "folder_name_taken", "tag_name_taken", "pixel_name_taken",
         "biolink_name_taken", "method_not_allowed", "url_blocked", "dns_verification_failed", "validation_error",
-        "rate_limit_exceeded", "internal_server_error",
+        "rate_limit_exceeded", "internal_server_error", "webhook_url_taken",
     ]
 
     static let analyticsSchema = record(

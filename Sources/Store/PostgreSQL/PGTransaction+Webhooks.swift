@@ -99,6 +99,17 @@ extension PGTransaction {
         try db.run("pgt_put_webhook_endpoint", Self.putWebhookEndpointSQL, p)
     }
 
+    static let registerWebhookSecretKeySQL =
+        "INSERT INTO webhook_secret_keys (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING"
+
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        p.int(now)
+        try db.run("pgt_register_webhook_secret_key", Self.registerWebhookSecretKeySQL, p)
+    }
+
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool {
         webhookAudience.endpointsChanged()
         try willQuery()

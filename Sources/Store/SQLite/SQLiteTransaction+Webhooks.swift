@@ -83,6 +83,16 @@ extension SQLiteTransaction {
         }
     }
 
+    static let registerWebhookSecretKeySQL =
+        "INSERT INTO webhook_secret_keys (id, created_at) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING"
+
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {
+        try db.execute(Self.registerWebhookSecretKeySQL) { s in
+            s.bind(1, id)
+            s.bind(2, now)
+        }
+    }
+
     static let deleteWebhookEndpointSQL = "DELETE FROM webhook_endpoints WHERE id = ?1"
     static let deleteWebhookOutboxSQL = "DELETE FROM webhook_outbox WHERE endpoint_id = ?1"
     static let deleteWebhookAttemptsSQL = "DELETE FROM webhook_attempts WHERE endpoint_id = ?1"

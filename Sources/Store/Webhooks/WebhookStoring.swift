@@ -13,6 +13,12 @@ public protocol WebhookReading: AnyObject {
     func webhookAttempts(endpointId: String, messageId: String) throws(StoreError) -> [WebhookAttempt]
     /// The outbox's pending deliveries and the creation time of the oldest (`/metrics`).
     func webhookOutboxDepth() throws(StoreError) -> (pending: Int, oldestCreatedAt: Int64?)
+    /// The creation times of endpoint `endpointId`'s `webhook.test` events made at or after
+    /// `since` (`WebhookTestLimit`), through their partial index: a few entries.
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64]
+    /// The ids of the keys registered as sealing the signing secrets (decision 0031), oldest
+    /// first; empty before the first seal.
+    func webhookSecretKeyIds() throws(StoreError) -> [String]
 }
 
 /// What a delivery thread learned from one attempt, to write with it.
@@ -44,6 +50,8 @@ public protocol WebhookWriting: WebhookReading {
     func replaceWebhookBody(messageId: String, body: [UInt8]) throws(StoreError) -> Int
     /// Inserts or replaces the endpoint.
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError)
+    /// Registers key `id` as sealing signing secrets (nothing when it already is).
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError)
     /// Deletes the endpoint with its deliveries and attempts; false when there was none.
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool
     /// Leases to `owner` until `leaseUntil` the oldest due deliveries of enabled endpoints

@@ -14,6 +14,9 @@ extension MemoryAccess {
     func webhookOutboxDepth() throws(StoreError) -> (pending: Int, oldestCreatedAt: Int64?) {
         (s.webhookEvents.count, s.webhookEvents.first?.at)
     }
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] { [] }
+    func webhookSecretKeyIds() throws(StoreError) -> [String] { [] }
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {}
 
     func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
         true

@@ -23,6 +23,7 @@ enum SchemaFixtures {
         (12, v12),
         (13, v13),
         (14, v14),
+        (16, v16),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -624,5 +625,22 @@ enum SchemaFixtures {
                 CREATE INDEX link_referrer_counts_day ON link_referrer_counts(day);
                 INSERT INTO link_referrer_counts VALUES ('\(linkId)', 0, 't.co', 1);
                 PRAGMA user_version = 14;
+                """)
+
+    /// Version 16 (issue 33): the test events' partial index and the registry of the keys that
+    /// seal the webhooks' signing secrets, with one key's id. (It follows 14 until issue 33's
+    /// version 15 is merged: then it follows `v15`.)
+    static let v16 =
+        v14
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 14;",
+            with: """
+                CREATE INDEX webhook_outbox_tests ON webhook_outbox(endpoint_id, message_id) WHERE type = 'webhook.test';
+                CREATE TABLE webhook_secret_keys (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO webhook_secret_keys VALUES ('wk_fixture', 1000);
+                PRAGMA user_version = 16;
                 """)
 }
