@@ -33,6 +33,9 @@ public final class WebhookDispatcher: Sendable {
 
     private let store: any Store
     private let settings: WebhookDeliverySettings
+    /// Opens the sealed signing secrets (decision 0031); an endpoint whose secrets this
+    /// node cannot open is left to the nodes that can.
+    private let secrets: WebhookSecretKeeper
     private let client: HTTPSClient
     private let owner: String
     private let state = Monitor(State())
@@ -41,11 +44,12 @@ public final class WebhookDispatcher: Sendable {
 
     /// `warn` logs what went wrong (never a secret, never a body).
     public init(
-        store: any Store, settings: WebhookDeliverySettings, userAgent: String,
+        store: any Store, settings: WebhookDeliverySettings, secrets: WebhookSecretKeeper, userAgent: String,
         warn: @escaping @Sendable (String, [(String, String)]) -> Void
     ) throws(NetworkError) {
         self.store = store
         self.settings = settings
+        self.secrets = secrets
         self.client = try HTTPSClient(rootsFile: settings.caRootsFile, userAgent: userAgent)
         self.owner = settings.node + ":" + String(getpid())
         self.warn = warn
@@ -110,6 +114,8 @@ public final class WebhookDispatcher: Sendable {
             let batch: [(WebhookDelivery, WebhookEndpoint)]
             do {
                 batch = try claim(excluding: excluded)
+                // A key met in the store that this node lacks: its file may have been replaced.
+                secrets.reloadIfMissing()
             } catch {
                 warn("webhooks: cannot claim deliveries", [("error", "\(error)")])
                 pause(milliseconds: settings.pollMilliseconds)
@@ -141,11 +147,12 @@ public final class WebhookDispatcher: Sendable {
         let owner = self.owner
         let lease = settings.leaseMilliseconds
         let limit = settings.claimBatch
+        let secrets = self.secrets
         return try store.writeAndWait { tx in
             let now = Int64(Clock.nowMilliseconds())
             let rows = try tx.claimWebhookDeliveries(
                 owner: owner, now: now, leaseUntil: now + lease, limit: limit, perEndpoint: limit,
-                excluding: excluding)
+                excluding: excluding, leaving: { !secrets.canOpen($0, at: now) })
             var endpoints: [String: WebhookEndpoint] = [:]
             var out: [(WebhookDelivery, WebhookEndpoint)] = []
             for d in rows {
@@ -184,9 +191,16 @@ public final class WebhookDispatcher: Sendable {
         var failure: String?
         var answer: String?
         var retryAfter: Int64?
-        do {
+        do throws(NetworkError) {
+            let signing: [String]
+            do {
+                signing = try secrets.signingSecrets(e, at: at)
+            } catch {
+                // Never sent unsigned or signed with something else: a failed attempt, tried again.
+                throw NetworkError.refused("the endpoint's signing secret cannot be opened: \(error)")
+            }
             let r = try session.send(
-                "POST", e.url, headers: WebhookRequest.headers(d, endpoint: e, nowMilliseconds: at), body: d.body,
+                "POST", e.url, headers: WebhookRequest.headers(d, secrets: signing, nowMilliseconds: at), body: d.body,
                 timeoutMilliseconds: settings.timeoutMilliseconds,
                 options: HTTPSClient.Options(
                     allowHTTP: settings.allowHTTP, publicAddressesOnly: !settings.allowPrivate,

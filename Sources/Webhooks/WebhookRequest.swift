@@ -3,11 +3,10 @@ import Model
 import Store
 
 /// The request of one attempt, per Standard Webhooks (decision 0028): the stored body as
-/// it is, signed with every secret the endpoint signs with at the attempt's time.
+/// it is, signed with every secret the endpoint signs with at the attempt's time (`secrets`,
+/// opened: `WebhookSecretKeeper.signingSecrets`).
 enum WebhookRequest {
-    static func headers(_ delivery: WebhookDelivery, endpoint: WebhookEndpoint, nowMilliseconds: Int64)
-        -> [(String, String)]
-    {
+    static func headers(_ delivery: WebhookDelivery, secrets: [String], nowMilliseconds: Int64) -> [(String, String)] {
         let timestamp = nowMilliseconds / 1_000
         return [
             ("Content-Type", "application/json"),
@@ -16,8 +15,7 @@ enum WebhookRequest {
             (
                 "webhook-signature",
                 WebhookSignature.header(
-                    secrets: endpoint.signingSecrets(at: nowMilliseconds), id: delivery.messageId,
-                    timestamp: timestamp, body: delivery.body)
+                    secrets: secrets, id: delivery.messageId, timestamp: timestamp, body: delivery.body)
             ),
         ]
     }

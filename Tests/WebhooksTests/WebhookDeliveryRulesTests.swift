@@ -138,7 +138,8 @@ final class WebhookVerdictTests: XCTestCase {
         let e = WebhookEndpoint(
             id: "e", url: "https://x.example/", eventTypes: [.openCreated],
             secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", createdAt: 0, updatedAt: 0)
-        let headers = WebhookRequest.headers(d, endpoint: e, nowMilliseconds: 1_614_265_330_999)
+        let headers = WebhookRequest.headers(
+            d, secrets: e.signingSecrets(at: 1_614_265_330_999), nowMilliseconds: 1_614_265_330_999)
         XCTAssertEqual(headers.first { $0.0 == "webhook-timestamp" }?.1, "1614265330")
         XCTAssertEqual(headers.first { $0.0 == "webhook-id" }?.1, "msg_p5jXN8AQM9LWM0D4loKWxJek")
         XCTAssertEqual(

@@ -35,6 +35,8 @@ final class EdgeApplication {
     private let serveLock: ServeLock
     /// On PostgreSQL: the node's row in `nodes`, and its name held (`NodeHeartbeat`).
     private let heartbeat: PGNodeHeartbeat?
+    /// Seals the webhooks' signing secrets stored as such (decision 0031).
+    private let webhookSealing: WebhookSecretSealing
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
@@ -75,6 +77,8 @@ final class EdgeApplication {
         }
         let hasher = SourceAddressHasher(
             key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory, backend: backend))
+        let webhookSecrets = try Self.webhookSecrets(configuration: configuration, backend: backend, log: log)
+        webhookSealing = webhookSecrets.sealing
         for file in SecretFileModes.enforce(configuration) {
             log.warn(
                 file.madePrivate
@@ -157,12 +161,14 @@ final class EdgeApplication {
             httpsActive: { host in server.certificates.covers(host) },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
             fleet: try backend.fleetCounters(node: configuration.node))
-        let webhooks = try WebhookWiring.dispatcher(configuration: configuration, store: store, log: log)
+        let webhooks = try WebhookWiring.dispatcher(
+            configuration: configuration, store: store, secrets: webhookSecrets.keeper, log: log)
         webhooksReaderLoop = readers - 1
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP, webhooks: webhooks)
+            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP, webhooks: webhooks,
+            webhookSecrets: webhookSecrets.keeper)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -245,6 +251,7 @@ final class EdgeApplication {
                 ])
         }
         console?.start()
+        webhookSealing.start()
         services.webhooks?.start(
             depthReaderLoop: webhooksReaderLoop, releaseEveryLease: services.backend.name == "sqlite")
         heartbeat?.update(listening: NodeHeartbeat.listening(server))
@@ -292,6 +299,7 @@ final class EdgeApplication {
         services.acme?.stop()
         server.wait()
         services.webhooks?.stop()
+        webhookSealing.stop()
         console?.stop()
         services.geoIP?.stop()
         services.resolver.stopFleetSync()

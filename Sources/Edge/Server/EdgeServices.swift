@@ -30,12 +30,14 @@ final class EdgeServices: Sendable {
     let acme: CertificateAutomation?
     /// Outgoing webhooks' delivery threads (decision 0028).
     let webhooks: WebhookDispatcher?
+    /// The keyring that seals their signing secrets, and whether to (decision 0031).
+    let webhookSecrets: WebhookSecretKeeper?
 
     init(
         configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,
         resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
         certificateHealth: CertificateHealth, acme: CertificateAutomation?, geoIP: GeoIPLookup? = nil,
-        webhooks: WebhookDispatcher? = nil
+        webhooks: WebhookDispatcher? = nil, webhookSecrets: WebhookSecretKeeper? = nil
     ) {
         self.configuration = configuration
         self.log = log
@@ -52,6 +54,7 @@ final class EdgeServices: Sendable {
         self.certificateHealth = certificateHealth
         self.acme = acme
         self.webhooks = webhooks
+        self.webhookSecrets = webhookSecrets
         self.deepViews = DeepViewCache(pages: pages, loops: configuration.loops)
     }
 

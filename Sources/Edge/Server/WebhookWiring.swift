@@ -1,11 +1,12 @@
+import Model
 import Store
 import Webhooks
 
 /// The webhooks' delivery threads from the configuration (decision 0028).
 enum WebhookWiring {
-    static func dispatcher(configuration: EdgeConfiguration, store: any Store, log: Log) throws(EdgeStartError)
-        -> WebhookDispatcher
-    {
+    static func dispatcher(
+        configuration: EdgeConfiguration, store: any Store, secrets: WebhookSecretKeeper, log: Log
+    ) throws(EdgeStartError) -> WebhookDispatcher {
         var settings = WebhookDeliverySettings()
         let c = configuration.webhooks
         settings.threads = c.threads
@@ -17,7 +18,8 @@ enum WebhookWiring {
         settings.node = configuration.node
         do {
             return try WebhookDispatcher(
-                store: store, settings: settings, userAgent: "biqli-edge-webhooks/" + EdgeCommand.version,
+                store: store, settings: settings, secrets: secrets,
+                userAgent: "biqli-edge-webhooks/" + EdgeCommand.version,
                 warn: { message, fields in log.warn(message, fields.map { ($0.0, .string($0.1)) }) })
         } catch {
             throw .io("BIQLI_EDGE_WEBHOOK_CA_ROOTS: \(error)")
@@ -44,5 +46,48 @@ enum WebhookMetrics {
             biqli_webhook_outbox_oldest_pending_age_seconds \(Double(s.oldestPendingAgeMilliseconds) / 1_000)
 
             """
+    }
+}
+
+extension EdgeApplication {
+    /// The keyring of the webhooks' signing secrets from the data directory, made when the
+    /// store registered none (decision 0031), and what seals the secrets stored as such.
+    static func webhookSecrets(configuration: EdgeConfiguration, backend: StoreBackend, log: Log)
+        throws(EdgeStartError) -> (keeper: WebhookSecretKeeper, sealing: WebhookSecretSealing)
+    {
+        let registered: [String]
+        do {
+            registered = try backend.store.reader(loop: 0).webhookSecretKeyIds()
+        } catch {
+            throw .store("cannot read the webhook secret keys' registry: \(error.safeMessage)")
+        }
+        let path = WebhookKeyFile.path(dataDirectory: configuration.dataDirectory)
+        let loaded: (WebhookKeyring?, made: Bool)
+        do throws(WebhookKeyFile.Failure) {
+            loaded = try WebhookKeyFile.load(dataDirectory: configuration.dataDirectory, registered: registered)
+        } catch {
+            throw .io(error.description)
+        }
+        if loaded.made, let key = loaded.0?.current {
+            log.info("webhook secret key made", [("path", .string(path)), ("key", .string(key.id))])
+        }
+        let keeper = WebhookSecretKeeper(
+            keyring: loaded.0, sealing: false, path: path, reload: { (try? WebhookKeyFile.read(path)) ?? nil })
+        if loaded.0 == nil {
+            log.error(
+                "webhook secrets cannot be opened on this node",
+                [
+                    ("path", .string(path)), ("keys", .array(registered.map { .string($0) })),
+                    ("fix", .string("copy the file from a node of the fleet, or restore it from the backup")),
+                ])
+        }
+        var gate: (@Sendable () throws -> PGWebhookSealingGate.Verdict)?
+        if case .postgresql(let pg) = backend {
+            let settings = pg.settings
+            gate = { try PGWebhookSealingGate.check(settings: settings) }
+        }
+        let sealing = WebhookSecretSealing(
+            store: backend.store, keeper: keeper, gate: gate, sealedBefore: !registered.isEmpty, log: log)
+        return (keeper, sealing)
     }
 }

@@ -53,7 +53,7 @@ enum WebhookOperations {
                 "url", "cannot be added: a workspace has at most \(WebhookInput.maxEndpoints) webhook endpoints")
         }
         try refuseTakenURL(endpoint, among: others)
-        try tx.putWebhookEndpoint(endpoint)
+        try tx.putWebhookEndpoint(try sealed(endpoint, tx, env, now: call.now))
         // The secret is shown this once; a replay of the request gets null in its place.
         return ManagementAnswer(
             201, WebhookJSON.endpoint(endpoint, secret: endpoint.secret),
@@ -102,7 +102,7 @@ enum WebhookOperations {
         endpoint.previousSecretExpiresAt = overlap > 0 ? call.now + Int64(overlap) * 1_000 : nil
         endpoint.secret = WebhookSecret.make()
         endpoint.updatedAt = call.now
-        try tx.putWebhookEndpoint(endpoint)
+        try tx.putWebhookEndpoint(try sealed(endpoint, tx, env, now: call.now))
         return ManagementAnswer(
             200, WebhookJSON.endpoint(endpoint, secret: endpoint.secret),
             replayBody: WebhookJSON.endpoint(endpoint, secret: "").replacing("secret", with: .null))
@@ -178,6 +178,15 @@ enum WebhookOperations {
             throw ManagementError.internalError
         }
         return ManagementAnswer(202, WebhookJSON.delivery(again))
+    }
+
+    /// `endpoint` as stored: its secrets sealed (decision 0031) when the edge seals them.
+    static func sealed(
+        _ endpoint: WebhookEndpoint, _ tx: any StoreTransaction, _ env: ManagementEnvironment, now: Int64
+    )
+        throws -> WebhookEndpoint
+    {
+        try env.webhookSecrets?.sealed(endpoint, tx, now: now) ?? endpoint
     }
 
     static func testEvent(_ endpoint: WebhookEndpoint, now: Int64) -> WebhookEvent {

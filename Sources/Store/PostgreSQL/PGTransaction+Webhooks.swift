@@ -145,13 +145,14 @@ extension PGTransaction {
         .map { "o." + $0.filter { !$0.isWhitespace } }.joined(separator: ", ")
 
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery] {
         try willQuery()
         var c = PGParams()
         c.int(now)
         c.int(Int64(perEndpoint < limit ? limit * 4 : limit))
-        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled || leaving($0) }.map(\.id))
         c.text(WebhookEndpoint.storedList(left.sorted()))
         let rows = try db.run("pgt_webhook_candidates", Self.webhookCandidatesSQL, c)
         guard rows.rowCount > 0 else { return [] }

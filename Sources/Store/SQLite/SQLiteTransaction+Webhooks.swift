@@ -120,9 +120,10 @@ extension SQLiteTransaction {
         """
 
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery] {
-        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled || leaving($0) }.map(\.id))
         let candidates = try db.queryAll(
             Self.webhookCandidatesSQL,
             { s in

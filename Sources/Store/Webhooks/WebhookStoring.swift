@@ -58,9 +58,12 @@ public protocol WebhookWriting: WebhookReading {
     /// not leased to anyone, at most `limit`, at most `perEndpoint` of one endpoint, none of
     /// the endpoints in `excluding` (those this node's threads are busy with already:
     /// `WebhookClaimPlan`). On PostgreSQL other nodes' claims are skipped, not waited for
-    /// (`FOR UPDATE SKIP LOCKED`).
+    /// (`FOR UPDATE SKIP LOCKED`). Nor of the endpoints `leaving` says this node cannot
+    /// serve (their signing secrets sealed with a key it does not hold: decision 0031),
+    /// which it is asked of as the endpoints are read.
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery]
     /// Writes an attempt of a delivery claimed by `owner` when it made `claimedAttempts`
     /// attempts, with its outcome, and the endpoint's health: false (nothing written)
@@ -74,6 +77,17 @@ public protocol WebhookWriting: WebhookReading {
     /// Releases the leases of `owner`'s prefix (`nil`: every lease): one process serves a
     /// SQLite file, so its leases at start-up are a dead process's.
     func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError)
+}
+
+extension WebhookWriting {
+    /// A claim that leaves no endpoint out but `excluding` and the disabled ones.
+    public func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] {
+        try claimWebhookDeliveries(
+            owner: owner, now: now, leaseUntil: leaseUntil, limit: limit, perEndpoint: perEndpoint,
+            excluding: excluding, leaving: { _ in false })
+    }
 }
 
 extension WebhookAttemptOutcome {

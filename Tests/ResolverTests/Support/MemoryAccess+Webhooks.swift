@@ -41,7 +41,8 @@ extension MemoryAccess {
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) {}
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { false }
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery] { [] }
     func finishWebhookAttempt(
         _ attempt: WebhookAttempt, owner: String, claimedAttempts: Int, outcome: WebhookAttemptOutcome, now: Int64
