@@ -232,9 +232,12 @@ final class EdgeApplication {
     /// Starts serving, waits for SIGTERM/SIGINT (graceful stop) and SIGHUP (certificate reload).
     func runUntilSignalled() -> Int32 {
         var set = EdgeApplication.handledSignals
+        // Before the loops serve: on SQLite the secrets stored as such are sealed now.
+        webhookSealing.start()
         do {
             try server.start(handler: handler)
         } catch {
+            webhookSealing.stop()
             heartbeat?.stop()
             printError("biqli-edge: \(error)")
             return 1
@@ -251,7 +254,6 @@ final class EdgeApplication {
                 ])
         }
         console?.start()
-        webhookSealing.start()
         services.webhooks?.start(
             depthReaderLoop: webhooksReaderLoop, releaseEveryLease: services.backend.name == "sqlite")
         heartbeat?.update(listening: NodeHeartbeat.listening(server))

@@ -26,18 +26,22 @@ final class WebhookSecretSealing: Sendable {
     /// The store registered a key at start-up: the fleet sealed before (and raised
     /// `compatible_from` then), so an open gate needs no settling.
     private let sealedBefore: Bool
+    /// After secrets stored as such were sealed: SQLite's WAL emptied into the file, so that
+    /// no page keeps them (`SQLiteStore.truncateWAL`).
+    private let afterSealing: (@Sendable () throws -> Void)?
     private let log: Log
     private let state = Monitor(State())
 
     /// `gate`: PostgreSQL's (nil on SQLite, which seals at once).
     init(
         store: any Store, keeper: WebhookSecretKeeper, gate: (@Sendable () throws -> PGWebhookSealingGate.Verdict)?,
-        sealedBefore: Bool, log: Log
+        sealedBefore: Bool, afterSealing: (@Sendable () throws -> Void)? = nil, log: Log
     ) {
         self.store = store
         self.keeper = keeper
         self.gate = gate
         self.sealedBefore = sealedBefore
+        self.afterSealing = afterSealing
         self.log = log
     }
 
@@ -83,7 +87,8 @@ final class WebhookSecretSealing: Sendable {
 
     /// One check: the gate (PostgreSQL), then the seal of what is stored as such.
     private func pass() {
-        if keeper.keyring == nil { return }  // said at start-up, and by `check`
+        // Without a keyring (said at start-up, and by `check`) the gate still decides: once
+        // the fleet seals, this node refuses new secrets rather than store them as such.
         if let gate, !keeper.isSealing {
             let now = Int64(Clock.monotonicNanoseconds() / 1_000_000)
             do {
@@ -116,7 +121,10 @@ final class WebhookSecretSealing: Sendable {
         }
         do {
             let changed = try Self.sealStored(store: store, keeper: keeper)
-            if changed > 0 { log.info("webhook secrets sealed", [("endpoints", .int(Int64(changed)))]) }
+            if changed > 0 {
+                try afterSealing?()
+                log.info("webhook secrets sealed", [("endpoints", .int(Int64(changed)))])
+            }
         } catch {
             log.error("webhook secrets: cannot seal", [("detail", .string("\(error)"))])
         }

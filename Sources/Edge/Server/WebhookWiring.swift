@@ -82,12 +82,17 @@ extension EdgeApplication {
                 ])
         }
         var gate: (@Sendable () throws -> PGWebhookSealingGate.Verdict)?
-        if case .postgresql(let pg) = backend {
+        var afterSealing: (@Sendable () throws -> Void)?
+        switch backend {
+        case .postgresql(let pg):
             let settings = pg.settings
             gate = { try PGWebhookSealingGate.check(settings: settings) }
+        case .sqlite(let file):
+            afterSealing = { _ = try file.truncateWAL() }
         }
         let sealing = WebhookSecretSealing(
-            store: backend.store, keeper: keeper, gate: gate, sealedBefore: !registered.isEmpty, log: log)
+            store: backend.store, keeper: keeper, gate: gate, sealedBefore: !registered.isEmpty,
+            afterSealing: afterSealing, log: log)
         return (keeper, sealing)
     }
 }

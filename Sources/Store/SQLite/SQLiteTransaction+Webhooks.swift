@@ -64,6 +64,12 @@ extension SQLiteTransaction {
 
     func putWebhookEndpoint(_ e: WebhookEndpoint) throws(StoreError) {
         webhookAudience.endpointsChanged()
+        // The row replaced may hold a secret as an older version stored it (decision 0031):
+        // its bytes are overwritten, not left in the page's free space (Debian's SQLite does
+        // so by default; another build might not). Rare writes: the pragma costs nothing.
+        let secure = try db.integer("PRAGMA secure_delete")
+        if secure == 0 { try db.exec("PRAGMA secure_delete = ON") }
+        defer { if secure == 0 { try? db.exec("PRAGMA secure_delete = OFF") } }
         try db.execute(Self.putWebhookEndpointSQL) { s in
             s.bind(1, e.id)
             s.bind(2, e.url)
