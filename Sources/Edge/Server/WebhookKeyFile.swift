@@ -43,16 +43,27 @@ enum WebhookKeyFile {
     }
 
     /// The keyring at start-up: the file's; or, when there is none and the store registered
-    /// no key yet (a new edge, or one upgraded from before sealing), a new one written there.
-    /// Nil when the file is missing but the store's secrets are sealed (a node not given the
-    /// fleet's file, a store restored without its data directory): the caller says so, and
-    /// this node neither seals nor signs sealed secrets until the file is there.
-    static func load(dataDirectory: String, registered: [String]) throws(Failure) -> (WebhookKeyring?, made: Bool) {
+    /// no key yet (a new edge, or one upgraded from before sealing), a new one, written there
+    /// and registered (`register` returns the registry after: on a new fleet the first node
+    /// to start wins, and the others are told to copy its file). Nil when the file is missing
+    /// but the store has a key (a node not given the fleet's file, a store restored without
+    /// its data directory): the caller says so, and this node neither seals nor signs sealed
+    /// secrets until the file is there.
+    static func load(dataDirectory: String, registered: [String], register: (String) throws -> [String])
+        throws -> (WebhookKeyring?, made: Bool, registered: [String])
+    {
         let file = path(dataDirectory: dataDirectory)
-        if let ring = try read(file) { return (ring, false) }
-        guard registered.isEmpty else { return (nil, false) }
+        if let ring = try read(file) { return (ring, false, registered) }
+        guard registered.isEmpty else { return (nil, false, registered) }
         let ring = WebhookKeyring(keys: [.generate()])
+        // The file first: a registered key that no file holds would be lost.
         try write(ring, to: file)
-        return (ring, true)
+        let after = try register(ring.keys[0].id)
+        guard after.contains(ring.keys[0].id) else {
+            // Another node of a new fleet registered its key first: its file is the fleet's.
+            _ = unlink(file)
+            return (nil, false, after)
+        }
+        return (ring, true, after)
     }
 }

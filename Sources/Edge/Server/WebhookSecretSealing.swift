@@ -23,7 +23,7 @@ final class WebhookSecretSealing: Sendable {
     private let store: any Store
     private let keeper: WebhookSecretKeeper
     private let gate: (@Sendable () throws -> PGWebhookSealingGate.Verdict)?
-    /// The store registered a key at start-up: the fleet sealed before (and raised
+    /// The store held a sealed secret at start-up: the fleet sealed before (and raised
     /// `compatible_from` then), so an open gate needs no settling.
     private let sealedBefore: Bool
     /// After secrets stored as such were sealed: SQLite's WAL emptied into the file, so that

@@ -1,3 +1,4 @@
+import Core
 import Model
 import Store
 import Webhooks
@@ -55,19 +56,23 @@ extension EdgeApplication {
     static func webhookSecrets(configuration: EdgeConfiguration, backend: StoreBackend, log: Log)
         throws(EdgeStartError) -> (keeper: WebhookSecretKeeper, sealing: WebhookSecretSealing)
     {
-        let registered: [String]
-        do {
-            registered = try backend.store.reader(loop: 0).webhookSecretKeyIds()
-        } catch {
-            throw .store("cannot read the webhook secret keys' registry: \(error.safeMessage)")
-        }
+        let store = backend.store
         let path = WebhookKeyFile.path(dataDirectory: configuration.dataDirectory)
-        let loaded: (WebhookKeyring?, made: Bool)
-        do throws(WebhookKeyFile.Failure) {
-            loaded = try WebhookKeyFile.load(dataDirectory: configuration.dataDirectory, registered: registered)
+        let loaded: (WebhookKeyring?, made: Bool, registered: [String])
+        do {
+            loaded = try WebhookKeyFile.load(
+                dataDirectory: configuration.dataDirectory, registered: try store.reader(loop: 0).webhookSecretKeyIds(),
+                register: { id in
+                    try store.writeAndWait { tx in
+                        try tx.registerFirstWebhookSecretKey(id: id, now: Int64(Clock.nowMilliseconds()))
+                    }
+                })
+        } catch let failure as WebhookKeyFile.Failure {
+            throw .io(failure.description)
         } catch {
-            throw .io(error.description)
+            throw .store("cannot read or register the webhook secret keys: \(error)")
         }
+        let registered = loaded.registered
         if loaded.made, let key = loaded.0?.current {
             log.info("webhook secret key made", [("path", .string(path)), ("key", .string(key.id))])
         }
@@ -90,9 +95,12 @@ extension EdgeApplication {
         case .sqlite(let file):
             afterSealing = { _ = try file.truncateWAL() }
         }
+        // A secret sealed already: the fleet sealed before, and raised `compatible_from` then.
+        let sealedBefore =
+            (try? store.reader(loop: 0).webhookEndpoints().contains { WebhookSecretSeal.isSealed($0.secret) }) ?? false
         let sealing = WebhookSecretSealing(
-            store: backend.store, keeper: keeper, gate: gate, sealedBefore: !registered.isEmpty,
-            afterSealing: afterSealing, log: log)
+            store: backend.store, keeper: keeper, gate: gate, sealedBefore: sealedBefore, afterSealing: afterSealing,
+            log: log)
         return (keeper, sealing)
     }
 }

@@ -110,6 +110,17 @@ extension PGTransaction {
         try db.run("pgt_register_webhook_secret_key", Self.registerWebhookSecretKeySQL, p)
     }
 
+    /// Under the fleet's secrets lock (held to the commit), so that two nodes starting at
+    /// once on a new database register one key, not one each.
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] {
+        try willQuery()
+        var lock = PGParams()
+        lock.int(StoreLock.fleetSecrets.rawValue)
+        try db.run("pgt_webhook_keys_lock", "SELECT pg_advisory_xact_lock($1)", lock)
+        if try webhookSecretKeyIds().isEmpty { try registerWebhookSecretKey(id: id, now: now) }
+        return try webhookSecretKeyIds()
+    }
+
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool {
         webhookAudience.endpointsChanged()
         try willQuery()

@@ -99,6 +99,12 @@ extension SQLiteTransaction {
         }
     }
 
+    /// One writer: the check and the insert cannot interleave with another's.
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] {
+        if try webhookSecretKeyIds().isEmpty { try registerWebhookSecretKey(id: id, now: now) }
+        return try webhookSecretKeyIds()
+    }
+
     static let deleteWebhookEndpointSQL = "DELETE FROM webhook_endpoints WHERE id = ?1"
     static let deleteWebhookOutboxSQL = "DELETE FROM webhook_outbox WHERE endpoint_id = ?1"
     static let deleteWebhookAttemptsSQL = "DELETE FROM webhook_attempts WHERE endpoint_id = ?1"

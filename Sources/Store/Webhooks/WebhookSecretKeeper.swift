@@ -127,12 +127,9 @@ public final class WebhookSecretKeeper: Sendable {
         guard let ring = keyring, let first = ring.current else {
             throw Problem.noKeyring(path: path, registered: registered).storeError
         }
-        if registered.isEmpty {
-            try tx.registerWebhookSecretKey(id: first.id, now: now)
-            return first
-        }
-        guard let key = ring.keys.first(where: { registered.contains($0.id) }) else {
-            throw Problem.notTheStoresKey(held: ring.ids, registered: registered).storeError
+        let known = registered.isEmpty ? try tx.registerFirstWebhookSecretKey(id: first.id, now: now) : registered
+        guard let key = ring.keys.first(where: { known.contains($0.id) }) else {
+            throw Problem.notTheStoresKey(held: ring.ids, registered: known).storeError
         }
         return key
     }

@@ -52,6 +52,10 @@ public protocol WebhookWriting: WebhookReading {
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError)
     /// Registers key `id` as sealing signing secrets (nothing when it already is).
     func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError)
+    /// Registers key `id` only when no key is registered yet (a new store's first key; two
+    /// nodes of a fleet starting at once register one of theirs, under a lock); returns the
+    /// registry as it then is.
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String]
     /// Deletes the endpoint with its deliveries and attempts; false when there was none.
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool
     /// Leases to `owner` until `leaseUntil` the oldest due deliveries of enabled endpoints

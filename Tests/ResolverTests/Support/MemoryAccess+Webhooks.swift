@@ -17,6 +17,7 @@ extension MemoryAccess {
     func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] { [] }
     func webhookSecretKeyIds() throws(StoreError) -> [String] { [] }
     func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {}
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] { [id] }
 
     func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
         true
