@@ -27,11 +27,17 @@ extension EdgeChecker {
         guard let ring else {
             guard !registered.isEmpty || !sealedWith.isEmpty else { return [] }
             let keys = Set(registered).union(sealedWith).sorted().joined(separator: ", ")
+            // No endpoint yet (a fleet that does not use webhooks): nothing fails now.
+            let severity: CheckFinding.Severity = stored.isEmpty ? .warning : .error
+            let effect =
+                stored.isEmpty
+                ? "this node could store no webhook endpoint's secret"
+                : "this node can sign no delivery of the \(endpoints.count) endpoint(s), nor store a new secret"
             return [
                 CheckFinding(
-                    severity: .error, code: "webhook_key_missing", subject: path,
+                    severity: severity, code: "webhook_key_missing", subject: path,
                     message:
-                        "The webhooks' signing secrets are sealed with keys kept in \(path) (\(keys)), which is missing: this node can sign no delivery of the \(endpoints.count) endpoints, nor store a new secret.",
+                        "The store's webhook signing secrets are sealed with keys kept in \(path) (\(keys)), which is missing: \(effect).",
                     fix:
                         "Copy the file from another node of the fleet, or restore it from the backup (biqli-edge restore). If it is lost, `biqli-edge webhook-key rotate --lost` makes a new one: then rotate every endpoint's secret (POST /api/v1/webhooks/{id}/secret/rotate with {\"overlapSeconds\":0}) and give the receivers their new secrets."
                 )

@@ -78,8 +78,10 @@ extension EdgeApplication {
         }
         let keeper = WebhookSecretKeeper(
             keyring: loaded.0, sealing: false, path: path, reload: { (try? WebhookKeyFile.read(path)) ?? nil })
+        let endpoints = (try? store.reader(loop: 0).webhookEndpoints()) ?? []
         if loaded.0 == nil {
-            log.error(
+            // An error once there are secrets to open; a fleet without endpoints is only told.
+            (endpoints.isEmpty ? log.warn : log.error)(
                 "webhook secrets cannot be opened on this node",
                 [
                     ("path", .string(path)), ("keys", .array(registered.map { .string($0) })),
@@ -96,8 +98,7 @@ extension EdgeApplication {
             afterSealing = { _ = try file.truncateWAL() }
         }
         // A secret sealed already: the fleet sealed before, and raised `compatible_from` then.
-        let sealedBefore =
-            (try? store.reader(loop: 0).webhookEndpoints().contains { WebhookSecretSeal.isSealed($0.secret) }) ?? false
+        let sealedBefore = endpoints.contains { WebhookSecretSeal.isSealed($0.secret) }
         let sealing = WebhookSecretSealing(
             store: backend.store, keeper: keeper, gate: gate, sealedBefore: sealedBefore, afterSealing: afterSealing,
             log: log)
