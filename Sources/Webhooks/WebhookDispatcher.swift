@@ -23,14 +23,6 @@ public final class WebhookDispatcher: Sendable {
         var busy: [String: Int] = [:]
     }
 
-    /// An attempt made, its outcome not yet written.
-    private struct Made: Sendable {
-        var attempt: WebhookAttempt
-        var claimedAttempts: Int
-        var outcome: WebhookAttemptOutcome
-        var at: Int64
-    }
-
     private let store: any Store
     private let settings: WebhookDeliverySettings
     /// Opens the sealed signing secrets (decision 0031); an endpoint whose secrets this
@@ -223,72 +215,8 @@ public final class WebhookDispatcher: Sendable {
         return Made(attempt: record, claimedAttempts: d.attempts, outcome: outcome, at: now)
     }
 
-    /// Writes outcomes, each only under its own lease, each in a write body of its own (one
-    /// batch of the writer's, a savepoint each): an outcome the store refuses costs only
-    /// itself, never the others of the group (issue 33 item 2). Queued in the rows' order
-    /// by event then endpoint, the order in which an erasure rewrites the same rows (event
-    /// by event, each event's endpoints in key order), so that the two, on two nodes of a
-    /// fleet, wait for each other instead of deadlocking.
-    private func record(_ unordered: [Made]) {
-        let made = unordered.sorted {
-            ($0.attempt.messageId, $0.attempt.endpointId) < ($1.attempt.messageId, $1.attempt.endpointId)
-        }
-        let results = write(made)
-        var refused: [Made] = []
-        for (m, result) in zip(made, results) {
-            switch result {
-            case .success(let ok): count(m, written: ok)
-            case .failure(let error):
-                warn(
-                    "webhooks: cannot record an attempt",
-                    [("endpoint", m.attempt.endpointId), ("id", m.attempt.messageId), ("error", "\(error)")])
-                // The receiver's text is the only part that comes from outside: without it
-                // the outcome counts (else it is sent again after the lease, forever).
-                if !error.isTransient, m.attempt.answer != nil || m.attempt.error != nil {
-                    var bare = m
-                    bare.attempt.answer = nil
-                    bare.attempt.error = "the attempt's outcome could not be stored with its answer"
-                    refused.append(bare)
-                } else {
-                    // Sent again after the lease (with the same webhook-id): the at-least-once window.
-                    statistics.count(lost: true)
-                }
-            }
-        }
-        guard !refused.isEmpty else { return }
-        for (m, result) in zip(refused, write(refused)) {
-            if case .success(let ok) = result { count(m, written: ok) } else { statistics.count(lost: true) }
-        }
-    }
-
-    /// Each outcome as a write of its own, queued in order; waits for all of them.
-    private func write(_ made: [Made]) -> [Result<Bool, StoreError>] {
-        let owner = self.owner
-        let results = Monitor([Result<Bool, StoreError>?](repeating: nil, count: made.count))
-        for (i, m) in made.enumerated() {
-            store.write(
-                { tx in
-                    try tx.finishWebhookAttempt(
-                        m.attempt, owner: owner, claimedAttempts: m.claimedAttempts, outcome: m.outcome, now: m.at)
-                },
-                completion: { result in
-                    results.withLock { $0[i] = result }
-                    results.broadcast()
-                })
-        }
-        return results.withCondition { held in
-            while held.state.contains(where: { $0 == nil }) { held.wait() }
-            return held.state.map { $0! }
-        }
-    }
-
-    private func count(_ m: Made, written: Bool) {
-        switch (written, m.outcome) {
-        case (false, _): statistics.count(lost: true)
-        case (true, .delivered): statistics.count(delivered: true)
-        case (true, .retry): statistics.count(retried: true)
-        case (true, .failed): statistics.count(failed: true)
-        }
+    private func record(_ made: [Made]) {
+        WebhookOutcomeWriter(store: store, owner: owner, statistics: statistics, warn: warn).record(made)
     }
 
     private func depthLoop(_ reader: any StoreReader) {
