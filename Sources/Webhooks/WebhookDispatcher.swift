@@ -23,16 +23,11 @@ public final class WebhookDispatcher: Sendable {
         var busy: [String: Int] = [:]
     }
 
-    /// An attempt made, its outcome not yet written.
-    private struct Made: Sendable {
-        var attempt: WebhookAttempt
-        var claimedAttempts: Int
-        var outcome: WebhookAttemptOutcome
-        var at: Int64
-    }
-
     private let store: any Store
     private let settings: WebhookDeliverySettings
+    /// Opens the sealed signing secrets (decision 0031); an endpoint whose secrets this
+    /// node cannot open is left to the nodes that can.
+    private let secrets: WebhookSecretKeeper
     private let client: HTTPSClient
     private let owner: String
     private let state = Monitor(State())
@@ -41,11 +36,12 @@ public final class WebhookDispatcher: Sendable {
 
     /// `warn` logs what went wrong (never a secret, never a body).
     public init(
-        store: any Store, settings: WebhookDeliverySettings, userAgent: String,
+        store: any Store, settings: WebhookDeliverySettings, secrets: WebhookSecretKeeper, userAgent: String,
         warn: @escaping @Sendable (String, [(String, String)]) -> Void
     ) throws(NetworkError) {
         self.store = store
         self.settings = settings
+        self.secrets = secrets
         self.client = try HTTPSClient(rootsFile: settings.caRootsFile, userAgent: userAgent)
         self.owner = settings.node + ":" + String(getpid())
         self.warn = warn
@@ -110,6 +106,8 @@ public final class WebhookDispatcher: Sendable {
             let batch: [(WebhookDelivery, WebhookEndpoint)]
             do {
                 batch = try claim(excluding: excluded)
+                // A key met in the store that this node lacks: its file may have been replaced.
+                secrets.reloadIfMissing()
             } catch {
                 warn("webhooks: cannot claim deliveries", [("error", "\(error)")])
                 pause(milliseconds: settings.pollMilliseconds)
@@ -141,11 +139,12 @@ public final class WebhookDispatcher: Sendable {
         let owner = self.owner
         let lease = settings.leaseMilliseconds
         let limit = settings.claimBatch
+        let secrets = self.secrets
         return try store.writeAndWait { tx in
             let now = Int64(Clock.nowMilliseconds())
             let rows = try tx.claimWebhookDeliveries(
                 owner: owner, now: now, leaseUntil: now + lease, limit: limit, perEndpoint: limit,
-                excluding: excluding)
+                excluding: excluding, leaving: { !secrets.canOpen($0, at: now) })
             var endpoints: [String: WebhookEndpoint] = [:]
             var out: [(WebhookDelivery, WebhookEndpoint)] = []
             for d in rows {
@@ -184,9 +183,16 @@ public final class WebhookDispatcher: Sendable {
         var failure: String?
         var answer: String?
         var retryAfter: Int64?
-        do {
+        do throws(NetworkError) {
+            let signing: [String]
+            do {
+                signing = try secrets.signingSecrets(e, at: at)
+            } catch {
+                // Never sent unsigned or signed with something else: a failed attempt, tried again.
+                throw NetworkError.refused("the endpoint's signing secret cannot be opened: \(error)")
+            }
             let r = try session.send(
-                "POST", e.url, headers: WebhookRequest.headers(d, endpoint: e, nowMilliseconds: at), body: d.body,
+                "POST", e.url, headers: WebhookRequest.headers(d, secrets: signing, nowMilliseconds: at), body: d.body,
                 timeoutMilliseconds: settings.timeoutMilliseconds,
                 options: HTTPSClient.Options(
                     allowHTTP: settings.allowHTTP, publicAddressesOnly: !settings.allowPrivate,
@@ -209,35 +215,8 @@ public final class WebhookDispatcher: Sendable {
         return Made(attempt: record, claimedAttempts: d.attempts, outcome: outcome, at: now)
     }
 
-    /// Writes outcomes in one write body, each only under its own lease, in the rows' order
-    /// by event then endpoint: the order in which an erasure rewrites the same rows (event
-    /// by event, each event's endpoints in key order), so that the two, on two nodes of a
-    /// fleet, wait for each other instead of deadlocking.
-    private func record(_ unordered: [Made]) {
-        let made = unordered.sorted {
-            ($0.attempt.messageId, $0.attempt.endpointId) < ($1.attempt.messageId, $1.attempt.endpointId)
-        }
-        let owner = self.owner
-        do {
-            let written = try store.writeAndWait { tx in
-                try made.map { m in
-                    try tx.finishWebhookAttempt(
-                        m.attempt, owner: owner, claimedAttempts: m.claimedAttempts, outcome: m.outcome, now: m.at)
-                }
-            }
-            for (m, ok) in zip(made, written) {
-                switch (ok, m.outcome) {
-                case (false, _): statistics.count(lost: true)
-                case (true, .delivered): statistics.count(delivered: true)
-                case (true, .retry): statistics.count(retried: true)
-                case (true, .failed): statistics.count(failed: true)
-                }
-            }
-        } catch {
-            // Sent again after the lease (with the same webhook-id): the at-least-once window.
-            for _ in made { statistics.count(lost: true) }
-            warn("webhooks: cannot record attempts", [("count", String(made.count)), ("error", "\(error)")])
-        }
+    private func record(_ made: [Made]) {
+        WebhookOutcomeWriter(store: store, owner: owner, statistics: statistics, warn: warn).record(made)
     }
 
     private func depthLoop(_ reader: any StoreReader) {

@@ -3,11 +3,10 @@ import Model
 import Store
 
 /// The request of one attempt, per Standard Webhooks (decision 0028): the stored body as
-/// it is, signed with every secret the endpoint signs with at the attempt's time.
+/// it is, signed with every secret the endpoint signs with at the attempt's time (`secrets`,
+/// opened: `WebhookSecretKeeper.signingSecrets`).
 enum WebhookRequest {
-    static func headers(_ delivery: WebhookDelivery, endpoint: WebhookEndpoint, nowMilliseconds: Int64)
-        -> [(String, String)]
-    {
+    static func headers(_ delivery: WebhookDelivery, secrets: [String], nowMilliseconds: Int64) -> [(String, String)] {
         let timestamp = nowMilliseconds / 1_000
         return [
             ("Content-Type", "application/json"),
@@ -16,8 +15,7 @@ enum WebhookRequest {
             (
                 "webhook-signature",
                 WebhookSignature.header(
-                    secrets: endpoint.signingSecrets(at: nowMilliseconds), id: delivery.messageId,
-                    timestamp: timestamp, body: delivery.body)
+                    secrets: secrets, id: delivery.messageId, timestamp: timestamp, body: delivery.body)
             ),
         ]
     }
@@ -41,11 +39,12 @@ enum WebhookVerdict {
         return .retry(at: at)
     }
 
-    /// The first bytes of an answer, as text (invalid UTF-8 replaced).
+    /// The first bytes of an answer, as storable text (`StorableText`: invalid UTF-8 and
+    /// NUL replaced).
     static func answerText(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
-        var text = String(decoding: body.prefix(WebhookAttempt.keptAnswerBytes), as: UTF8.self)
-        // A cut inside a character leaves a replacement mark: fine for a preview.
+        var text = StorableText.from(body, maxBytes: WebhookAttempt.keptAnswerBytes)
+        // Each bad byte became 3 (U+FFFD): at most twice the bytes kept.
         if text.utf8.count > WebhookAttempt.keptAnswerBytes * 2 {
             text = String(text.prefix(WebhookAttempt.keptAnswerBytes))
         }

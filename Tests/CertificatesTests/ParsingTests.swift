@@ -118,6 +118,14 @@ final class ParsingTests: XCTestCase {
         XCTAssertNil(ACMEProblem(json: ["detail": "no type"], status: 400, retryAfterMilliseconds: nil))
     }
 
+    /// Issue 33 item 2: a CA's problem is outside text, kept as `StorableText` makes it.
+    func testAProblemWithANulIsStorable() throws {
+        let json = try JSONParser.parse(#"{"type":"urn:x\u0000","detail":"bad\u0000news"}"#)
+        let p = try XCTUnwrap(ACMEProblem(json: json, status: 400, retryAfterMilliseconds: nil))
+        XCTAssertEqual(p.type, "urn:x\u{FFFD}")
+        XCTAssertEqual(p.detail, "bad\u{FFFD}news")
+    }
+
     func testADirectoryAndItsRenewalInformation() throws {
         let json = try JSONParser.parse(
             """

@@ -17,6 +17,7 @@ final class ManagementErrorCodeTests: XCTestCase {
         .insufficientScope(.linksRead), .idempotencyKeyRequired, .invalidClickId, .attributionRequired,
         .currencyUnavailable("xxx"), .rateLimited(retryAfterSeconds: 1), .invalidBrowserKey, .originRequired,
         .originNotAllowed("o"), .hostnameNotConfigured, .invalidPreflight("w"), .clientClickTrackingDisabled("w"),
+        .webhookURLTaken(endpointId: "e"), .webhookTestLimited(retryAfterSeconds: 1),
     ]
 
     func sampleCovers(_ error: ManagementError) -> Bool {
@@ -25,7 +26,7 @@ final class ManagementErrorCodeTests: XCTestCase {
             .idempotencyConflict, .eventConflict, .internalError, .insufficientScope, .idempotencyKeyRequired,
             .invalidClickId, .attributionRequired, .currencyUnavailable, .rateLimited, .invalidBrowserKey,
             .originRequired, .originNotAllowed, .hostnameNotConfigured, .invalidPreflight,
-            .clientClickTrackingDisabled:
+            .clientClickTrackingDisabled, .webhookURLTaken, .webhookTestLimited:
             return true
         }
     }

@@ -96,8 +96,8 @@ final class WebhookAPITests: XCTestCase {
             send(.post, "/api/v1/webhooks", ["url": "https://a.example/", "events": ["open.created"], "appIds": ["x"]])
                 .0,
             422)
-        for _ in 1..<WebhookInput.maxEndpoints { XCTAssertEqual(create().0, 201) }
-        XCTAssertEqual(create().0, 422, "at most 50 endpoints")
+        for i in 1..<WebhookInput.maxEndpoints { XCTAssertEqual(create("https://hooks.example.com/\(i)").0, 201) }
+        XCTAssertEqual(create("https://hooks.example.com/more").0, 422, "at most 50 endpoints")
     }
 
     func testEventsAreQueuedAndTheirDeliveriesShown() throws {

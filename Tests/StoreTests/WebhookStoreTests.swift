@@ -334,6 +334,31 @@ enum WebhookStoreCases {
         XCTAssertEqual(try read().webhookAttempts(endpointId: "biq_whk_a", messageId: lead.id).count, 1)
     }
 
+    /// Issue 33: an endpoint's test events by time (only its own, only tests, only the
+    /// window's), and the registry of the keys that seal secrets.
+    static func testEventTimesAndKeyRegistry(write: Write, read: () -> any StoreReader) throws {
+        let now = Int64(Clock.nowMilliseconds())
+        try write { tx in
+            try tx.putWebhookEndpoint(endpoint("biq_whk_a", [.openCreated]))
+            try tx.putWebhookEndpoint(endpoint("biq_whk_b", [.openCreated]))
+            for i in 0..<3 {
+                try tx.enqueueWebhookEvent(
+                    event(.test, app: nil, link: nil, at: now + Int64(i)), endpointId: "biq_whk_a")
+            }
+            try tx.enqueueWebhookEvent(event(.test, app: nil, link: nil, at: now + 5), endpointId: "biq_whk_b")
+            XCTAssertEqual(try tx.enqueueWebhookEvent(event(.openCreated, app: nil, link: nil, at: now + 6)), 2)
+            try tx.registerWebhookSecretKey(id: "wk_b", now: 20)
+            try tx.registerWebhookSecretKey(id: "wk_a", now: 10)
+            try tx.registerWebhookSecretKey(id: "wk_b", now: 30)
+        }
+        let r = read()
+        XCTAssertEqual(
+            try r.webhookTestEventTimes(endpointId: "biq_whk_a", since: now - 60_000).sorted(), [now, now + 1, now + 2])
+        XCTAssertEqual(try r.webhookTestEventTimes(endpointId: "biq_whk_b", since: now - 60_000), [now + 5])
+        XCTAssertEqual(try r.webhookTestEventTimes(endpointId: "biq_whk_a", since: now + 120_000), [])
+        XCTAssertEqual(try r.webhookSecretKeyIds(), ["wk_a", "wk_b"])
+    }
+
     final class Box: @unchecked Sendable {
         var pruned = 0
         var count = 0
@@ -371,6 +396,10 @@ final class WebhookStoreTests: StoreTestCase {
     func testAnEventNobodyWantsIsNotBuilt() throws {
         try WebhookStoreCases.anEventNobodyWantsIsNotBuilt(write: { try write($0) }, read: { reader })
     }
+
+    func testTestEventTimesAndKeyRegistry() throws {
+        try WebhookStoreCases.testEventTimesAndKeyRegistry(write: { try write($0) }, read: { reader })
+    }
 }
 
 final class PGWebhookStoreTests: PGTestCase {
@@ -402,6 +431,11 @@ final class PGWebhookStoreTests: PGTestCase {
 
     func testReplacedBodyReachesEveryDelivery() throws {
         try WebhookStoreCases.replacedBodyReachesEveryDelivery(
+            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
+    }
+
+    func testTestEventTimesAndKeyRegistry() throws {
+        try WebhookStoreCases.testEventTimesAndKeyRegistry(
             write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
     }
 

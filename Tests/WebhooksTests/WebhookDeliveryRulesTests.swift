@@ -112,6 +112,21 @@ final class WebhookVerdictTests: XCTestCase {
         XCTAssertEqual(outcome(500, retryAfter: 60_000), .retry(at: 5_000))
     }
 
+    /// Issue 33 item 2: a receiver's answer is kept as storable text, whatever its bytes.
+    func testAnAnswerIsKeptAsStorableText() {
+        XCTAssertNil(WebhookVerdict.answerText([]))
+        XCTAssertEqual(WebhookVerdict.answerText(Array("ok".utf8) + [0, 0xFF]), "ok\u{FFFD}\u{FFFD}")
+        let long = WebhookVerdict.answerText([UInt8](repeating: 0, count: 5_000))
+        XCTAssertEqual(long?.unicodeScalars.count, WebhookAttempt.keptAnswerBytes)
+        XCTAssertEqual(long?.unicodeScalars.allSatisfy { $0 == "\u{FFFD}" }, true)
+        // An attempt made from outside text holds no NUL, however it was given.
+        let a = WebhookAttempt(
+            endpointId: "e", messageId: "m", number: 1, at: 0, durationMilliseconds: 1, status: nil,
+            error: "refused\u{0}", answer: "a\u{0}b", node: "n")
+        XCTAssertEqual(a.error, "refused\u{FFFD}")
+        XCTAssertEqual(a.answer, "a\u{FFFD}b")
+    }
+
     func testTheScheduleEnds() {
         XCTAssertEqual(outcome(500, tried: 10), .failed)
     }
@@ -123,7 +138,8 @@ final class WebhookVerdictTests: XCTestCase {
         let e = WebhookEndpoint(
             id: "e", url: "https://x.example/", eventTypes: [.openCreated],
             secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", createdAt: 0, updatedAt: 0)
-        let headers = WebhookRequest.headers(d, endpoint: e, nowMilliseconds: 1_614_265_330_999)
+        let headers = WebhookRequest.headers(
+            d, secrets: e.signingSecrets(at: 1_614_265_330_999), nowMilliseconds: 1_614_265_330_999)
         XCTAssertEqual(headers.first { $0.0 == "webhook-timestamp" }?.1, "1614265330")
         XCTAssertEqual(headers.first { $0.0 == "webhook-id" }?.1, "msg_p5jXN8AQM9LWM0D4loKWxJek")
         XCTAssertEqual(

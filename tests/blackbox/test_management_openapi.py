@@ -443,6 +443,13 @@ def test_every_operation_answers_as_documented(world):
     c.call(WT, "post", f"{hooks}/test", raw=b"{", expect=400)
     c.call(WT, "post", f"{W}/{absent_hook}/test", expect=404)
     c.call(WT, "post", f"{hooks}/test", key=nokey, expect=401)
+    # Issue 33 item 8: the same URL again (409 webhook_url_taken); the sixth test event of a minute (429).
+    c.call(W, "post", W, {**hook_body, "url": "https://HOOKS.example.test:443/in"}, expect=409)
+    other_hook = c.call(W, "post", W, {**hook_body, "url": "https://hooks.example.test/other"}, expect=201).json
+    c.call(WI, "patch", f"{W}/{other_hook['id']}", {"url": "https://hooks.example.test/in#x"}, expect=409)
+    for _ in range(4):
+        c.call(WT, "post", f"{hooks}/test", expect=202)
+    c.call(WT, "post", f"{hooks}/test", expect=429)
     c.call(WD, "get", f"{hooks}/deliveries", expect=200)
     c.call(WD, "get", f"{hooks}/deliveries", expect=400, query="?limit=0")
     c.call(WD, "get", f"{W}/{absent_hook}/deliveries", expect=404)

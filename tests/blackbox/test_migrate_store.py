@@ -27,7 +27,7 @@ PASSWORD = "n0t-Shown-" + uuid.uuid4().hex[:8]
 TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessions", "domains", "mobile_apps",
           "app_domains", "publishable_keys", "links", "signing_keys",
           "idempotency_records", "customers", "conversion_events", "webhook_endpoints", "webhook_outbox",
-          "webhook_attempts", "certificates", "acme_accounts", "app_instances", "click_counts",
+          "webhook_attempts", "webhook_secret_keys", "certificates", "acme_accounts", "app_instances", "click_counts",
           "link_click_counts", "link_country_counts", "link_referrer_counts", "link_open_counts", "link_conversion_counts", "handoffs", "clicks",
           "open_events",
           "open_event_keys"]
@@ -166,6 +166,9 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
     assert counts["clicks"] >= 9 and counts["open_events"] == 2 and counts["links"] == 5
     assert counts["open_event_keys"] == 3  # an eventId each, and the one key of its own
     assert counts["webhook_endpoints"] == 1 and counts["webhook_outbox"] == 2
+    # Sealed as on SQLite (decision 0031): the data directory's key file keeps opening it.
+    assert backend.rows(plain, "SELECT secret FROM webhook_endpoints")[0]["secret"].startswith("whenc1.")
+    assert counts["webhook_secret_keys"] == 1
     assert counts["console_sessions"] >= 2  # the operator's, and the demo banner's sign-in link
     # Sessions are copied as their tokens' hashes: the cookie's token is stored nowhere.
     cookie = operator.jar["biqli_console"]

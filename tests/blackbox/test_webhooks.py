@@ -7,7 +7,7 @@ The edges run with short retry delays (BIQLI_EDGE_WEBHOOK_RETRY_DELAYS) and a 2 
 schedule of days plays out in seconds; the receiver is on 127.0.0.1 over plain HTTP, which needs
 BIQLI_EDGE_WEBHOOK_ALLOW_PRIVATE and BIQLI_EDGE_WEBHOOK_ALLOW_HTTP (the test without the first checks the
 refusal)."""
-import signal, tempfile, time, uuid
+import os, shutil, signal, tempfile, time, uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -39,6 +39,15 @@ def subscribe(edge, receiver, events, url=None, **fields):
 
 def delivery(edge, endpoint_id, message_id):
     return api(edge, "GET", f"/webhooks/{endpoint_id}/deliveries/{message_id}")
+
+
+def sharing_keys(node):
+    """A new node's data directory holding `node`'s webhook key file: every node of a fleet is
+    given the same file (decision 0031), as its other secrets."""
+    data = tempfile.mkdtemp(prefix="edge-node-")
+    os.makedirs(os.path.join(data, "secrets"), mode=0o700)
+    shutil.copy(os.path.join(node.dir, "secrets", "webhook-keys"), os.path.join(data, "secrets", "webhook-keys"))
+    return data
 
 
 def wait_for(condition, limit, what):
@@ -206,7 +215,7 @@ def test_two_edges_share_the_outbox_and_no_event_goes_out_twice(edge_factory, re
     url = backend.database_url(tempfile.mkdtemp(prefix="fleet-webhooks-"))
     common = {**FAST, "BIQLI_EDGE_DATABASE_URL": url}
     a = start_demo(edge_factory, env={**common, "BIQLI_EDGE_NODE": "node-a"})
-    b = edge_factory(args=("serve", "--demo"), env={**common, "BIQLI_EDGE_NODE": "node-b"})
+    b = edge_factory(args=("serve", "--demo"), env={**common, "BIQLI_EDGE_NODE": "node-b"}, data_dir=sharing_keys(a))
     b.secret_key, b.publishable_key = a.secret_key, a.publishable_key
     subscribe(a, receiver, ["link.created"])
     receiver.default = {"status": 200, "delay": 0.05}
@@ -241,7 +250,8 @@ def test_a_node_killed_mid_delivery_leaves_its_deliveries_to_another(edge_factor
         a.proc.wait(timeout=10)
         killed_at = time.time()
         receiver.default = 200
-        b = edge_factory(args=("serve", "--demo"), env={**common, "BIQLI_EDGE_NODE": "node-b"})
+        b = edge_factory(args=("serve", "--demo"), env={**common, "BIQLI_EDGE_NODE": "node-b"},
+                         data_dir=sharing_keys(a))
         b.secret_key = a.secret_key
         receiver.wait(lambda: {r.payload["data"]["id"] for r in receiver.delivered()} >= set(links), 60,
                       "every link.created")

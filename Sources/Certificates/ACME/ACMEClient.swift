@@ -105,7 +105,8 @@ public final class ACMEClient: Sendable {
         guard let location = response.header("Location") else {
             throw .local("malformed", "the CA's newAccount answer has no Location")
         }
-        return location
+        // Kept in the store: outside text, under the one rule.
+        return StorableText.clean(location)
     }
 
     // MARK: transport

@@ -86,7 +86,9 @@ struct ACMEOrder {
         let download = try client.post(
             certificateURL, payload: nil, key: accountKey, identification: kid,
             accept: "application/pem-certificate-chain")
-        let chain = String(decoding: download.body, as: UTF8.self)
+        // Kept in the store: outside text, under the one rule (a NUL outside the PEM blocks
+        // would otherwise make the issued certificate unstorable on PostgreSQL).
+        let chain = StorableText.from(download.body)
         guard let info = CertificateInfo(pem: chain) else {
             throw .local("malformed", "the CA's certificate chain is unreadable")
         }

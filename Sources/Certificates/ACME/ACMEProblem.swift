@@ -12,8 +12,9 @@ public struct ACMEProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var retryAfterMilliseconds: Int64?
 
     public init(type: String, detail: String, status: Int? = nil, retryAfterMilliseconds: Int64? = nil) {
-        self.type = type
-        self.detail = detail
+        // A CA's text is outside text: kept as `StorableText` makes it.
+        self.type = StorableText.clean(type)
+        self.detail = StorableText.clean(detail)
         self.status = status
         self.retryAfterMilliseconds = retryAfterMilliseconds
     }

@@ -28,6 +28,12 @@ extension Console {
                     environment.log("error", "console request failed", [("detail", "\(error)")])
                     return MessagePage.failure(csrf: csrf)
                 }
+            case .failure(.refused(.operation(let refusal))) where refusal.status == 429:
+                // The endpoint's test events for the minute are spent (`WebhookTestLimit`).
+                return MessagePage.render(
+                    status: 429, title: "Not sent", message: refusal.message, csrf: csrf,
+                    back: (ConsolePaths.webhook(id), "Back to the endpoint"),
+                    extraHeaders: [("Retry-After", String(refusal.retryAfterSeconds ?? 60))])
             case .failure(let error):
                 return failure(error, csrf: csrf)
             }

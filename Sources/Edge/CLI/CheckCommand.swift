@@ -14,6 +14,9 @@ enum CheckCommand {
           - the workspace keys: at least one is usable;
           - the association documents of every domain (team and bundle IDs, packages,
             fingerprints, duplicates, sizes, verified domains, apps attached).
+          - webhooks: disabled endpoints, and the keys that seal their signing secrets
+            (<data>/secrets/webhook-keys present, readable, holding every key the store's
+            secrets are sealed with).
         Each problem is printed with how to fix it.
 
           --json   print the findings as a JSON array

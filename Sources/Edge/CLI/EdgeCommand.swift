@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// The command line: `serve`, `keys`, `client-clicks`, `apply`, `check`, `backup`, `restore`, `migrate-store`,
-/// `nodes`.
+/// `nodes`, `webhook-key`.
 /// Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
     static var version: String { EdgeVersion.current }
@@ -23,6 +23,7 @@ enum EdgeCommand {
           biqli-edge restore --from FILE              check a backup and put it into an empty data directory
           biqli-edge migrate-store --to URL           copy the SQLite store into an empty PostgreSQL database
           biqli-edge nodes [--all] [--json]           list the edges sharing the PostgreSQL database
+          biqli-edge webhook-key status|rotate|reseal the key that seals the webhooks' signing secrets
           biqli-edge version                          print the version
 
         Every command takes --help. Settings come from --config FILE (JSON) and BIQLI_EDGE_*
@@ -52,6 +53,7 @@ enum EdgeCommand {
         case "restore": return RestoreCommand.run(rest)
         case "migrate-store": return MigrateStoreCommand.run(rest)
         case "nodes": return NodesCommand.run(rest)
+        case "webhook-key": return WebhookKeyCommand.run(rest)
         case "version", "--version":
             printOut("biqli-edge \(version)")
             return 0

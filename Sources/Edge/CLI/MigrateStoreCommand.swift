@@ -32,7 +32,8 @@ enum MigrateStoreCommand {
           --config FILE   JSON settings, as `serve --config`
 
         Afterwards, set BIQLI_EDGE_DATABASE_URL and start the edge with the same data
-        directory: its secrets (secrets/source-address.key) and certificates stay needed.
+        directory: its secrets (secrets/source-address.key, secrets/webhook-keys) and
+        certificates stay needed.
 
         Exit status: 0 copied and verified, 1 not copied (the database as it was; or, when
         the connection failed during the commit, whole or absent: the message says how to
@@ -115,7 +116,8 @@ enum MigrateStoreCommand {
             "  1. Set BIQLI_EDGE_DATABASE_URL (--config: \"databaseUrl\"); *** stands for the password:",
             "       BIQLI_EDGE_DATABASE_URL=\(PGConnectionSettings.masked(url))",
             "  2. Start the edge as before, on the same data directory (\(configuration.dataDirectory)):",
-            "     its secrets (secrets/source-address.key, which the stored clicks' address hashes were made with)",
+            "     its secrets (secrets/source-address.key, which the stored clicks' address hashes were made with;",
+            "     secrets/webhook-keys, which seals the webhooks' signing secrets: give it to every node of a fleet)",
             "     and certificates (\(configuration.certificateDirectory)) stay needed on this node.",
             "     Operators signed in to the console stay signed in (their sessions were copied).",
             "  The SQLite file was only read; keep it until the edge serves from PostgreSQL.",

@@ -86,7 +86,12 @@ enum EdgeChecker {
                 certificates: served, now: now,
                 acme: Dictionary(ordered.map { ($0.hostname, $0) }, uniquingKeysWith: { a, _ in a }),
                 acmeEnabled: configuration.acme.enabled)
-            findings += checkWebhooks(try reader.webhookEndpoints())
+            let endpoints = try reader.webhookEndpoints()
+            findings += checkWebhooks(endpoints)
+            let keys = WebhookKeyFile.path(dataDirectory: configuration.dataDirectory)
+            findings += checkWebhookKeys(
+                path: keys, file: Result { () throws(WebhookKeyFile.Failure) in try WebhookKeyFile.read(keys) },
+                registered: try reader.webhookSecretKeyIds(), endpoints: endpoints)
         } catch {
             findings.append(
                 CheckFinding(

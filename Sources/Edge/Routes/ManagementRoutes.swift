@@ -22,6 +22,7 @@ enum ManagementRoutes {
             resolver.admit(.conversionKey, keyId, nowMillis: services.nowMilliseconds)
         }
         environment.webhookAllowHTTP = services.configuration.webhooks.allowHTTP
+        environment.webhookSecrets = services.webhookSecrets
         let api = ManagementAPI(store: services.store, environment: environment)
         router.add(nil, "/api/v1/*path", name: "management") { request, context, _ in
             var name = context.routeName

@@ -35,6 +35,8 @@ final class EdgeApplication {
     private let serveLock: ServeLock
     /// On PostgreSQL: the node's row in `nodes`, and its name held (`NodeHeartbeat`).
     private let heartbeat: PGNodeHeartbeat?
+    /// Seals the webhooks' signing secrets stored as such (decision 0031).
+    private let webhookSealing: WebhookSecretSealing
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
@@ -76,6 +78,8 @@ final class EdgeApplication {
         }
         let hasher = SourceAddressHasher(
             key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory, backend: backend))
+        let webhookSecrets = try Self.webhookSecrets(configuration: configuration, backend: backend, log: log)
+        webhookSealing = webhookSecrets.sealing
         for file in SecretFileModes.enforce(configuration) {
             log.warn(
                 file.madePrivate
@@ -160,12 +164,14 @@ final class EdgeApplication {
             httpsActive: { host in server.certificates.covers(host) },
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
             fleet: try backend.fleetCounters(node: configuration.node))
-        let webhooks = try WebhookWiring.dispatcher(configuration: configuration, store: store, log: log)
+        let webhooks = try WebhookWiring.dispatcher(
+            configuration: configuration, store: store, secrets: webhookSecrets.keeper, log: log)
         webhooksReaderLoop = readers - 1
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
-            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP, webhooks: webhooks)
+            certificateHealth: certificateHealth, acme: acme, geoIP: geoIP, webhooks: webhooks,
+            webhookSecrets: webhookSecrets.keeper)
         // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
         // rotate on it when due.
         pruner = RetentionPruner(
@@ -229,9 +235,12 @@ final class EdgeApplication {
     /// Starts serving, waits for SIGTERM/SIGINT (graceful stop) and SIGHUP (certificate reload).
     func runUntilSignalled() -> Int32 {
         var set = EdgeApplication.handledSignals
+        // Before the loops serve: on SQLite the secrets stored as such are sealed now.
+        webhookSealing.start()
         do {
             try server.start(handler: handler)
         } catch {
+            webhookSealing.stop()
             heartbeat?.stop()
             printError("biqli-edge: \(error)")
             return 1
@@ -295,6 +304,7 @@ final class EdgeApplication {
         services.acme?.stop()
         server.wait()
         services.webhooks?.stop()
+        webhookSealing.stop()
         console?.stop()
         services.geoIP?.stop()
         services.resolver.stopFleetSync()

@@ -32,12 +32,14 @@ final class EdgeServices: Sendable {
     let webhooks: WebhookDispatcher?
     /// The console's background counts, for `/metrics` (when the console is on).
     let consoleMetrics = ConsoleMetrics()
+    /// The keyring that seals their signing secrets, and whether to (decision 0031).
+    let webhookSecrets: WebhookSecretKeeper?
 
     init(
         configuration: EdgeConfiguration, log: Log, backend: StoreBackend, server: HTTPServer, keyring: ReceiptKeyring,
         resolver: Resolver, pages: Pages, sourceHasher: SourceAddressHasher, clicks: ClickRecorder,
         certificateHealth: CertificateHealth, acme: CertificateAutomation?, geoIP: GeoIPLookup? = nil,
-        webhooks: WebhookDispatcher? = nil
+        webhooks: WebhookDispatcher? = nil, webhookSecrets: WebhookSecretKeeper? = nil
     ) {
         self.configuration = configuration
         self.log = log
@@ -54,6 +56,7 @@ final class EdgeServices: Sendable {
         self.certificateHealth = certificateHealth
         self.acme = acme
         self.webhooks = webhooks
+        self.webhookSecrets = webhookSecrets
         self.deepViews = DeepViewCache(pages: pages, loops: configuration.loops)
     }
 

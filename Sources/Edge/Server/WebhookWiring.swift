@@ -1,11 +1,13 @@
+import Core
+import Model
 import Store
 import Webhooks
 
 /// The webhooks' delivery threads from the configuration (decision 0028).
 enum WebhookWiring {
-    static func dispatcher(configuration: EdgeConfiguration, store: any Store, log: Log) throws(EdgeStartError)
-        -> WebhookDispatcher
-    {
+    static func dispatcher(
+        configuration: EdgeConfiguration, store: any Store, secrets: WebhookSecretKeeper, log: Log
+    ) throws(EdgeStartError) -> WebhookDispatcher {
         var settings = WebhookDeliverySettings()
         let c = configuration.webhooks
         settings.threads = c.threads
@@ -17,7 +19,8 @@ enum WebhookWiring {
         settings.node = configuration.node
         do {
             return try WebhookDispatcher(
-                store: store, settings: settings, userAgent: "biqli-edge-webhooks/" + EdgeCommand.version,
+                store: store, settings: settings, secrets: secrets,
+                userAgent: "biqli-edge-webhooks/" + EdgeCommand.version,
                 warn: { message, fields in log.warn(message, fields.map { ($0.0, .string($0.1)) }) })
         } catch {
             throw .io("BIQLI_EDGE_WEBHOOK_CA_ROOTS: \(error)")

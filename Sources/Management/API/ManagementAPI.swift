@@ -74,10 +74,12 @@ public final class ManagementAPI: Sendable {
                 try Self.checkRequestId(callerIds)
             }
             var keyId = ""
+            var keyScopes: [KeyScope]?
             if !route.isPublic {
                 let record = try ManagementAuth.authenticate(request.headers, reader: reader)
                 if let scope = route.scope, !record.allows(scope) { throw ManagementError.insufficientScope(scope) }
                 keyId = record.id
+                keyScopes = record.scopes
                 // The server SDK's calls are limited per key (decision 0027); the SDK honours Retry-After.
                 if route.isConversion, let wait = environment.limitConversion?(record.id) {
                     throw ManagementError.rateLimited(retryAfterSeconds: wait)
@@ -87,7 +89,8 @@ public final class ManagementAPI: Sendable {
             try query.requireOnly(route.query)
             var call = ManagementCall(
                 method: route.method, path: String(path), parameters: parameters, query: query, body: nil,
-                requestId: requestId, secretKeyId: keyId, idempotencyKey: nil, now: environment.now())
+                requestId: requestId, secretKeyId: keyId, keyScopes: keyScopes, idempotencyKey: nil,
+                now: environment.now())
             switch route.handler {
             case .read(let operation):
                 return .answer(response(try operation(call, reader, environment), requestId: requestId))
@@ -165,7 +168,7 @@ public final class ManagementAPI: Sendable {
         switch failure {
         case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
         case .invalidToken, .invalidBrowserKey: extra.append(("WWW-Authenticate", "Bearer realm=\"biqli-edge\""))
-        case .rateLimited(let seconds): extra.append(("Retry-After", String(seconds)))
+        case .rateLimited(let seconds), .webhookTestLimited(let seconds): extra.append(("Retry-After", String(seconds)))
         default: break
         }
         // The store away for a moment (PostgreSQL restarting, a lock held elsewhere): the

@@ -1,5 +1,6 @@
 import Core
 import HTTPTypes
+import Model
 
 /// One authenticated, parsed workspace-API request, as an operation sees it.
 struct ManagementCall: Sendable {
@@ -14,6 +15,9 @@ struct ManagementCall: Sendable {
     var requestId: String
     /// The workspace secret key that authenticated the request (empty on public routes).
     var secretKeyId: String
+    /// That key's scopes; nil when it holds every one (a key made without `--scope`, or a
+    /// public route).
+    var keyScopes: [KeyScope]? = nil
     var idempotencyKey: String?
     var now: Int64
 

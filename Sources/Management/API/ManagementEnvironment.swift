@@ -1,3 +1,5 @@
+import Store
+
 /// What the operations may learn about the running edge (a value so that unit tests
 /// can build one without a server).
 public struct ManagementEnvironment: Sendable {
@@ -17,6 +19,9 @@ public struct ManagementEnvironment: Sendable {
     public var limitConversion: (@Sendable (String) -> Int?)?
     /// `BIQLI_EDGE_WEBHOOK_ALLOW_HTTP`: webhook endpoints may be plain `http://` URLs.
     public var webhookAllowHTTP = false
+    /// Seals the webhooks' signing secrets before they are stored (decision 0031); nil: they
+    /// are stored as made (unit tests).
+    public var webhookSecrets: WebhookSecretKeeper?
 
     public init(
         httpsActive: @escaping @Sendable (String) -> Bool, now: @escaping @Sendable () -> Int64, publicURL: String,

@@ -62,6 +62,12 @@ enum ManagementError: Error, Sendable, Equatable {
     /// 403: client-side click tracking is off for the workspace, or the link does not
     /// track conversions (`why`).
     case clientClickTrackingDisabled(String)
+    /// 409 `webhook_url_taken`: another endpoint (its id) has the same URL
+    /// (`WebhookURLIdentity`, issue 33 item 8).
+    case webhookURLTaken(endpointId: String)
+    /// 429 `rate_limit_exceeded` with `Retry-After`: the endpoint was sent its
+    /// `WebhookTestLimit` of test events in the last minute.
+    case webhookTestLimited(retryAfterSeconds: Int)
 
     static func invalid(_ field: String, _ rule: String) -> ManagementError {
         .invalid([FieldProblem(field, rule)])
@@ -74,12 +80,12 @@ enum ManagementError: Error, Sendable, Equatable {
         case .methodNotAllowed: return 405
         case .malformed: return 400
         case .invalid: return 422
-        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict: return 409
+        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken: return 409
         case .internalError: return 500
         case .insufficientScope: return 403
         case .idempotencyKeyRequired: return 400
         case .invalidClickId, .attributionRequired, .currencyUnavailable: return 422
-        case .rateLimited: return 429
+        case .rateLimited, .webhookTestLimited: return 429
         case .invalidBrowserKey: return 401
         case .originRequired, .originNotAllowed, .hostnameNotConfigured, .clientClickTrackingDisabled: return 403
         case .invalidPreflight: return 400
@@ -103,7 +109,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .invalidClickId: return "invalid_click_id"
         case .attributionRequired: return "attribution_required"
         case .currencyUnavailable: return "currency_unavailable"
-        case .rateLimited: return "rate_limit_exceeded"
+        case .rateLimited, .webhookTestLimited: return "rate_limit_exceeded"
+        case .webhookURLTaken: return "webhook_url_taken"
         case .invalidBrowserKey: return "invalid_token"
         case .originRequired: return "origin_required"
         case .originNotAllowed: return "origin_not_allowed"
@@ -161,6 +168,12 @@ enum ManagementError: Error, Sendable, Equatable {
                 "No hostname is allowed to track clicks yet; add the site's hostnames to the workspace's client-click-tracking settings."
         case .invalidPreflight(let why): return "Not a valid CORS preflight for track/click: \(why)."
         case .clientClickTrackingDisabled(let why): return why
+        case .webhookURLTaken(let id):
+            return
+                "The webhook endpoint \(id) already has this URL; change that endpoint (its events, its filters) instead of adding another."
+        case .webhookTestLimited(let seconds):
+            return
+                "An endpoint is sent at most \(WebhookTestLimit.perWindow) test events a minute; retry after \(seconds) seconds."
         }
     }
 
@@ -178,7 +191,9 @@ enum ManagementError: Error, Sendable, Equatable {
         case .eventConflict(let field): return .object([("field", .string(field))])
         case .attributionRequired: return .object([("field", "clickId")])
         case .currencyUnavailable(let code): return .object([("field", "currency"), ("currency", .string(code))])
-        case .rateLimited(let seconds): return .object([("retryAfter", .int(Int64(seconds)))])
+        case .rateLimited(let seconds), .webhookTestLimited(let seconds):
+            return .object([("retryAfter", .int(Int64(seconds)))])
+        case .webhookURLTaken(let id): return .object([("field", "url"), ("endpointId", .string(id))])
         case .originNotAllowed(let origin): return .object([("origin", .string(origin))])
         default: return nil
         }

@@ -22,5 +22,6 @@ enum ManagementErrorCode: String, CaseIterable, Sendable {
     case hostnameNotConfigured = "hostname_not_configured"
     case invalidPreflight = "invalid_preflight"
     case clientClickTrackingDisabled = "client_click_tracking_disabled"
+    case webhookURLTaken = "webhook_url_taken"
     case internalServerError = "internal_server_error"
 }

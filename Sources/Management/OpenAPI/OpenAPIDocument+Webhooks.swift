@@ -23,11 +23,10 @@ extension OpenAPIDocument {
             "post": operation(
                 "webhooks.create", tag: "Webhooks", summary: "Create a webhook endpoint",
                 description:
-                    "url must be https (http only when the edge runs with BIQLI_EDGE_WEBHOOK_ALLOW_HTTP=on). The answer holds the signing secret (whsec_ + base64 of 32 bytes), shown this once: a replay of the request answers null in its place. At most 50 endpoints (422). Needs webhooks.write.",
+                    "url must be https (http only when the edge runs with BIQLI_EDGE_WEBHOOK_ALLOW_HTTP=on). The answer holds the signing secret (whsec_ + base64 of 32 bytes), shown this once: a replay of the request answers null in its place. At most 50 endpoints (422). \(urlTakenRule) Needs webhooks.write.",
                 writes: true, answer: 201, "The endpoint, with its secret.",
                 schema: schemaRef("WebhookEndpointWithSecret"),
-                body: "WebhookCreate", errors: .creating,
-                more: ["422": [.urlBlocked]]),
+                body: "WebhookCreate", errors: .creating, more: ["409": [.webhookURLTaken], "422": [.urlBlocked]]),
         ],
         "/api/v1/webhooks/{id}": [
             "get": operation(
@@ -38,10 +37,10 @@ extension OpenAPIDocument {
             "patch": operation(
                 "webhooks.update", tag: "Webhooks", summary: "Update a webhook endpoint",
                 description:
-                    "Merge of the given fields. enabled: true on a disabled endpoint clears its reason and its failures. Needs webhooks.write.",
+                    "Merge of the given fields. enabled: true on a disabled endpoint clears its reason and its failures. A new url must be no other endpoint's (409 webhook_url_taken, the rule of webhooks.create). Needs webhooks.write.",
                 parameters: [webhookIdParameter], writes: true, answer: 200, "The endpoint.",
                 schema: schemaRef("WebhookEndpoint"), body: "WebhookUpdate", errors: .changing,
-                more: ["422": [.urlBlocked]]),
+                more: ["409": [.webhookURLTaken], "422": [.urlBlocked]]),
             "delete": operation(
                 "webhooks.delete", tag: "Webhooks", summary: "Delete a webhook endpoint",
                 description: "With its deliveries and their attempts. Needs webhooks.write.",
@@ -62,9 +61,10 @@ extension OpenAPIDocument {
             "post": operation(
                 "webhooks.test", tag: "Webhooks", summary: "Send a test event",
                 description:
-                    "Puts a webhook.test event in the outbox for this endpoint alone, whatever it subscribes to; it is delivered as any other. Needs webhooks.write.",
+                    "Puts a webhook.test event in the outbox for this endpoint alone, whatever it subscribes to; it is delivered as any other. At most \(WebhookTestLimit.perWindow) test events per endpoint in any \(WebhookTestLimit.windowMilliseconds / 1_000) seconds, the console's test button included, for the whole fleet: then 429 rate_limit_exceeded with Retry-After (seconds until one more fits). Needs webhooks.write.",
                 parameters: [webhookIdParameter], writes: true, answer: 202, "The delivery, pending.",
-                schema: schemaRef("WebhookDelivery"), errors: .changing)
+                schema: schemaRef("WebhookDelivery"), errors: .changing
+            ).withResponse("429", [.rateLimitExceeded], testLimited)
         ],
         "/api/v1/webhooks/{id}/deliveries": [
             "get": operation(
@@ -77,7 +77,7 @@ extension OpenAPIDocument {
             "get": operation(
                 "webhooks.delivery", tag: "Webhooks", summary: "Get a delivery and its attempts",
                 description:
-                    "The payload as sent, and every attempt: time, duration, status, error and the answer's first 1024 bytes. Needs webhooks.read.",
+                    "The payload as sent, and every attempt: time, duration, status, error and the answer's first 1024 bytes. Needs webhooks.read; the payload also needs the scopes that guard what it holds (payloadScopes: analytics.read and links.read for open.created, customers.read and events.read for lead.created and sale.created, links.read for the link events, none for webhook.test): a key without them gets payload null and payloadRedacted true.",
                 parameters: [webhookIdParameter, deliveryIdParameter], answer: 200, "The delivery.",
                 schema: schemaRef("WebhookDeliveryDetail"), errors: .reading)
         ],
@@ -90,6 +90,11 @@ extension OpenAPIDocument {
                 "The delivery, pending.", schema: schemaRef("WebhookDelivery"), errors: .changing)
         ],
     ]
+
+    static let urlTakenRule =
+        "The url must be no other endpoint's (409 webhook_url_taken, details.endpointId naming it): the same URL is compared normalised (scheme and host in lower case, no default port, no fragment, . and .. segments resolved, escapes of unreserved characters decoded and the others in upper case; the query and a trailing slash count)."
+    static let testLimited =
+        "the endpoint was sent \(WebhookTestLimit.perWindow) test events in the last \(WebhookTestLimit.windowMilliseconds / 1_000) seconds; Retry-After says when one more fits."
 
     static let webhookEventNames = WebhookEventType.subscribable.map(\.rawValue)
     static let nullableTime: JSONValue = ["type": ["string", "null"], "format": "date-time", "readOnly": true]
@@ -164,7 +169,21 @@ extension OpenAPIDocument {
         "WebhookDeliveryList": list(of: "WebhookDelivery", cursorIs: "the last delivery's id"),
         "WebhookDeliveryDetail": object(
             deliveryProperties + [
-                ("payload", ["description": "The body as sent: {type, timestamp, data}."]),
+                (
+                    "payload",
+                    [
+                        "description":
+                            "The body as sent: {type, timestamp, data}; null when payloadRedacted (the key lacks one of payloadScopes)."
+                    ]
+                ),
+                ("payloadRedacted", boolean("True when the key lacks one of payloadScopes: payload is then null.")),
+                (
+                    "payloadScopes",
+                    [
+                        "type": "array", "items": ["type": "string"],
+                        "description": "The scopes, beside webhooks.read, a key needs to read this payload.",
+                    ]
+                ),
                 (
                     "attemptList",
                     [
@@ -177,6 +196,28 @@ extension OpenAPIDocument {
                         ]),
                     ]
                 ),
-            ], required: deliveryProperties.map(\.0) + ["payload", "attemptList"]),
+            ],
+            required: deliveryProperties.map(\.0) + ["payload", "payloadRedacted", "payloadScopes", "attemptList"]),
     ]
+}
+
+extension JSONValue {
+    /// This operation with the answer of `status`, `codes` described as `meaning` (the API's
+    /// error envelope narrowed to them; `Retry-After` on a 429), beside its others.
+    fileprivate func withResponse(_ status: String, _ codes: [ManagementErrorCode], _ meaning: String) -> JSONValue {
+        guard let members = objectValue else { return self }
+        var headers = OpenAPIDocument.standardHeaders
+        if status == "429" {
+            headers.append(("Retry-After", ["schema": ["type": "string", "pattern": "^[1-9][0-9]*$"]]))
+        }
+        let answer = OpenAPIDocument.errorAnswer(
+            codes: codes.map(\.rawValue), meaning: meaning, envelope: "ApiError", headers: headers)
+        return .object(
+            members.map { name, value in
+                guard name == "responses", let responses = value.objectValue else { return (name, value) }
+                var kept = responses.filter { $0.0 != status }
+                kept.append((status, answer))
+                return (name, .object(kept.sorted { $0.0 < $1.0 }))
+            })
+    }
 }

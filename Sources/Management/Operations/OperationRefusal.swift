@@ -10,17 +10,25 @@ public struct OperationRefusal: Error, Sendable, Equatable {
     public let message: String
     /// The broken field rules, when the refusal is about fields.
     public let problems: [FieldProblem]
+    /// When to try again, for a rate limit's refusal (429).
+    public let retryAfterSeconds: Int?
 
     init(_ error: ManagementError) {
         status = error.status
         code = error.code
         message = error.message
+        if case .webhookTestLimited(let seconds) = error {
+            retryAfterSeconds = seconds
+        } else {
+            retryAfterSeconds = nil
+        }
         switch error {
         case .invalid(let list): problems = list
         case .malformed(let problem): problems = [problem]
         case .aliasTaken(let domain, let key):
             problems = [FieldProblem("key", "is already used on \(domain) (\(key))")]
         case .domainTaken: problems = [FieldProblem("hostname", "is already a domain")]
+        case .webhookURLTaken(let id): problems = [FieldProblem("url", "is already the URL of endpoint \(id)")]
         default: problems = []
         }
     }

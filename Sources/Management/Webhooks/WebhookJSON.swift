@@ -21,7 +21,12 @@ enum WebhookJSON {
         return .object(members)
     }
 
-    static func delivery(_ d: WebhookDelivery, attempts: [WebhookAttempt]? = nil) -> JSONValue {
+    /// With `attempts` (a single delivery's view): its payload too, unless the caller's key
+    /// (`scopes`, nil: every scope) lacks a scope that guards what it holds
+    /// (`WebhookPayloadAccess`): then `payload` is null and `payloadRedacted` true.
+    static func delivery(_ d: WebhookDelivery, attempts: [WebhookAttempt]? = nil, scopes: [KeyScope]? = nil)
+        -> JSONValue
+    {
         var members: [(String, JSONValue)] = [
             ("id", .string(d.messageId)), ("endpointId", .string(d.endpointId)), ("type", .string(d.type.rawValue)),
             ("state", .string(d.state.rawValue)), ("attempts", .int(Int64(d.attempts))),
@@ -32,7 +37,11 @@ enum WebhookJSON {
             ("lastError", .string(orNull: d.lastError)),
         ]
         if let attempts {
-            members.append(("payload", (try? JSONParser.parse(d.body)) ?? .null))
+            let shown = WebhookPayloadAccess.shows(d.type, to: scopes)
+            members.append(("payload", shown ? (try? JSONParser.parse(d.body)) ?? .null : .null))
+            members.append(("payloadRedacted", .bool(!shown)))
+            members.append(
+                ("payloadScopes", .array(WebhookPayloadAccess.requiredScopes(d.type).map { .string($0.rawValue) })))
             members.append(("attemptList", .array(attempts.map(attempt))))
         }
         return .object(members)

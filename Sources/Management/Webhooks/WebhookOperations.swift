@@ -47,11 +47,13 @@ enum WebhookOperations {
     {
         let endpoint = try WebhookInput.decode(
             call.bodyObject, existing: nil, now: call.now, allowHTTP: env.webhookAllowHTTP)
-        if try tx.webhookEndpoints().count >= WebhookInput.maxEndpoints {
+        let others = try tx.webhookEndpoints()
+        if others.count >= WebhookInput.maxEndpoints {
             throw ManagementError.invalid(
                 "url", "cannot be added: a workspace has at most \(WebhookInput.maxEndpoints) webhook endpoints")
         }
-        try tx.putWebhookEndpoint(endpoint)
+        try refuseTakenURL(endpoint, among: others)
+        try tx.putWebhookEndpoint(try sealed(endpoint, tx, env, now: call.now))
         // The secret is shown this once; a replay of the request gets null in its place.
         return ManagementAnswer(
             201, WebhookJSON.endpoint(endpoint, secret: endpoint.secret),
@@ -65,6 +67,10 @@ enum WebhookOperations {
         let merged = MergePatch.apply(call.body ?? [], to: WebhookInput.writable(current), nested: [])
         let endpoint = try WebhookInput.decode(
             merged, existing: current, now: call.now, allowHTTP: env.webhookAllowHTTP)
+        // Only a new URL is compared: two endpoints made alike before the rule stay editable.
+        if WebhookURLIdentity.key(endpoint.url) != WebhookURLIdentity.key(current.url) {
+            try refuseTakenURL(endpoint, among: try tx.webhookEndpoints())
+        }
         try tx.putWebhookEndpoint(endpoint)
         return ManagementAnswer(200, WebhookJSON.endpoint(endpoint))
     }
@@ -96,7 +102,7 @@ enum WebhookOperations {
         endpoint.previousSecretExpiresAt = overlap > 0 ? call.now + Int64(overlap) * 1_000 : nil
         endpoint.secret = WebhookSecret.make()
         endpoint.updatedAt = call.now
-        try tx.putWebhookEndpoint(endpoint)
+        try tx.putWebhookEndpoint(try sealed(endpoint, tx, env, now: call.now))
         return ManagementAnswer(
             200, WebhookJSON.endpoint(endpoint, secret: endpoint.secret),
             replayBody: WebhookJSON.endpoint(endpoint, secret: "").replacing("secret", with: .null))
@@ -110,13 +116,32 @@ enum WebhookOperations {
         if let body = call.body, !body.isEmpty {
             throw ManagementError.invalid(body[0].0, "is not a known field (this operation takes no body)")
         }
-        let endpoint = try existing(call.parameter("id"), tx)
-        let event = testEvent(endpoint, now: call.now)
+        return ManagementAnswer(202, WebhookJSON.delivery(try sendTest(call.parameter("id"), now: call.now, tx)))
+    }
+
+    /// A `webhook.test` event to endpoint `id`, within `WebhookTestLimit` (the API's and the
+    /// console's: one count, in the outbox); its delivery, pending.
+    static func sendTest(_ id: String, now: Int64, _ tx: any StoreTransaction) throws -> WebhookDelivery {
+        let endpoint = try existing(id, tx)
+        let times = try tx.webhookTestEventTimes(
+            endpointId: endpoint.id, since: now - WebhookTestLimit.windowMilliseconds)
+        if let wait = WebhookTestLimit.retryAfterSeconds(times: times, now: now) {
+            throw ManagementError.webhookTestLimited(retryAfterSeconds: wait)
+        }
+        let event = testEvent(endpoint, now: now)
         try tx.enqueueWebhookEvent(event, endpointId: endpoint.id)
         guard let delivery = try tx.webhookDelivery(endpointId: endpoint.id, messageId: event.id) else {
             throw ManagementError.internalError
         }
-        return ManagementAnswer(202, WebhookJSON.delivery(delivery))
+        return delivery
+    }
+
+    /// 409 `webhook_url_taken` when another endpoint has `endpoint`'s URL (`WebhookURLIdentity`).
+    static func refuseTakenURL(_ endpoint: WebhookEndpoint, among endpoints: [WebhookEndpoint]) throws {
+        let key = WebhookURLIdentity.key(endpoint.url)
+        if let other = endpoints.first(where: { $0.id != endpoint.id && WebhookURLIdentity.key($0.url) == key }) {
+            throw ManagementError.webhookURLTaken(endpointId: other.id)
+        }
     }
 
     static func deliveries(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
@@ -135,7 +160,7 @@ enum WebhookOperations {
     {
         let d = try existingDelivery(call, reader)
         let attempts = try reader.webhookAttempts(endpointId: d.endpointId, messageId: d.messageId)
-        return ManagementAnswer(200, WebhookJSON.delivery(d, attempts: attempts))
+        return ManagementAnswer(200, WebhookJSON.delivery(d, attempts: attempts, scopes: call.keyScopes))
     }
 
     /// Due again now, with a new schedule; the same `webhook-id` and body.
@@ -153,6 +178,15 @@ enum WebhookOperations {
             throw ManagementError.internalError
         }
         return ManagementAnswer(202, WebhookJSON.delivery(again))
+    }
+
+    /// `endpoint` as stored: its secrets sealed (decision 0031) when the edge seals them.
+    static func sealed(
+        _ endpoint: WebhookEndpoint, _ tx: any StoreTransaction, _ env: ManagementEnvironment, now: Int64
+    )
+        throws -> WebhookEndpoint
+    {
+        try env.webhookSecrets?.sealed(endpoint, tx, now: now) ?? endpoint
     }
 
     static func testEvent(_ endpoint: WebhookEndpoint, now: Int64) -> WebhookEvent {

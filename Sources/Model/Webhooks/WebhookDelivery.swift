@@ -1,3 +1,5 @@
+import Core
+
 /// One event's delivery to one endpoint: a row of the outbox (decision 0028).
 public struct WebhookDelivery: Sendable, Equatable {
     public enum State: String, Sendable, Equatable {
@@ -61,6 +63,7 @@ public struct WebhookAttempt: Sendable, Equatable {
     public var error: String?
     /// The answer's first bytes, as text.
     public var answer: String?
+    // Both are outside text: storable (`StorableText`) whatever they were given.
     public var node: String
 
     public init(
@@ -73,8 +76,8 @@ public struct WebhookAttempt: Sendable, Equatable {
         self.at = at
         self.durationMilliseconds = durationMilliseconds
         self.status = status
-        self.error = error
-        self.answer = answer
+        self.error = StorableText.clean(error)
+        self.answer = StorableText.clean(answer)
         self.node = node
     }
 

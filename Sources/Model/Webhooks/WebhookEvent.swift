@@ -89,6 +89,12 @@ extension WebhookEvent {
             body: body(type: type, at: event.createdAt, data: event.response))
     }
 
+    /// The smallest `webhook-id` of an event made at `milliseconds` or later (ids are
+    /// `msg_` + a ULID, whose first characters are its time): a range's bound.
+    public static func idBound(milliseconds: Int64) -> String {
+        idPrefix + ULID.make(milliseconds: UInt64(max(0, milliseconds)), random: (0, 0))
+    }
+
     /// The `webhook-id` of a lead's or sale's event: `msg_` + the ULID of the event's own
     /// id (`biq_lev_`/`biq_sev_` + ULID), so that the event's id names its deliveries
     /// without a column or a search of the payloads.

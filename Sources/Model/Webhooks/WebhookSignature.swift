@@ -49,6 +49,6 @@ public enum WebhookSecret {
         return key
     }
 
-    /// What lists show of a secret: its last 4 characters.
-    public static func hint(_ secret: String) -> String { prefix + "…" + String(secret.suffix(4)) }
+    /// What lists show of a secret: its last 4 characters (sealed or not: `WebhookSecretSeal`).
+    public static func hint(_ secret: String) -> String { prefix + "…" + WebhookSecretSeal.hint(secret) }
 }

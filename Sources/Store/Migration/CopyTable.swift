@@ -174,6 +174,9 @@ struct CopyTable {
                 ("endpoint_id", .text), ("message_id", .text), ("number", .int), ("at", .int), ("duration_ms", .int),
                 ("status", .int), ("error", .text), ("answer", .text), ("node", .text),
             ]),
+        // The ids of the keys that sealed the secrets (decision 0031): the keys themselves
+        // stay in the data directory, which the edge keeps on PostgreSQL too.
+        CopyTable("webhook_secret_keys", [("id", .text), ("created_at", .int)]),
         // Certificates ordered through ACME and the account that ordered them (decision
         // 0017): moving keeps them, rather than ordering everything again. Challenges and
         // past attempts are transient and stay behind.

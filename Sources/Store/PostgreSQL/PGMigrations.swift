@@ -25,6 +25,7 @@ enum PGMigrations {
         Migration(version: 13, sql: PGSchemaV13.sql),
         Migration(version: 14, sql: PGSchemaV14.sql),
         Migration(version: 15, sql: PGSchemaV15.sql),
+        Migration(version: 16, sql: PGSchemaV16.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read
@@ -110,11 +111,14 @@ enum PGMigrations {
         v.int(Int64(migration.version))
         try connection.run("migrations_set", "UPDATE biqli_schema SET version = $1", v)
         if migration.version >= 2 {
-            // The oldest binary version that still runs on this schema.
+            // The oldest binary version that still runs on this schema; never lowered, since
+            // it may have been raised outside a step (sealed webhook secrets: decision 0031).
             let oldest = breaking.filter { $0 <= migration.version }.max() ?? 1
             var c = PGParams()
             c.int(Int64(oldest))
-            try connection.run("migrations_compatible", "UPDATE biqli_schema SET compatible_from = $1", c)
+            try connection.run(
+                "migrations_compatible",
+                "UPDATE biqli_schema SET compatible_from = GREATEST(coalesce(compatible_from, 1), $1)", c)
         }
     }
 

@@ -23,6 +23,12 @@ extension PGQueries {
                (SELECT min(created_at) FROM webhook_outbox WHERE state = 'pending')
         """
 
+    static let selectWebhookTestTimes = """
+        SELECT created_at FROM webhook_outbox
+        WHERE endpoint_id = $1 AND type = 'webhook.test' AND message_id >= $2
+        """
+    static let selectWebhookSecretKeyIds = SQLiteQueries.selectWebhookSecretKeyIds
+
     static func decodeWebhookEndpoint(_ r: PGResult, _ i: Int) -> WebhookEndpoint {
         WebhookEndpoint(
             id: r.text(i, 0), url: r.text(i, 1), description: r.optionalText(i, 2),
@@ -99,5 +105,20 @@ extension PGQueries {
         try willQuery()
         let r = try db.run("pgq_webhook_depth", Self.selectWebhookDepth, PGParams())
         return (Int(r.int(0, 0)), r.optionalInt(0, 1))
+    }
+
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] {
+        try willQuery()
+        var p = PGParams()
+        p.text(endpointId)
+        p.text(WebhookEvent.idBound(milliseconds: since))
+        return try Self.all(db.run("pgq_webhook_test_times", Self.selectWebhookTestTimes, p)) { r, i in r.int(i, 0) }
+    }
+
+    func webhookSecretKeyIds() throws(StoreError) -> [String] {
+        try willQuery()
+        return try Self.all(db.run("pgq_webhook_secret_keys", Self.selectWebhookSecretKeyIds, PGParams())) { r, i in
+            r.text(i, 0)
+        }
     }
 }

@@ -99,6 +99,28 @@ extension PGTransaction {
         try db.run("pgt_put_webhook_endpoint", Self.putWebhookEndpointSQL, p)
     }
 
+    static let registerWebhookSecretKeySQL =
+        "INSERT INTO webhook_secret_keys (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING"
+
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {
+        try willQuery()
+        var p = PGParams()
+        p.text(id)
+        p.int(now)
+        try db.run("pgt_register_webhook_secret_key", Self.registerWebhookSecretKeySQL, p)
+    }
+
+    /// Under the fleet's secrets lock (held to the commit), so that two nodes starting at
+    /// once on a new database register one key, not one each.
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] {
+        try willQuery()
+        var lock = PGParams()
+        lock.int(StoreLock.fleetSecrets.rawValue)
+        try db.run("pgt_webhook_keys_lock", "SELECT pg_advisory_xact_lock($1)", lock)
+        if try webhookSecretKeyIds().isEmpty { try registerWebhookSecretKey(id: id, now: now) }
+        return try webhookSecretKeyIds()
+    }
+
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool {
         webhookAudience.endpointsChanged()
         try willQuery()
@@ -134,13 +156,14 @@ extension PGTransaction {
         .map { "o." + $0.filter { !$0.isWhitespace } }.joined(separator: ", ")
 
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery] {
         try willQuery()
         var c = PGParams()
         c.int(now)
         c.int(Int64(perEndpoint < limit ? limit * 4 : limit))
-        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled || leaving($0) }.map(\.id))
         c.text(WebhookEndpoint.storedList(left.sorted()))
         let rows = try db.run("pgt_webhook_candidates", Self.webhookCandidatesSQL, c)
         guard rows.rowCount > 0 else { return [] }

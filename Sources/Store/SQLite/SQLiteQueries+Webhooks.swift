@@ -30,6 +30,14 @@ extension SQLiteQueries {
                (SELECT min(created_at) FROM webhook_outbox WHERE state = 'pending')
         """
 
+    /// The partial index's terms (`webhook_outbox_tests`): the type is a literal, so that
+    /// the planner can prove the index applies.
+    static let selectWebhookTestTimes = """
+        SELECT created_at FROM webhook_outbox
+        WHERE endpoint_id = ?1 AND type = 'webhook.test' AND message_id >= ?2
+        """
+    static let selectWebhookSecretKeyIds = "SELECT id FROM webhook_secret_keys ORDER BY created_at, id"
+
     static func decodeWebhookEndpoint(_ s: SQLiteStatement) throws(StoreError) -> WebhookEndpoint {
         var types: [WebhookEventType] = []
         for name in WebhookEndpoint.parseStoredList(s.text(3)) {
@@ -107,5 +115,19 @@ extension SQLiteQueries {
         try db.queryFirst(
             Self.selectWebhookDepth,
             row: { s in (s.int(0), s.optionalInt64(1)) }) ?? (0, nil)
+    }
+
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] {
+        let bound = WebhookEvent.idBound(milliseconds: since)
+        return try db.queryAll(
+            Self.selectWebhookTestTimes,
+            { s in
+                s.bind(1, endpointId)
+                s.bind(2, bound)
+            }, row: { $0.int64(0) })
+    }
+
+    func webhookSecretKeyIds() throws(StoreError) -> [String] {
+        try db.queryAll(Self.selectWebhookSecretKeyIds, row: { $0.text(0) })
     }
 }

@@ -170,6 +170,18 @@ public final class SQLiteStore: Store, Sendable {
         return try waiter.wait().get()
     }
 
+    /// Copies the WAL into the file and empties it (`wal_checkpoint(TRUNCATE)`), on a
+    /// connection of its own: after secrets stored as such were sealed (decision 0031), so
+    /// that no page of the file or frame of the WAL keeps them. False when a reader held
+    /// the WAL meanwhile (nothing is lost: the checkpointer copies it later).
+    public func truncateWAL() throws(StoreError) -> Bool {
+        let db = try SQLiteConnection.open(
+            path: path, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, cacheKiB: 256,
+            queryOnly: false)
+        defer { db.close() }
+        return try db.queryFirst("PRAGMA wal_checkpoint(TRUNCATE)", row: { $0.int(0) }) == 0
+    }
+
     /// A completion (or a body) waiting for a later batch would wait for itself.
     private static let waitOnWriter = StoreError.backend(
         code: -1, message: "writeAndWait called on the store's writer thread")

@@ -64,6 +64,12 @@ extension SQLiteTransaction {
 
     func putWebhookEndpoint(_ e: WebhookEndpoint) throws(StoreError) {
         webhookAudience.endpointsChanged()
+        // The row replaced may hold a secret as an older version stored it (decision 0031):
+        // its bytes are overwritten, not left in the page's free space (Debian's SQLite does
+        // so by default; another build might not). Rare writes: the pragma costs nothing.
+        let secure = try db.integer("PRAGMA secure_delete")
+        if secure == 0 { try db.exec("PRAGMA secure_delete = ON") }
+        defer { if secure == 0 { try? db.exec("PRAGMA secure_delete = OFF") } }
         try db.execute(Self.putWebhookEndpointSQL) { s in
             s.bind(1, e.id)
             s.bind(2, e.url)
@@ -81,6 +87,22 @@ extension SQLiteTransaction {
             s.bind(14, e.createdAt)
             s.bind(15, e.updatedAt)
         }
+    }
+
+    static let registerWebhookSecretKeySQL =
+        "INSERT INTO webhook_secret_keys (id, created_at) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING"
+
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {
+        try db.execute(Self.registerWebhookSecretKeySQL) { s in
+            s.bind(1, id)
+            s.bind(2, now)
+        }
+    }
+
+    /// One writer: the check and the insert cannot interleave with another's.
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] {
+        if try webhookSecretKeyIds().isEmpty { try registerWebhookSecretKey(id: id, now: now) }
+        return try webhookSecretKeyIds()
     }
 
     static let deleteWebhookEndpointSQL = "DELETE FROM webhook_endpoints WHERE id = ?1"
@@ -110,9 +132,10 @@ extension SQLiteTransaction {
         """
 
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery] {
-        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled }.map(\.id))
+        let left = excluding.union(try webhookEndpoints().filter { !$0.enabled || leaving($0) }.map(\.id))
         let candidates = try db.queryAll(
             Self.webhookCandidatesSQL,
             { s in

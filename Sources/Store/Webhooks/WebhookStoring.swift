@@ -13,6 +13,12 @@ public protocol WebhookReading: AnyObject {
     func webhookAttempts(endpointId: String, messageId: String) throws(StoreError) -> [WebhookAttempt]
     /// The outbox's pending deliveries and the creation time of the oldest (`/metrics`).
     func webhookOutboxDepth() throws(StoreError) -> (pending: Int, oldestCreatedAt: Int64?)
+    /// The creation times of endpoint `endpointId`'s `webhook.test` events made at or after
+    /// `since` (`WebhookTestLimit`), through their partial index: a few entries.
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64]
+    /// The ids of the keys registered as sealing the signing secrets (decision 0031), oldest
+    /// first; empty before the first seal.
+    func webhookSecretKeyIds() throws(StoreError) -> [String]
 }
 
 /// What a delivery thread learned from one attempt, to write with it.
@@ -44,15 +50,24 @@ public protocol WebhookWriting: WebhookReading {
     func replaceWebhookBody(messageId: String, body: [UInt8]) throws(StoreError) -> Int
     /// Inserts or replaces the endpoint.
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError)
+    /// Registers key `id` as sealing signing secrets (nothing when it already is).
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError)
+    /// Registers key `id` only when no key is registered yet (a new store's first key; two
+    /// nodes of a fleet starting at once register one of theirs, under a lock); returns the
+    /// registry as it then is.
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String]
     /// Deletes the endpoint with its deliveries and attempts; false when there was none.
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool
     /// Leases to `owner` until `leaseUntil` the oldest due deliveries of enabled endpoints
     /// not leased to anyone, at most `limit`, at most `perEndpoint` of one endpoint, none of
     /// the endpoints in `excluding` (those this node's threads are busy with already:
     /// `WebhookClaimPlan`). On PostgreSQL other nodes' claims are skipped, not waited for
-    /// (`FOR UPDATE SKIP LOCKED`).
+    /// (`FOR UPDATE SKIP LOCKED`). Nor of the endpoints `leaving` says this node cannot
+    /// serve (their signing secrets sealed with a key it does not hold: decision 0031),
+    /// which it is asked of as the endpoints are read.
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery]
     /// Writes an attempt of a delivery claimed by `owner` when it made `claimedAttempts`
     /// attempts, with its outcome, and the endpoint's health: false (nothing written)
@@ -66,6 +81,17 @@ public protocol WebhookWriting: WebhookReading {
     /// Releases the leases of `owner`'s prefix (`nil`: every lease): one process serves a
     /// SQLite file, so its leases at start-up are a dead process's.
     func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError)
+}
+
+extension WebhookWriting {
+    /// A claim that leaves no endpoint out but `excluding` and the disabled ones.
+    public func claimWebhookDeliveries(
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+    ) throws(StoreError) -> [WebhookDelivery] {
+        try claimWebhookDeliveries(
+            owner: owner, now: now, leaseUntil: leaseUntil, limit: limit, perEndpoint: perEndpoint,
+            excluding: excluding, leaving: { _ in false })
+    }
 }
 
 extension WebhookAttemptOutcome {

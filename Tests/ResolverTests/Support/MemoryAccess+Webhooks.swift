@@ -14,6 +14,10 @@ extension MemoryAccess {
     func webhookOutboxDepth() throws(StoreError) -> (pending: Int, oldestCreatedAt: Int64?) {
         (s.webhookEvents.count, s.webhookEvents.first?.at)
     }
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] { [] }
+    func webhookSecretKeyIds() throws(StoreError) -> [String] { [] }
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {}
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] { [id] }
 
     func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
         true
@@ -38,7 +42,8 @@ extension MemoryAccess {
     func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) {}
     func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { false }
     func claimWebhookDeliveries(
-        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>
+        owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
+        leaving: (WebhookEndpoint) -> Bool
     ) throws(StoreError) -> [WebhookDelivery] { [] }
     func finishWebhookAttempt(
         _ attempt: WebhookAttempt, owner: String, claimedAttempts: Int, outcome: WebhookAttemptOutcome, now: Int64

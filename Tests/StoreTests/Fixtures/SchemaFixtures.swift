@@ -24,6 +24,7 @@ enum SchemaFixtures {
         (13, v13),
         (14, v14),
         (15, v15),
+        (16, v16),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -636,5 +637,21 @@ enum SchemaFixtures {
                 ALTER TABLE link_conversion_counts ADD COLUMN amount_high INTEGER NOT NULL DEFAULT 0;
                 INSERT INTO link_conversion_counts VALUES ('\(linkId)', 0, 'sale', 'vnd', 1026, 241386435364256766, 9);
                 PRAGMA user_version = 15;
+                """)
+
+    /// Version 16 (issue 33): the test events' partial index and the registry of the keys that
+    /// seal the webhooks' signing secrets, with one key's id.
+    static let v16 =
+        v15
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 15;",
+            with: """
+                CREATE INDEX webhook_outbox_tests ON webhook_outbox(endpoint_id, message_id) WHERE type = 'webhook.test';
+                CREATE TABLE webhook_secret_keys (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO webhook_secret_keys VALUES ('wk_fixture', 1000);
+                PRAGMA user_version = 16;
                 """)
 }
