@@ -275,13 +275,14 @@ def test_a_domain_present_at_start_is_ordered_and_after_a_restart_its_stored_cer
 
 def test_bad_nonce_answers_are_retried(edge_factory, pebbles):
     # Pebble refuses 30 % of good nonces. The edge sends a request up to 10 times, so one
-    # of the ~20 requests of an account and two orders runs out with a chance of about
-    # 1e-4 (the order then fails and waits its 5 minutes: at 50 %, 2 % of the runs did),
-    # and none is refused with about 1e-3.
+    # of the ~30 requests of an account and three orders runs out with a chance of about
+    # 2e-4 (the order then fails and waits its 5 minutes: at 50 %, 2 % of the runs did),
+    # and none is refused with about 2e-5 (0.7^30; with two orders, 0.7^20, a CI run saw it).
     ca, e = ports_then_edge(edge_factory, pebbles, nonce_reject=30)
-    for host in ("nonce1.example.test", "nonce2.example.test"):
+    hosts = ("nonce1.example.test", "nonce2.example.test", "nonce3.example.test")
+    for host in hosts:
         e.add_domain(host)
-    for host in ("nonce1.example.test", "nonce2.example.test"):
+    for host in hosts:
         try:
             until(lambda: e.certificate(host)["status"] == "valid", 60, f"the certificate of {host}")
         except AssertionError:

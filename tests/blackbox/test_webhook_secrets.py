@@ -89,17 +89,17 @@ def test_the_stored_secret_is_sealed_and_deliveries_verify(edge_factory, receive
 
 
 def make_older(edge, secret):
-    """The store as a version before sealing left it (schema 14, the secret as made, no key
+    """The store as a version before sealing left it (schema 15, the secret as made, no key
     registered) and the data directory without its key file. The edge is stopped."""
     os.remove(keys_file(edge))
     statements = ["DROP INDEX webhook_outbox_tests", "DROP TABLE webhook_secret_keys",
                   f"UPDATE webhook_endpoints SET secret = '{secret}'"]
     if edge.database_url:
-        for sql in statements + ["UPDATE biqli_schema SET version = 14, compatible_from = 1"]:
+        for sql in statements + ["UPDATE biqli_schema SET version = 15, compatible_from = 1"]:
             backend.execute(edge.database_url, sql)
     else:
         db = sqlite3.connect(os.path.join(edge.dir, "edge.sqlite3"))
-        for sql in statements + ["PRAGMA user_version = 14"]:
+        for sql in statements + ["PRAGMA user_version = 15"]:
             db.execute(sql)
         db.commit()
         db.close()

@@ -30,25 +30,8 @@ enum ClientClicksCommand {
         """
 
     static func run(_ args: [String]) -> Int32 {
-        guard let sub = args.first, !sub.hasPrefix("-") else {
-            if CommandSetup.wantsHelp(args) {
-                printOut(help)
-                return 0
-            }
-            printError("biqli-edge client-clicks: missing subcommand (show or set)\n\n\(help)")
-            return 2
-        }
-        let rest = Array(args.dropFirst())
-        if CommandSetup.wantsHelp(rest) || sub == "help" {
-            printOut(help)
-            return 0
-        }
-        switch sub {
-        case "show": return show(rest)
-        case "set": return set(rest)
-        default:
-            printError("biqli-edge client-clicks: unknown subcommand \"\(sub)\"\n\n\(help)")
-            return 2
+        CommandSetup.dispatch(args, command: "client-clicks", names: ["show", "set"], help: help, sharedHelp: true) {
+            sub, rest in sub == "show" ? show(rest) : set(rest)
         }
     }
 

@@ -34,4 +34,33 @@ enum CommandSetup {
 
     /// True when `args` asks for help.
     static func wantsHelp(_ args: [String]) -> Bool { args.contains("--help") || args.contains("-h") }
+
+    /// `biqli-edge COMMAND SUB ARGS...`: runs `run(SUB, ARGS)` when SUB is one of `names`.
+    /// Without a subcommand, with `help`, or (`sharedHelp`: the subcommands have no help of
+    /// their own) with `--help` after one, prints `help` (exit 0; 2 when the subcommand is
+    /// missing, saying so); an unknown subcommand is exit 2.
+    static func dispatch(
+        _ args: [String], command: String, names: [String], help: String, sharedHelp: Bool,
+        run: (String, [String]) -> Int32
+    ) -> Int32 {
+        guard let sub = args.first, !sub.hasPrefix("-") else {
+            if wantsHelp(args) {
+                printOut(help)
+                return 0
+            }
+            let listed = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+            printError("biqli-edge \(command): missing subcommand (\(listed))\n\n\(help)")
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        if sub == "help" || (sharedHelp && wantsHelp(rest)) {
+            printOut(help)
+            return 0
+        }
+        guard names.contains(sub) else {
+            printError("biqli-edge \(command): unknown subcommand \"\(sub)\"\n\n\(help)")
+            return 2
+        }
+        return run(sub, rest)
+    }
 }

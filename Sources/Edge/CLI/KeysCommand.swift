@@ -86,25 +86,14 @@ enum KeysCommand {
         """
 
     static func run(_ args: [String]) -> Int32 {
-        guard let sub = args.first, !sub.hasPrefix("-") else {
-            if CommandSetup.wantsHelp(args) {
-                printOut(help)
-                return 0
+        CommandSetup.dispatch(
+            args, command: "keys", names: ["create", "list", "revoke"], help: help, sharedHelp: false
+        ) { sub, rest in
+            switch sub {
+            case "create": return create(rest)
+            case "list": return list(rest)
+            default: return revoke(rest)
             }
-            printError("biqli-edge keys: missing subcommand (create, list or revoke)\n\n\(help)")
-            return 2
-        }
-        let rest = Array(args.dropFirst())
-        switch sub {
-        case "create": return create(rest)
-        case "list": return list(rest)
-        case "revoke": return revoke(rest)
-        case "help":
-            printOut(help)
-            return 0
-        default:
-            printError("biqli-edge keys: unknown subcommand \"\(sub)\"\n\n\(help)")
-            return 2
         }
     }
 

@@ -37,25 +37,12 @@ enum WebhookKeyCommand {
         """
 
     static func run(_ args: [String]) -> Int32 {
-        guard let sub = args.first, !sub.hasPrefix("-") else {
-            if CommandSetup.wantsHelp(args) {
-                printOut(help)
-                return 0
-            }
-            printError("biqli-edge webhook-key: missing subcommand (status, rotate or reseal)\n\n\(help)")
-            return 2
-        }
-        let rest = Array(args.dropFirst())
-        if CommandSetup.wantsHelp(rest) || sub == "help" {
-            printOut(help)
-            return 0
-        }
-        switch sub {
-        case "status", "rotate", "reseal": break
-        default:
-            printError("biqli-edge webhook-key: unknown subcommand \"\(sub)\"\n\n\(help)")
-            return 2
-        }
+        CommandSetup.dispatch(
+            args, command: "webhook-key", names: ["status", "rotate", "reseal"], help: help, sharedHelp: true,
+            run: run(_:_:))
+    }
+
+    private static func run(_ sub: String, _ rest: [String]) -> Int32 {
         let command = "webhook-key " + sub
         let flags: Set<String> = sub == "status" ? ["json"] : sub == "rotate" ? ["lost"] : []
         guard let options = ParsedOptions.parse(rest, flags: flags, values: ["config"], command: command),
