@@ -98,7 +98,9 @@ def test_a_revoked_or_rotated_key_is_refused_or_accepted_on_every_node_within_a_
                                           "android": {"packageName": "com.example.fleet", "sha256CertFingerprints": [
                                               "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}})
     old = app["publishableKey"]
-    assert Device(b, "android", key=old, app_id=app["id"]).open().status == 200
+    # The new app itself reaches node b within the promise (a busy machine saw a 404 at once).
+    until(lambda: Device(b, "android", key=old, app_id=app["id"]).open().status == 200, PROPAGATION,
+          "the new app known on node b")
     rotated = api(a, "POST", f"/mobile-apps/{app['id']}/keys/rotate")["publishableKey"]
     took = until(lambda: Device(b, "android", key=old, app_id=app["id"]).open().status == 401, PROPAGATION,
                  "the old key refused on node b")

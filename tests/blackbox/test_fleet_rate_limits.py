@@ -197,9 +197,10 @@ def test_the_sync_says_on_metrics_what_it_did_and_counts_what_a_node_admitted_al
             # first thing, alone.
             for _ in range(5):
                 open_android(demo, "install_" + uuid.uuid4().hex)
-            later = metrics(demo)
+            # The sync keeps failing (the next try may come after the five opens: waited for).
+            later = wait_for("another failed sync is counted", lambda: (m := metrics(demo))[
+                "biqli_fleet_rate_limit_sync_failures_total"] > away["biqli_fleet_rate_limit_sync_failures_total"] and m)
             assert later['biqli_fleet_rate_limit_unsynced_admissions_total{bucket="address"}'] == 5, later
-            assert later["biqli_fleet_rate_limit_sync_failures_total"] > away["biqli_fleet_rate_limit_sync_failures_total"]
             assert later["biqli_fleet_rate_limit_syncs_total"] == syncs
         finally:
             cluster.control("resume")
