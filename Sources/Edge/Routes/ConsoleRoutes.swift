@@ -42,7 +42,8 @@ enum ConsoleRoutes {
 
     static func router(console: Console, services: EdgeServices) -> Router {
         let routes = RouterBuilder()
-        routes.add(nil, "/*path", name: "console") { request, context, _ in
+        routes.notFoundName = "console"
+        routes.notFound = { request, context, _ in
             let client = ConsoleClient(
                 address: services.clients.clientAddress(context, request.headers),
                 secure: services.clients.isHTTPS(

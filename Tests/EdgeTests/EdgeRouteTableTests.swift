@@ -1,0 +1,77 @@
+import Certificates
+import Foundation
+import HTTP
+import HTTPTypes
+import XCTest
+
+@testable import Edge
+
+/// The edge's whole route table, as `serve` builds it (the console's too), checked by the
+/// router's conflict rule: no two routes can take one request unless one is strictly more
+/// specific, so the order `EdgeRoutes` adds them in decides nothing.
+final class EdgeRouteTableTests: XCTestCase {
+    private var directory = ""
+
+    override func setUp() {
+        directory = NSTemporaryDirectory() + "edge-routes-" + UUID().uuidString
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func application() throws -> EdgeApplication {
+        let configuration = try EdgeConfiguration.load(
+            file: nil,
+            environment: [
+                "BIQLI_EDGE_DATA_DIR": directory, "BIQLI_EDGE_HTTP_ADDR": "127.0.0.1:0",
+                "BIQLI_EDGE_HTTPS_ADDR": "127.0.0.1:0", "BIQLI_EDGE_CONSOLE_ADDR": "127.0.0.1:0",
+                "BIQLI_EDGE_LOOPS": "1", "BIQLI_EDGE_LOG": "error",
+            ])
+        return try EdgeApplication(configuration: configuration, demo: false)
+    }
+
+    func testTheEdgesWholeTableHasNoConflictWithACMEOnOrOff() throws {
+        let app = try application()
+        for acme in [false, true] {
+            let routes = RouterBuilder()
+            if acme { ACMEChallengeRoutes.install(on: routes, board: ChallengeBoard()) }
+            EdgeRoutes.install(on: routes, services: app.services)
+            XCTAssertNoThrow(try routes.validate(), "ACME \(acme)")
+            XCTAssertEqual(routes.routes.filter { $0.isFallback }.map(\.pattern).last, "/*", "the table's own 404")
+        }
+    }
+
+    func testEachPathGoesToItsRouteWhateverTheOrderOfAdding() throws {
+        let app = try application()
+        let routes = RouterBuilder()
+        ACMEChallengeRoutes.install(on: routes, board: ChallengeBoard())
+        EdgeRoutes.install(on: routes, services: app.services)
+        let router = routes.build()
+        let expected: [(HTTPMethod, String, String)] = [
+            (.get, "/.well-known/acme-challenge/abc", "acme_challenge"),
+            (.get, "/.well-known/apple-app-site-association", "aasa"),
+            (.get, "/apple-app-site-association", "aasa"),
+            (.get, "/.well-known/assetlinks.json", "assetlinks"),
+            (.get, "/.well-known/jwks.json", "jwks"),
+            (.post, "/api/v1/track/open", "track_open"),
+            (.post, "/api/v1/track/click", "track_click"),
+            (.get, "/healthz", "healthz"),
+            (.get, "/m/handoff", "handoff_landing"),
+            (.get, "/abc", "visit"),
+            (.post, "/abc", "visit"),
+            (.get, "/a/b", "not_found"),
+        ]
+        for (method, path, name) in expected {
+            XCTAssertEqual(route(router, method, path), name, "\(method.name) \(path)")
+        }
+    }
+
+    /// The route name the table gives a request (the access log's label), its handler run
+    /// in process for a host that is no domain.
+    private func route(_ router: Router, _ method: HTTPMethod, _ path: String) -> String {
+        var request = HTTPRequest(method: method, target: path)
+        request.headers.add("Host", "unknown.example")
+        return InProcessRequest.answer(router, request, timeoutSeconds: 5).route
+    }
+}
