@@ -2,6 +2,7 @@ import Certificates
 import Foundation
 import HTTP
 import HTTPTypes
+import Management
 import XCTest
 
 @testable import Edge
@@ -65,6 +66,58 @@ final class EdgeRouteTableTests: XCTestCase {
         for (method, path, name) in expected {
             XCTAssertEqual(route(router, method, path), name, "\(method.name) \(path)")
         }
+    }
+
+    func testEveryWorkspaceOperationIsARouteNamedByItsOperationId() throws {
+        let app = try application()
+        let routes = RouterBuilder()
+        EdgeRoutes.install(on: routes, services: app.services)
+        let table = routes.routes
+        let operations = ManagementAPI.allOperations
+        XCTAssertFalse(operations.isEmpty)
+        for operation in operations {
+            let found = table.first {
+                $0.pattern == operation.pattern && $0.methods?.contains(operation.method) == true
+            }
+            if operation.isEdge {
+                // `track.click`: the edge's own route takes every method there.
+                XCTAssertEqual(table.first { $0.pattern == operation.pattern }?.name, "track_click")
+                XCTAssertNil(found, "\(operation.operationId) is the edge's")
+            } else {
+                XCTAssertEqual(found?.name, operation.operationId, "\(operation.method.name) \(operation.pattern)")
+            }
+        }
+        // Nothing else below /api/v1 but the resolver's, the click's and the group's own answer.
+        let others = table.filter {
+            $0.pattern.hasPrefix("/api/v1") && !operations.map(\.operationId).contains($0.name)
+        }
+        XCTAssertEqual(others.map(\.name).sorted(), ["management", "track_click", "track_open"])
+    }
+
+    func testTheWorkspaceAPIsOwn404And405CarryTheEnvelopeAndTheRequestId() throws {
+        let app = try application()
+        let routes = RouterBuilder()
+        EdgeRoutes.install(on: routes, services: app.services)
+        let router = routes.build()
+        let caller = HTTPHeaders([("x-biq-request-id", "caller-id-1")])
+        for (method, path, status, allow) in [
+            (HTTPMethod.get, "/api/v1/nowhere", 404, nil), (.get, "/api/v1", 404, nil),
+            (.get, "/api/v1/links/%C3", 404, nil), (.put, "/api/v1/links", 405, "GET, POST, HEAD"),
+            (.head, "/api/v1/domains/x", 401, nil), (.post, "/api/v1/domains/x", 405, "GET, PATCH, DELETE, HEAD"),
+        ] as [(HTTPMethod, String, Int, String?)] {
+            let got = InProcessRequest.answer(router, HTTPRequest(method: method, target: path, headers: caller))
+            XCTAssertEqual(got.response?.status, status, "\(method.name) \(path)")
+            XCTAssertEqual(got.response?.headers["allow"], allow, "\(method.name) \(path)")
+            XCTAssertEqual(got.response?.headers["x-biq-request-id"], "caller-id-1", "\(method.name) \(path)")
+            XCTAssertEqual(got.response?.headers["content-type"], "application/json")
+            XCTAssertEqual(got.route, status == 401 ? "domains.get" : "management")
+        }
+        let refused = InProcessRequest.answer(
+            router,
+            HTTPRequest(method: .get, target: "/api/v1/links", headers: HTTPHeaders([("x-biq-request-id", "bad id")])))
+        XCTAssertEqual(refused.response?.status, 400, "the id's rule, before the key")
+        XCTAssertEqual(refused.route, "links.list")
+        XCTAssertTrue(refused.response?.headers["x-biq-request-id"]?.hasPrefix("req_") == true)
     }
 
     /// The route name the table gives a request (the access log's label), its handler run

@@ -44,10 +44,16 @@ final class ManagementRefusalTests: XCTestCase {
         let request = HTTPRequest(
             method: .post, target: target, headers: HTTPHeaders([("authorization", "Bearer " + key)]),
             body: body.jsonBytes)
-        var name = ""
-        guard case .write(let write) = api.prepare(request, reader: store.reader(loop: 0), routeName: &name) else {
+        // The steps the edge's route runs once the router took the path.
+        guard let operation = api.operations.first(where: { $0.method == .post && $0.pattern == target }) else {
             return nil
         }
+        var requestId = ManagementAPI.requestId(request.headers)
+        guard
+            case .key(let key) = api.authorize(operation, request, reader: store.reader(loop: 0), requestId: &requestId),
+            case .write(let write) = api.prepare(
+                operation, request, parameters: [], key: key, requestId: requestId, reader: store.reader(loop: 0))
+        else { return nil }
         return write
     }
 
