@@ -120,6 +120,25 @@ final class EdgeRouteTableTests: XCTestCase {
         XCTAssertTrue(refused.response?.headers["x-biq-request-id"]?.hasPrefix("req_") == true)
     }
 
+    func testTheConsolesTableAnswersItsPathsAsTheConsoleDid() throws {
+        let app = try application()
+        let router = ConsoleRoutes.router(
+            console: ConsoleRoutes.makeConsole(services: app.services), services: app.services)
+        for (method, path, status, allow) in [
+            (HTTPMethod.get, "/console", 308, nil), (.post, "/console", 308, nil), (.get, "/console/", 303, nil),
+            (.get, "/console/%6Cinks/", 303, nil), (.get, "/console//", 400, nil), (.get, "/console/a//b", 400, nil),
+            (.get, "/console/%zz", 400, nil), (.get, "/", 404, nil), (.get, "/consolex", 404, nil),
+            (.get, "/console/nowhere", 404, nil), (.delete, "/console/links", 405, "GET, POST, HEAD"),
+            (.get, "/console/sign-out", 405, "POST"), (.get, "/console/sign-in", 200, nil),
+            (.get, "/console/links/new/x", 404, nil),
+        ] as [(HTTPMethod, String, Int, String?)] {
+            let got = InProcessRequest.answer(router, HTTPRequest(method: method, target: path))
+            XCTAssertEqual(got.response?.status, status, "\(method.name) \(path)")
+            XCTAssertEqual(got.response?.headers["allow"], allow, "\(method.name) \(path)")
+            XCTAssertEqual(got.route, "console", "\(method.name) \(path)")
+        }
+    }
+
     /// The route name the table gives a request (the access log's label), its handler run
     /// in process for a host that is no domain.
     private func route(_ router: Router, _ method: HTTPMethod, _ path: String) -> String {

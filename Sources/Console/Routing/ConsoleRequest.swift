@@ -45,7 +45,7 @@ struct ConsoleRequest: Sendable {
     }
 
     /// A path segment: `%XX` decoded (a `+` stays a plus), UTF-8.
-    private static func decodeSegment(_ part: Substring) -> String? {
+    static func decodeSegment(_ part: Substring) -> String? {
         guard part.contains("%") else { return String(part) }
         return FormBody.percentDecode(part.utf8)
     }
