@@ -211,6 +211,22 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(got.response?.status, 201)
     }
 
+    func testARequestsLogLinesCarryItsRouteAndTheIdItsMiddlewareSet() throws {
+        let routes = RouterBuilder()
+        routes.group("/api", middleware: [Tag("req-1")]).add([.get], "/items", name: "items") { _, context, _ in
+            context.logger.error("item failed", [("detail", .string("disk full"))])
+            return .response(.text(500, "failed"))
+        }
+        let sink = BufferLogSink()
+        _ = InProcessRequest.answer(
+            routes.build(), HTTPRequest(method: .get, target: "/api/items"),
+            logger: Logger(level: .info, node: "edge-a", sink: sink))
+        let line = try XCTUnwrap(sink.lines.first ?? nil)
+        XCTAssertEqual(line.objectValue?.map(\.0), ["ts", "level", "msg", "node", "route", "requestId", "detail"])
+        XCTAssertEqual(line["route"], .string("items"))
+        XCTAssertEqual(line["requestId"], .string("req-1"))
+    }
+
     // MARK: Helpers
 
     /// Sets the request id to its tag, or adds the tag to it.

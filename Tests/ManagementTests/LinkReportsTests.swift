@@ -36,7 +36,7 @@ final class LinkReportsTests: XCTestCase {
             store: store,
             environment: ManagementEnvironment(
                 httpsActive: { _ in true }, now: { now }, publicURL: "https://edge.example.com", retentionDays: 90,
-                logFailure: { _, _ in }))
+                log: .discarding))
     }
 
     override func tearDown() {

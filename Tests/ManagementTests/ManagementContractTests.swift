@@ -34,7 +34,7 @@ final class ManagementContractTests: XCTestCase {
             store: store,
             environment: ManagementEnvironment(
                 httpsActive: { _ in false }, now: { 0 }, publicURL: "https://edge.example.com", retentionDays: 90,
-                logFailure: { _, _ in }))
+                log: .discarding))
         let headers = HTTPHeaders(fields.map { ($0.0, $0.1.hasSuffix("$KEY") ? String($0.1.dropLast(4)) + key : $0.1) })
         let request = HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))
         guard let response = InProcessAPI.answer(api, store, request, performingWrites: false) else {

@@ -17,7 +17,8 @@ struct ManagementAuthorize: RouteMiddleware {
         next: Router.Handler
     ) -> HTTPHandlerResult {
         var requestId = context.requestId ?? ""
-        let decided = api.authorize(operation, request, reader: reader(context), requestId: &requestId)
+        let decided = api.authorize(
+            operation, request, reader: reader(context), requestId: &requestId, log: context.logger)
         context.requestId = requestId
         switch decided {
         case .refused(let response):

@@ -22,7 +22,7 @@ enum ManagementRoutes {
         var environment = ManagementEnvironment(
             httpsActive: { host in services.httpsActive(host) }, now: { services.nowMilliseconds },
             publicURL: services.configuration.publicURL, retentionDays: services.configuration.retentionDays,
-            logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) },
+            log: log,
             certificate: { host in services.certificate(host) })
         let resolver = services.resolver
         environment.limitConversion = { keyId in
@@ -58,7 +58,7 @@ enum ManagementRoutes {
                 }
                 let prepared = api.prepare(
                     operation, request, parameters: parameters.values, key: key,
-                    requestId: context.requestId ?? "", reader: reader(context))
+                    requestId: context.requestId ?? "", reader: reader(context), log: context.logger)
                 switch prepared {
                 case .answer(let response):
                     return .response(response)

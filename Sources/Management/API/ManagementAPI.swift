@@ -32,6 +32,8 @@ public final class ManagementAPI: Sendable {
         let operation: ManagementRoute.Write
         /// The operation keeps its own idempotency (conversions): no management record.
         var ownIdempotency = false
+        /// The request's logger: a failure of the write is logged with its request id.
+        var log: Logger
     }
 
     public enum Prepared: Sendable {
@@ -73,7 +75,8 @@ public final class ManagementAPI: Sendable {
     /// for conversions, which may keep the caller's id: `requestId`), the secret key and
     /// its scope unless the operation is public, and the per-key limit of conversions.
     public func authorize(
-        _ operation: ManagementOperation, _ request: HTTPRequest, reader: any StoreReader, requestId: inout String
+        _ operation: ManagementOperation, _ request: HTTPRequest, reader: any StoreReader, requestId: inout String,
+        log: Logger? = nil
     ) -> ManagementAuthorization {
         let route = operation.route
         let callerIds = request.headers.values("x-biq-request-id")
@@ -94,7 +97,7 @@ public final class ManagementAPI: Sendable {
             }
             return .key(ManagementKey(id: record.id, scopes: record.scopes))
         } catch {
-            return .refused(errorResponse(error, requestId: requestId))
+            return .refused(errorResponse(error, requestId: requestId, log: log))
         }
     }
 
@@ -103,8 +106,9 @@ public final class ManagementAPI: Sendable {
     /// percent-decoded.
     public func prepare(
         _ operation: ManagementOperation, _ request: HTTPRequest, parameters: [(String, String)],
-        key: ManagementKey, requestId: String, reader: any StoreReader
+        key: ManagementKey, requestId: String, reader: any StoreReader, log: Logger? = nil
     ) -> Prepared {
+        let log = log ?? environment.log.with(requestId: requestId)
         let route = operation.route
         do {
             let query = try QueryParameters(request.query)
@@ -128,13 +132,14 @@ public final class ManagementAPI: Sendable {
                 } else {
                     call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
                 }
-                return .write(PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion))
+                return .write(
+                    PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion, log: log))
             case .edge:
                 // The edge's own route answers these paths; the router never adds them.
                 throw ManagementError.notFound("No route \(request.method.name) \(request.path).")
             }
         } catch {
-            return .answer(errorResponse(error, requestId: requestId))
+            return .answer(errorResponse(error, requestId: requestId, log: log))
         }
     }
 
@@ -152,9 +157,9 @@ public final class ManagementAPI: Sendable {
             case .success(let answer):
                 respond(response(answer, requestId: call.requestId))
             case .failure(.refused(let error)):
-                respond(errorResponse(error, requestId: call.requestId))
+                respond(errorResponse(error, requestId: call.requestId, log: write.log))
             case .failure(.store(let error)):
-                respond(errorResponse(error, requestId: call.requestId))
+                respond(errorResponse(error, requestId: call.requestId, log: write.log))
             }
         }
         if write.ownIdempotency {
@@ -185,8 +190,9 @@ public final class ManagementAPI: Sendable {
         return Self.json(answer.status, answer.body, requestId: requestId, extra: extra)
     }
 
-    func errorResponse(_ error: any Error, requestId: String) -> HTTPResponse {
-        let failure = map(error)
+    /// `log`: the request's logger (default: the API's, with the request id).
+    func errorResponse(_ error: any Error, requestId: String, log: Logger? = nil) -> HTTPResponse {
+        let failure = map(error, log: log ?? environment.log.with(requestId: requestId))
         var extra: [(String, String)] = []
         switch failure {
         case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
@@ -207,9 +213,9 @@ public final class ManagementAPI: Sendable {
 
     /// Store failures the client can act on become their codes; the rest is logged and
     /// answered as `internal_server_error` without detail.
-    func map(_ error: any Error) -> ManagementError {
+    func map(_ error: any Error, log: Logger) -> ManagementError {
         if let known = ManagementError(answering: error) { return known }
-        environment.logFailure("management request failed", "\(error)")
+        log.error("management request failed", [("detail", .string("\(error)"))])
         return .internalError
     }
 
