@@ -125,7 +125,7 @@ public final class Console: Sendable {
     public static func badRequest() -> HTTPResponse { MessagePage.badRequest(csrf: nil) }
 
     private func failed(_ error: any Error) -> ConsoleAnswer {
-        environment.log("error", "console request failed", [("detail", "\(error)")])
+        environment.log.error("console request failed", [("detail", .string("\(error)"))])
         return .response(MessagePage.failure(csrf: nil))
     }
 
@@ -238,7 +238,7 @@ public final class Console: Sendable {
                 status: 409, title: "Not done", message: refusal.message, csrf: csrf,
                 back: (ConsolePaths.overview, "Go to the overview"))
         case .store(let error):
-            environment.log("error", "console write failed", [("detail", error.safeMessage)])
+            environment.log.error("console write failed", [("detail", .string(error.safeMessage))])
             return MessagePage.failure(csrf: csrf)
         }
     }

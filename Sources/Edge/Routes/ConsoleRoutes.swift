@@ -26,14 +26,7 @@ enum ConsoleRoutes {
             domainFindings: { reader in try domainFindings(reader, server.certificates, now: services.nowMilliseconds)
             },
             dns: { dnsTarget(configuration, server) },
-            log: { level, message, fields in
-                let values = fields.map { ($0.0, JSONValue.string($0.1)) }
-                switch level {
-                case "error": log.error(message, values)
-                case "warn": log.warn(message, values)
-                default: log.info(message, values)
-                }
-            },
+            log: log,
             counted: { job, succeeded in services.consoleMetrics.count(job: job, succeeded: succeeded) })
         return Console(
             store: services.store, backgroundReaderLoop: configuration.loops,
