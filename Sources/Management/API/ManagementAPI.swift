@@ -108,7 +108,7 @@ public final class ManagementAPI: Sendable {
         _ operation: ManagementOperation, _ request: HTTPRequest, parameters: [(String, String)],
         key: ManagementKey, requestId: String, reader: any StoreReader, log: Logger? = nil
     ) -> Prepared {
-        let log = log ?? environment.log.with(requestId: requestId)
+        let log = log ?? environment.log
         let route = operation.route
         do {
             let query = try QueryParameters(request.query)
@@ -190,9 +190,10 @@ public final class ManagementAPI: Sendable {
         return Self.json(answer.status, answer.body, requestId: requestId, extra: extra)
     }
 
-    /// `log`: the request's logger (default: the API's, with the request id).
+    /// `log`: the request's logger (default: the API's); its lines carry `requestId`.
     func errorResponse(_ error: any Error, requestId: String, log: Logger? = nil) -> HTTPResponse {
-        let failure = map(error, log: log ?? environment.log.with(requestId: requestId))
+        // The answer's id, which a conversion may have taken from its caller after the logger was made.
+        let failure = map(error, log: (log ?? environment.log).with(requestId: requestId))
         var extra: [(String, String)] = []
         switch failure {
         case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
