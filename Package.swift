@@ -84,7 +84,7 @@ let package = Package(
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Core"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTypes", "CSystem", "COpenSSL"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTypes", "Core", "CSystem", "COpenSSL"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core", "Model"]),
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core", "Model"]),
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),

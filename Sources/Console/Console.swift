@@ -48,41 +48,85 @@ public final class Console: Sendable {
     /// Ends the background thread after its queued work.
     public func stop() { worker.stop() }
 
-    /// Answers a request of the console's listener. `reader`: the serving loop's.
-    public func handle(_ http: HTTPRequest, client: ConsoleClient, reader: any StoreReader) -> ConsoleAnswer {
-        if http.path == "/console" {
-            var headers = ConsoleHeaders.common()
-            headers.add("Location", "/console/")
-            return .response(HTTPResponse(status: 308, headers: headers))
+    /// The path of the console's root (`/console/`); `/console` is sent there (308).
+    public static let prefix = "/console"
+
+    /// The segments the console listener's router matches (`nil`: 400): a path below
+    /// `/console/` has its segments percent-decoded (a `+` stays a plus) and a trailing `/`
+    /// dropped (`/console/` is `console` and one empty segment, as the pattern `/console/`
+    /// is); an empty segment inside, or one that is not UTF-8, names nothing. Other paths
+    /// are split as sent.
+    public static func segments(_ path: Substring) -> [Substring]? {
+        guard path.hasPrefix("/console/") else {
+            return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
         }
-        guard http.path.hasPrefix("/console/") else { return .response(MessagePage.notFound(csrf: nil)) }
+        var below: [Substring] = []
+        for part in path.dropFirst("/console/".count).split(separator: "/", omittingEmptySubsequences: false) {
+            guard let decoded = ConsoleRequest.decodeSegment(part) else { return nil }
+            below.append(Substring(decoded))
+        }
+        if below.last == "" { below.removeLast() }
+        guard !below.contains("") else { return nil }
+        return ["console"] + (below.isEmpty ? [""] : below)
+    }
+
+    /// Answers the page of `endpoint` (the route the router picked; `parameter`: its
+    /// values). `reader`: the serving loop's.
+    public func answer(
+        _ endpoint: ConsoleEndpoint, parameter: (String) -> String, _ http: HTTPRequest, client: ConsoleClient,
+        reader: any StoreReader
+    ) -> ConsoleAnswer {
         guard let request = ConsoleRequest(http, client: client) else {
             return .response(MessagePage.badRequest(csrf: nil))
         }
+        let route = endpoint.route(parameter)
         do {
-            switch ConsoleRoute.match(request.method, request.segments) {
-            case .notFound:
-                return .response(MessagePage.notFound(csrf: try signedIn(request, reader)?.token.csrf))
-            case .methodNotAllowed(let allowed):
-                var names = allowed.map(\.name)
-                if allowed.contains(.get) { names.append("HEAD") }
-                return .response(
-                    MessagePage.render(
-                        status: 405, title: "Method not allowed",
-                        message: "This page takes " + names.joined(separator: ", ") + ".",
-                        csrf: nil, extraHeaders: [("Allow", names.joined(separator: ", "))]))
-            case .route(let route):
-                if route.isPublic { return try publicRoute(route, request, reader) }
-                guard let session = try signedIn(request, reader) else { return .response(Self.toSignIn(request)) }
-                if request.method == .post && !session.token.accepts(csrf: request.form?["csrf"]) {
-                    return .response(MessagePage.forbidden(csrf: session.token.csrf))
-                }
-                return try sessionRoute(route, request, session, reader)
+            if route.isPublic { return try publicRoute(route, request, reader) }
+            guard let session = try signedIn(request, reader) else { return .response(Self.toSignIn(request)) }
+            if request.method == .post && !session.token.accepts(csrf: request.form?["csrf"]) {
+                return .response(MessagePage.forbidden(csrf: session.token.csrf))
             }
+            return try sessionRoute(route, request, session, reader)
         } catch {
-            environment.log("error", "console request failed", [("detail", "\(error)")])
-            return .response(MessagePage.failure(csrf: nil))
+            return failed(error)
         }
+    }
+
+    /// A path below `/console/` that no page has (404, with the session's form token when
+    /// signed in).
+    public func notFound(_ http: HTTPRequest, client: ConsoleClient, reader: any StoreReader) -> HTTPResponse {
+        guard let request = ConsoleRequest(http, client: client) else { return MessagePage.badRequest(csrf: nil) }
+        do {
+            return MessagePage.notFound(csrf: try signedIn(request, reader)?.token.csrf)
+        } catch {
+            guard case .response(let response) = failed(error) else { preconditionFailure("a failure answers at once") }
+            return response
+        }
+    }
+
+    /// A method a page does not take (`allowed`: its pages' methods, HEAD after GET).
+    public func methodNotAllowed(_ http: HTTPRequest, client: ConsoleClient, allowed: [HTTPMethod]) -> HTTPResponse {
+        guard ConsoleRequest(http, client: client) != nil else { return MessagePage.badRequest(csrf: nil) }
+        let names = allowed.map(\.name)
+        return MessagePage.render(
+            status: 405, title: "Method not allowed", message: "This page takes " + names.joined(separator: ", ") + ".",
+            csrf: nil, extraHeaders: [("Allow", names.joined(separator: ", "))])
+    }
+
+    /// `/console`: to `/console/`.
+    public static func toRoot() -> HTTPResponse {
+        var headers = ConsoleHeaders.common()
+        headers.add("Location", "/console/")
+        return HTTPResponse(status: 308, headers: headers)
+    }
+
+    /// A path outside `/console/` (404), or one the router's segments refuse (400).
+    public static func outside() -> HTTPResponse { MessagePage.notFound(csrf: nil) }
+    public static func badRequest() -> HTTPResponse { MessagePage.badRequest(csrf: nil) }
+
+    private func failed(_ error: any Error) -> ConsoleAnswer {
+        environment.log.error("console request failed", [("detail", .string("\(error)"))])
+        return .response(MessagePage.failure(csrf: nil))
     }
 
     private func publicRoute(_ route: ConsoleRoute, _ request: ConsoleRequest, _ reader: any StoreReader) throws
@@ -194,7 +238,7 @@ public final class Console: Sendable {
                 status: 409, title: "Not done", message: refusal.message, csrf: csrf,
                 back: (ConsolePaths.overview, "Go to the overview"))
         case .store(let error):
-            environment.log("error", "console write failed", [("detail", error.safeMessage)])
+            environment.log.error("console write failed", [("detail", .string(error.safeMessage))])
             return MessagePage.failure(csrf: csrf)
         }
     }

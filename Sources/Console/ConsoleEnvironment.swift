@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// What the console learns from the edge that runs it (a value, so that tests build one
@@ -15,8 +16,8 @@ public struct ConsoleEnvironment: Sendable {
     /// Where the domains' DNS must point (asked when the page is made: the listeners'
     /// ports are known once they are bound).
     public var dns: @Sendable () -> DNSTarget
-    /// Writes a log line (`level`: info, warn or error). Never a token, key or address.
-    public var log: @Sendable (_ level: String, _ message: String, _ fields: [(String, String)]) -> Void
+    /// The operational log. Never a token, key or address in it.
+    public var log: Logger
     /// Counts a background job's outcome for `/metrics` (`job`: `overview`): a count that
     /// failed is logged and counted, the pages keep the last one, the edge serves on.
     public var counted: @Sendable (_ job: String, _ succeeded: Bool) -> Void
@@ -27,7 +28,7 @@ public struct ConsoleEnvironment: Sendable {
         certificate: @escaping @Sendable (String) -> CertificateStatus,
         domainFindings: @escaping @Sendable (any StoreReader) throws -> [DomainFinding],
         dns: @escaping @Sendable () -> DNSTarget,
-        log: @escaping @Sendable (String, String, [(String, String)]) -> Void,
+        log: Logger,
         counted: @escaping @Sendable (String, Bool) -> Void = { _, _ in }
     ) {
         self.now = now

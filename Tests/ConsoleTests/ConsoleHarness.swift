@@ -25,7 +25,11 @@ final class ConsoleHarness {
     let store: SQLiteStore
     let console: Console
     let clock = Shared<Int64>(1_800_000_000_000)
-    let logs = Shared<[String]>([])
+    let logSink = BufferLogSink()
+    /// Each log line's level and message (`error console overview failed`).
+    var logs: [String] {
+        logSink.lines.map { ($0?["level"]?.stringValue ?? "") + " " + ($0?["msg"]?.stringValue ?? "") }
+    }
     /// The background jobs' outcomes (`ConsoleEnvironment.counted`): `overview counted|failed`.
     let counts = Shared<[String]>([])
     var jar: [String: String] = [:]
@@ -56,7 +60,6 @@ final class ConsoleHarness {
                     mobile: MobilePayload(appId: Self.appId, route: "/invite"),
                     preview: LinkPreview(title: "Join \"us\" <now>"), createdAt: now, updatedAt: now))
         }
-        let logs = self.logs
         let counts = self.counts
         let store = self.store
         console = Console(
@@ -66,7 +69,7 @@ final class ConsoleHarness {
                 certificate: { _ in CertificateStatus(status: "valid", source: "directory", notAfter: 0) },
                 domainFindings: { _ in [] },
                 dns: { DNSTarget(canonicalName: "edge.example.com", httpsPort: 443, httpPort: 80) },
-                log: { level, message, _ in logs.update { $0.append(level + " " + message) } },
+                log: Logger(level: .info, sink: logSink),
                 counted: { job, ok in counts.update { $0.append(job + (ok ? " counted" : " failed")) } }))
         console.start()
     }

@@ -1,7 +1,7 @@
-import Core
 import Synchronization
 import XCTest
 
+@testable import Core
 @testable import Edge
 
 final class LogThrottleTests: XCTestCase {

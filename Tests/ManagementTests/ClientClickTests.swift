@@ -170,7 +170,7 @@ final class ClientClickTests: XCTestCase {
             limitKey: { id in
                 charged.withLock { $0.append(id) }
                 return nil
-            }, logFailure: { _, _ in })
+            }, log: .discarding)
         let reader = store.reader(loop: 0)
         let key = try BrowserKeys.create(name: "shop", store: store, now: 1)
         try store.writeAndWait { tx in
@@ -202,9 +202,9 @@ final class ClientClickTests: XCTestCase {
     }
 
     func testTheChecksComeInTheirOrder() throws {
-        let limited = ClientClickAPI(limitAddress: { _ in 7 }, limitKey: nil, logFailure: { _, _ in })
-        let api = ClientClickAPI(limitAddress: nil, limitKey: nil, logFailure: { _, _ in })
-        let keyLimited = ClientClickAPI(limitAddress: nil, limitKey: { _ in 3 }, logFailure: { _, _ in })
+        let limited = ClientClickAPI(limitAddress: { _ in 7 }, limitKey: nil, log: .discarding)
+        let api = ClientClickAPI(limitAddress: nil, limitKey: nil, log: .discarding)
+        let keyLimited = ClientClickAPI(limitAddress: nil, limitKey: { _ in 3 }, log: .discarding)
         let reader = store.reader(loop: 0)
         let key = try BrowserKeys.create(name: "shop", store: store, now: 1)
         let body = #"{"domain":"go.example.com","key":"bob"}"#

@@ -36,7 +36,7 @@ final class LinkReportsTests: XCTestCase {
             store: store,
             environment: ManagementEnvironment(
                 httpsActive: { _ in true }, now: { now }, publicURL: "https://edge.example.com", retentionDays: 90,
-                logFailure: { _, _ in }))
+                log: .discarding))
     }
 
     override func tearDown() {
@@ -47,9 +47,8 @@ final class LinkReportsTests: XCTestCase {
     func get(_ target: String) -> HTTPResponse {
         let request = HTTPRequest(
             method: .get, target: target, headers: HTTPHeaders([("authorization", "Bearer " + key)]), body: [])
-        var name = ""
-        guard case .answer(let response) = api.prepare(request, reader: store.reader(loop: 0), routeName: &name) else {
-            XCTFail("a read answers at once")
+        guard let response = InProcessAPI.answer(api, store, request) else {
+            XCTFail("a read answers")
             return HTTPResponse(status: 0)
         }
         return response

@@ -27,7 +27,7 @@ final class ManagementAPITests: XCTestCase {
             store: store,
             environment: ManagementEnvironment(
                 httpsActive: { $0 == "secure.example.com" }, now: { now }, publicURL: "https://edge.example.com",
-                retentionDays: 90, logFailure: { _, _ in }))
+                retentionDays: 90, log: .discarding))
     }
 
     override func tearDown() {

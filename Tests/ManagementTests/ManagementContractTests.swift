@@ -34,11 +34,10 @@ final class ManagementContractTests: XCTestCase {
             store: store,
             environment: ManagementEnvironment(
                 httpsActive: { _ in false }, now: { 0 }, publicURL: "https://edge.example.com", retentionDays: 90,
-                logFailure: { _, _ in }))
+                log: .discarding))
         let headers = HTTPHeaders(fields.map { ($0.0, $0.1.hasSuffix("$KEY") ? String($0.1.dropLast(4)) + key : $0.1) })
         let request = HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))
-        var name = ""
-        guard case .answer(let response) = api.prepare(request, reader: store.reader(loop: 0), routeName: &name) else {
+        guard let response = InProcessAPI.answer(api, store, request, performingWrites: false) else {
             return nil
         }
         return (response.status, (try? JSONParser.parse(response.body)) ?? .null, response.headers)

@@ -15,7 +15,7 @@ final class ManagementRefusalTests: XCTestCase {
     var store: SQLiteStore!
     var api: ManagementAPI!
     var key = ""
-    let failures = Failures()
+    let failures = BufferLogSink()
 
     override func setUpWithError() throws {
         directory = ScratchDirectory(prefix: "mgmt-refusal")
@@ -32,7 +32,7 @@ final class ManagementRefusalTests: XCTestCase {
             store: store,
             environment: ManagementEnvironment(
                 httpsActive: { _ in false }, now: { 1_800_000_000_000 }, publicURL: "https://edge.example.com",
-                retentionDays: 90, logFailure: { message, _ in failures.add(message) }))
+                retentionDays: 90, log: Logger(level: .info, sink: failures)))
     }
 
     override func tearDown() {
@@ -44,10 +44,16 @@ final class ManagementRefusalTests: XCTestCase {
         let request = HTTPRequest(
             method: .post, target: target, headers: HTTPHeaders([("authorization", "Bearer " + key)]),
             body: body.jsonBytes)
-        var name = ""
-        guard case .write(let write) = api.prepare(request, reader: store.reader(loop: 0), routeName: &name) else {
+        // The steps the edge's route runs once the router took the path.
+        guard let operation = api.operations.first(where: { $0.method == .post && $0.pattern == target }) else {
             return nil
         }
+        var requestId = ManagementAPI.requestId(request.headers)
+        guard
+            case .key(let key) = api.authorize(operation, request, reader: store.reader(loop: 0), requestId: &requestId),
+            case .write(let write) = api.prepare(
+                operation, request, parameters: [], key: key, requestId: requestId, reader: store.reader(loop: 0))
+        else { return nil }
         return write
     }
 
@@ -90,16 +96,31 @@ final class ManagementRefusalTests: XCTestCase {
     }
 
     func testStoreErrorsMapToTheirCodesByKind() {
-        XCTAssertEqual(api.map(StoreError.conflict(.domain)), .invalid("hostname", "is already a domain"))
-        XCTAssertEqual(api.map(StoreError.conflict(.linkKey)), .invalid("key", "is already used on this domain"))
         XCTAssertEqual(
-            api.map(StoreError.missingReference(.domain)),
+            api.map(StoreError.conflict(.domain), log: api.environment.log), .invalid("hostname", "is already a domain")
+        )
+        XCTAssertEqual(
+            api.map(StoreError.conflict(.linkKey), log: api.environment.log),
+            .invalid("key", "is already used on this domain"))
+        XCTAssertEqual(
+            api.map(StoreError.missingReference(.domain), log: api.environment.log),
             .invalid("domain", "names no domain; create the domain first"))
-        XCTAssertEqual(api.map(StoreError.missingReference(.app)), .invalid("mobile.appId", "names no Mobile App"))
+        XCTAssertEqual(
+            api.map(StoreError.missingReference(.app), log: api.environment.log),
+            .invalid("mobile.appId", "names no Mobile App"))
         XCTAssertEqual(failures.messages, [])
-        XCTAssertEqual(api.map(StoreError.conflict(.idempotencyRecord)), .internalError)
-        XCTAssertEqual(api.map(StoreError.missingReference(.unnamed)), .internalError)
+        XCTAssertEqual(api.map(StoreError.conflict(.idempotencyRecord), log: api.environment.log), .internalError)
+        XCTAssertEqual(api.map(StoreError.missingReference(.unnamed), log: api.environment.log), .internalError)
         XCTAssertEqual(failures.messages.count, 2, "the others are logged and answered 500")
+    }
+
+    func testAFailureIsLoggedWithTheRequestsIdAndNoDetailReachesTheClient() throws {
+        let answer = api.errorResponse(StoreError.missingReference(.unnamed), requestId: "req-caller-1")
+        XCTAssertEqual(answer.status, 500)
+        let line = try XCTUnwrap(failures.lines.last ?? nil)
+        XCTAssertEqual(line["msg"], .string("management request failed"))
+        XCTAssertEqual(line["requestId"], .string("req-caller-1"))
+        XCTAssertFalse(String(decoding: answer.body, as: UTF8.self).contains("missingReference"))
     }
 }
 
@@ -128,20 +149,7 @@ final class Answers: @unchecked Sendable {
     }
 }
 
-/// Messages of `logFailure`.
-final class Failures: @unchecked Sendable {
-    private let lock = DispatchSemaphore(value: 1)
-    private var list: [String] = []
-
-    func add(_ message: String) {
-        lock.wait()
-        list.append(message)
-        lock.signal()
-    }
-
-    var messages: [String] {
-        lock.wait()
-        defer { lock.signal() }
-        return list
-    }
+extension BufferLogSink {
+    /// The `msg` of each line.
+    var messages: [String] { lines.compactMap { $0?["msg"]?.stringValue } }
 }

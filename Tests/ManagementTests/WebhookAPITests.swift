@@ -24,7 +24,7 @@ final class WebhookAPITests: XCTestCase {
         let now = self.now
         var environment = ManagementEnvironment(
             httpsActive: { _ in false }, now: { now }, publicURL: "https://edge.example.com", retentionDays: 90,
-            logFailure: { _, _ in })
+            log: .discarding)
         environment.webhookAllowHTTP = allowHTTP
         return ManagementAPI(store: store, environment: environment)
     }

@@ -20,12 +20,12 @@ final class OverviewCache: Sendable {
     private let worker: ConsoleWorker
     private let configuration: ConsoleConfiguration
     private let now: @Sendable () -> Int64
-    private let log: @Sendable (String, String, [(String, String)]) -> Void
+    private let log: Logger
     private let counted: @Sendable (Bool) -> Void
 
     init(
         worker: ConsoleWorker, configuration: ConsoleConfiguration, now: @escaping @Sendable () -> Int64,
-        log: @escaping @Sendable (String, String, [(String, String)]) -> Void,
+        log: Logger,
         counted: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.worker = worker
@@ -92,13 +92,13 @@ final class OverviewCache: Sendable {
             }
             let snapshot = OverviewSnapshot(
                 countedAt: started, firstDay: first, days: days, activity: activity, before: before, topLinks: top)
-            log("info", "console overview counted", [("milliseconds", String(now() - started))])
+            log.info("console overview counted", [("milliseconds", .string(String(now() - started)))])
             counted(true)
             return snapshot
         } catch {
             // The store's failure stays here: the overview keeps its last count (or says
             // none yet), the other pages and every visit go on (decision 0029).
-            log("error", "console overview failed", [("detail", "\(error)")])
+            log.error("console overview failed", [("detail", .string("\(error)"))])
             counted(false)
             return nil
         }

@@ -1,3 +1,4 @@
+import Core
 import HTTPTypes
 import Management
 import Model
@@ -22,14 +23,15 @@ extension Console {
             [self] result, reader in
             switch result {
             case .success(let rotated):
-                log("info", "console rotated a publishable key", [("app", id), ("key", rotated.record.id)])
+                log.info(
+                    "console rotated a publishable key", [("app", .string(id)), ("key", .string(rotated.record.id))])
                 do {
                     guard let app = try reader.app(id) else { return MessagePage.notFound(csrf: csrf) }
                     let model = AppPage.Model(
                         app: app, keys: try reader.publishableKeys(app: id), now: now, rotated: rotated)
                     return AppPage.render(model, csrf: csrf)
                 } catch {
-                    environment.log("error", "console request failed", [("detail", "\(error)")])
+                    environment.log.error("console request failed", [("detail", .string("\(error)"))])
                     return MessagePage.failure(csrf: csrf)
                 }
             case .failure(let error):

@@ -1,3 +1,4 @@
+import Core
 import HTTPTypes
 import Model
 import Store
@@ -27,7 +28,7 @@ extension Console {
                         checkFailure: failure)
                     respond(DomainsPage.render(model, csrf: csrf))
                 } catch {
-                    environment.log("error", "console request failed", [("detail", "\(error)")])
+                    environment.log.error("console request failed", [("detail", .string("\(error)"))])
                     respond(MessagePage.failure(csrf: csrf))
                 }
             }

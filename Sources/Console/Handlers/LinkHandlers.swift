@@ -153,7 +153,7 @@ extension Console {
                 model.otherErrors = other
                 return LinkFormPage.render(model, status: 422, csrf: csrf)
             } catch {
-                environment.log("error", "console request failed", [("detail", "\(error)")])
+                environment.log.error("console request failed", [("detail", .string("\(error)"))])
                 return MessagePage.failure(csrf: csrf)
             }
         case .failure(let error):

@@ -41,7 +41,7 @@ extension Console {
                 return .response(tooManyAttempts(form, wait: wait))
             }
             limiter.recordFailure(address, now: now)
-            environment.log("warn", "console sign-in refused", [("reason", "unknown or revoked key")])
+            environment.log.warn("console sign-in refused", [("reason", .string("unknown or revoked key"))])
             return .response(
                 SignInPage.render(
                     status: 401, csrf: form.csrf,
@@ -95,7 +95,9 @@ extension Console {
             answer: { [self] result, _ in
                 switch result {
                 case .success(let key):
-                    log("info", "console sign-in", [("key", key), ("by", link == nil ? "key" : "one-time link")])
+                    log.info(
+                        "console sign-in",
+                        [("key", .string(key)), ("by", .string(link == nil ? "key" : "one-time link"))])
                     return Self.redirect(
                         ConsolePaths.overview.path,
                         extra: [
@@ -106,7 +108,7 @@ extension Console {
                             ("Set-Cookie", ConsoleCookies.clear(ConsoleCookies.form, secure: secure)),
                         ])
                 case .failure(.refused(.signInLinkUnusable)):
-                    log("warn", "console sign-in refused", [("reason", "unusable sign-in link")])
+                    log.warn("console sign-in refused", [("reason", .string("unusable sign-in link"))])
                     let (form, setCookie) = formToken(request)
                     return unusableLink(form, setCookie.isEmpty ? formCookie : setCookie)
                 case .failure(let error):

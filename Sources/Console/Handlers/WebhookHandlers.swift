@@ -1,3 +1,4 @@
+import Core
 import HTTPTypes
 import Management
 import Model
@@ -25,7 +26,7 @@ extension Console {
                 do {
                     return try webhookPage(id, csrf: csrf, reader, sent: delivery)
                 } catch {
-                    environment.log("error", "console request failed", [("detail", "\(error)")])
+                    environment.log.error("console request failed", [("detail", .string("\(error)"))])
                     return MessagePage.failure(csrf: csrf)
                 }
             case .failure(.refused(.operation(let refusal))) where refusal.status == 429:

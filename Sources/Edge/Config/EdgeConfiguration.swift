@@ -453,18 +453,3 @@ enum ConfigurationError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-
-enum LogLevel: String, Sendable, Comparable {
-    case debug, info, warn, error
-
-    private var rank: Int {
-        switch self {
-        case .debug: return 0
-        case .info: return 1
-        case .warn: return 2
-        case .error: return 3
-        }
-    }
-
-    static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
-}

@@ -17,7 +17,7 @@ enum ClientClickRoutes {
                 resolver.admit(.clickAddress, AddressBlock.limitKey(address), nowMillis: services.nowMilliseconds)
             },
             limitKey: { keyId in resolver.admit(.clickKey, keyId, nowMillis: services.nowMilliseconds) },
-            logFailure: { message, detail in log.error(message, [("detail", .string(detail))]) })
+            log: log)
         router.add(nil, ClientClickAPI.path, name: "track_click") { request, context, _ in
             let address = services.clients.clientAddress(context, request.headers)
             switch api.prepare(request, reader: services.reader(context), clientAddress: address) {

@@ -6,10 +6,10 @@ import Management
 import Model
 import Store
 
-/// The operator console's listener (`BIQLI_EDGE_CONSOLE_ADDR`): one route that hands
-/// every request to `Console`, which answers `/console/...` and 404 elsewhere. Its own
-/// route table, so that the public listeners never reach the console and the console's
-/// listener reaches nothing else (`ListenerDispatch`).
+/// The operator console's listener (`BIQLI_EDGE_CONSOLE_ADDR`): the console's pages
+/// under `/console/` and 404 elsewhere. Its own route table, so that the public listeners
+/// never reach the console and the console's listener reaches nothing else
+/// (`ListenerDispatch`).
 enum ConsoleRoutes {
     /// The console, wired to the edge: its background thread reads through the store
     /// reader after the loops' (`EdgeApplication` opens one more when the console is on).
@@ -26,39 +26,60 @@ enum ConsoleRoutes {
             domainFindings: { reader in try domainFindings(reader, server.certificates, now: services.nowMilliseconds)
             },
             dns: { dnsTarget(configuration, server) },
-            log: { level, message, fields in
-                let values = fields.map { ($0.0, JSONValue.string($0.1)) }
-                switch level {
-                case "error": log.error(message, values)
-                case "warn": log.warn(message, values)
-                default: log.info(message, values)
-                }
-            },
+            log: log,
             counted: { job, succeeded in services.consoleMetrics.count(job: job, succeeded: succeeded) })
         return Console(
             store: services.store, backgroundReaderLoop: configuration.loops,
             configuration: settings, environment: environment)
     }
 
+    /// The console's table: its pages below `/console` (`ConsoleEndpoint`), in a group that
+    /// answers its own 404 and 405 as console pages, `/console` sent to `/console/`, and a
+    /// console 404 for every other path. Paths are matched percent-decoded
+    /// (`Console.segments`); one the console cannot read is 400. Every answer is named
+    /// `console` (the access log's and metrics' label).
     static func router(console: Console, services: EdgeServices) -> Router {
         let routes = RouterBuilder()
-        routes.add(nil, "/*path", name: "console") { request, context, _ in
-            let client = ConsoleClient(
+        routes.segmenter = Console.segments
+        routes.notFoundName = name
+        routes.notFound = { _, _, _ in .response(Console.outside()) }
+        routes.unsegmentableName = name
+        routes.unsegmentable = { _, _, _ in .response(Console.badRequest()) }
+        routes.add(nil, Console.prefix, name: name) { _, _, _ in .response(Console.toRoot()) }
+        let client: @Sendable (HTTPRequest, RequestContext) -> ConsoleClient = { request, context in
+            ConsoleClient(
                 address: services.clients.clientAddress(context, request.headers),
                 secure: services.clients.isHTTPS(
                     peer: context.peerAddress, listener: context.listener, headers: request.headers),
                 loop: context.loopIndex)
-            switch console.handle(request, client: client, reader: services.reader(context)) {
-            case .response(let response):
-                return .response(response)
-            case .deferred(let later):
-                let responder = context.deferResponse()
-                later { responder.respond($0) }
-                return .deferred
+        }
+        let pages = routes.group(Console.prefix).answering(
+            name: name,
+            notFound: { request, context, _ in
+                .response(console.notFound(request, client: client(request, context), reader: services.reader(context)))
+            },
+            methodNotAllowed: { request, context, allowed in
+                .response(console.methodNotAllowed(request, client: client(request, context), allowed: allowed))
+            })
+        for endpoint in ConsoleEndpoint.all {
+            pages.add([endpoint.method], endpoint.pattern, name: name) { request, context, parameters in
+                let answer = console.answer(
+                    endpoint, parameter: { parameters[$0] ?? "" }, request, client: client(request, context),
+                    reader: services.reader(context))
+                switch answer {
+                case .response(let response):
+                    return .response(response)
+                case .deferred(let later):
+                    let responder = context.deferResponse()
+                    later { responder.respond($0) }
+                    return .deferred
+                }
             }
         }
         return routes.build()
     }
+
+    static let name = "console"
 
     /// The domain's certificate as the workspace API shows it (`EdgeServices.certificate`:
     /// the certificate set's, with ACME's state when ACME is on), for the domains page.

@@ -126,6 +126,8 @@ final class EdgeApplication {
         http.certificateDirectory = configuration.certificateDirectory
         http.maxConnections = configuration.maxConnections
         http.accessLog = configuration.accessLog
+        // A request's work logs through `RequestContext.logger`: this log, with its route and id.
+        http.logger = log
         // A customer's external ID is the workspace's name for a person: never in the logs.
         http.accessLogRedactedPrefixes = ["/api/v1/customers/", "/console/customers/"]
         http.nodeName = configuration.node

@@ -1,4 +1,5 @@
-/// Values captured by `:name` and `*name` segments, still percent-encoded.
+/// Values captured by a route's parameter and rest segments: still percent-encoded,
+/// except in a group that decodes its parameters (`RouteGroup.decodingParameters`).
 public struct RouteParameters: Sendable {
     public var values: [(String, String)] = []
     public init() {}

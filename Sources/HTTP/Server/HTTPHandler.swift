@@ -1,3 +1,4 @@
+import Core
 import HTTPTypes
 
 /// What the server calls for every request.
@@ -43,6 +44,11 @@ public struct RequestContext {
     public let serverName: String?
     /// A label for metrics and the access log, one per route; set by the router.
     public var routeName: String = "unmatched"
+    /// The request's id (`X-Biq-Request-Id`: the caller's or one made for it), once a route
+    /// group's middleware set it; every line of `logger` carries it.
+    public var requestId: String?
+    /// Who the request acts as, once a route group's authentication middleware knows.
+    public var identity: (any RequestIdentity)?
 
     let loop: EventLoop
     let connectionFD: Int32
@@ -65,6 +71,14 @@ public struct RequestContext {
 
     public var isTLS: Bool { listener == .https }
 
+    /// The server's logger for this request's work: its lines name the route and, once
+    /// known, the request's id. Made when asked (on a failure, mostly), never per request.
+    public var logger: Logger {
+        var logger = loop.configuration.logger.with("route", .string(routeName))
+        if let requestId { logger = logger.with(requestId: requestId) }
+        return logger
+    }
+
     /// Returns the responder for this request; the handler then returns `.deferred`.
     public mutating func deferResponse() -> Responder {
         if let r = responder { return r }
@@ -81,18 +95,32 @@ public struct RequestContext {
 
 /// Completes one deferred response, from any thread, exactly once.
 public final class Responder: Sendable {
-    private let mailbox: EventLoopMailbox
+    private let mailbox: EventLoopMailbox?
     private let fd: Int32
     private let generation: UInt32
+    /// Instead of a connection: where a request run in process (`InProcessRequest`) gets its answer.
+    private let deliver: (@Sendable (HTTPResponse) -> Void)?
 
     init(mailbox: EventLoopMailbox, fd: Int32, generation: UInt32) {
         self.mailbox = mailbox
         self.fd = fd
         self.generation = generation
+        self.deliver = nil
+    }
+
+    init(deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.mailbox = nil
+        self.fd = -1
+        self.generation = 0
+        self.deliver = deliver
     }
 
     /// Sends `response`. If the connection is gone by then, the response is dropped.
     public func respond(_ response: HTTPResponse) {
+        guard let mailbox else {
+            deliver?(response)
+            return
+        }
         let fd = self.fd
         let generation = self.generation
         mailbox.post { loop in loop.deliverDeferred(response, fd: fd, generation: generation) }

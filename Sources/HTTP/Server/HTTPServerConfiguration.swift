@@ -1,3 +1,5 @@
+import Core
+
 /// Everything the transport needs to run. Defaults suit a small production edge.
 public struct HTTPServerConfiguration: Sendable {
     /// A socket address to listen on.
@@ -55,6 +57,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var backlog: Int32 = 1024
     /// `Strict-Transport-Security` value on HTTPS responses; nil sends none.
     public var hstsValue: String? = "max-age=31536000"
+    /// The operational log (not the access log): `RequestContext.logger` writes through
+    /// it, with the request's route and id. Default: nothing written (tests, tools).
+    public var logger: Logger = .discarding
     /// Write one JSON line per request to standard output.
     public var accessLog: Bool = true
     /// Path prefixes whose rest the access log writes as `{redacted}` (paths that name a

@@ -3,9 +3,10 @@ import HTTPTypes
 import Model
 import Store
 
-/// The workspace API: routes a request under `/api/v1/` through `ManagementRoutesTable`,
-/// authenticates it, reads its body, and answers it, on the event loop for reads and
-/// through the store's writer for writes.
+/// The workspace API: its operations (`ManagementRoutesTable`), which the edge's router
+/// adds below `/api/v1/`, and the steps of answering one: authorize it, read its query and
+/// body, and answer it, on the event loop for reads and through the store's writer for
+/// writes.
 ///
 /// Every answer, error or not, is JSON with `Cache-Control: no-store` and
 /// `X-Biq-Request-Id` (the caller's when it is 8 to 100 safe characters, else
@@ -31,6 +32,8 @@ public final class ManagementAPI: Sendable {
         let operation: ManagementRoute.Write
         /// The operation keeps its own idempotency (conversions): no management record.
         var ownIdempotency = false
+        /// The request's logger: a failure of the write is logged with its request id.
+        var log: Logger
     }
 
     public enum Prepared: Sendable {
@@ -40,32 +43,44 @@ public final class ManagementAPI: Sendable {
         case write(PendingWrite)
     }
 
-    /// Everything that can be done on the loop: routing, auth, parsing, and reads
-    /// (through `reader`, the calling loop's). `routeName` gets the operation id (for
-    /// the access log and metrics).
-    public func prepare(_ request: HTTPRequest, reader: any StoreReader, routeName: inout String) -> Prepared {
+    /// The operations the edge's router adds below `/api/v1` (one route each, named by its
+    /// operation id), in the table's order: the order `Allow` lists a path's methods in.
+    public var operations: [ManagementOperation] { routes.map(ManagementOperation.init) }
+
+    /// The whole table's operations (what the OpenAPI document describes).
+    public static var allOperations: [ManagementOperation] { ManagementRoutesTable.all.map(ManagementOperation.init) }
+
+    /// A request's id before its route is known: the caller's `X-Biq-Request-Id` when it
+    /// is one valid value, else a new one (a refused id is answered with a new one).
+    public static func requestId(_ headers: HTTPHeaders) -> String {
+        let callerIds = headers.values("x-biq-request-id")
+        return requestId(callerIds.count == 1 ? callerIds[0] : nil)
+    }
+
+    /// The 404 of a path below `/api/v1` that no operation takes, in the API's envelope.
+    public func notFound(_ request: HTTPRequest, requestId: String) -> HTTPResponse {
+        errorResponse(
+            ManagementError.notFound(
+                "No route \(request.method.name) \(request.path); the routes are listed at /api/v1/openapi.json."),
+            requestId: requestId)
+    }
+
+    /// The 405 of a method the operations of a path do not take (`allowed`: theirs, HEAD
+    /// after them when GET is one), in the API's envelope with `Allow`.
+    public func methodNotAllowed(_ allowed: [HTTPMethod], requestId: String) -> HTTPResponse {
+        errorResponse(ManagementError.methodNotAllowed(allowed.map(\.name)), requestId: requestId)
+    }
+
+    /// Who may run `operation`, or the refusal: the request id's rule (the server SDK's
+    /// for conversions, which may keep the caller's id: `requestId`), the secret key and
+    /// its scope unless the operation is public, and the per-key limit of conversions.
+    public func authorize(
+        _ operation: ManagementOperation, _ request: HTTPRequest, reader: any StoreReader, requestId: inout String,
+        log: Logger? = nil
+    ) -> ManagementAuthorization {
+        let route = operation.route
         let callerIds = request.headers.values("x-biq-request-id")
-        var requestId = Self.requestId(callerIds.count == 1 ? callerIds[0] : nil)
         do {
-            let path = request.path
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-            let method: HTTPMethod = request.method == .head ? .get : request.method
-            var allowed: [String] = []
-            var found: (ManagementRoute, [String: String])?
-            for route in routes {
-                guard let parameters = route.match(parts) else { continue }
-                allowed.append(route.method.name)
-                if route.method == method && found == nil { found = (route, parameters) }
-            }
-            guard let (route, parameters) = found else {
-                if allowed.isEmpty {
-                    throw ManagementError.notFound(
-                        "No route \(request.method.name) \(path); the routes are listed at /api/v1/openapi.json.")
-                }
-                if allowed.contains("GET") { allowed.append("HEAD") }
-                throw ManagementError.methodNotAllowed(allowed)
-            }
-            routeName = route.operationId
             if route.isConversion {
                 // The server SDK's rule: `:` allowed, 1 to 100 characters.
                 if callerIds.count == 1, ConversionHeaders.isValidRequestId(callerIds[0]) { requestId = callerIds[0] }
@@ -73,23 +88,35 @@ public final class ManagementAPI: Sendable {
             } else {
                 try Self.checkRequestId(callerIds)
             }
-            var keyId = ""
-            var keyScopes: [KeyScope]?
-            if !route.isPublic {
-                let record = try ManagementAuth.authenticate(request.headers, reader: reader)
-                if let scope = route.scope, !record.allows(scope) { throw ManagementError.insufficientScope(scope) }
-                keyId = record.id
-                keyScopes = record.scopes
-                // The server SDK's calls are limited per key (decision 0027); the SDK honours Retry-After.
-                if route.isConversion, let wait = environment.limitConversion?(record.id) {
-                    throw ManagementError.rateLimited(retryAfterSeconds: wait)
-                }
+            guard !route.isPublic else { return .key(ManagementKey(id: "", scopes: nil)) }
+            let record = try ManagementAuth.authenticate(request.headers, reader: reader)
+            if let scope = route.scope, !record.allows(scope) { throw ManagementError.insufficientScope(scope) }
+            // The server SDK's calls are limited per key (decision 0027); the SDK honours Retry-After.
+            if route.isConversion, let wait = environment.limitConversion?(record.id) {
+                throw ManagementError.rateLimited(retryAfterSeconds: wait)
             }
+            return .key(ManagementKey(id: record.id, scopes: record.scopes))
+        } catch {
+            return .refused(errorResponse(error, requestId: requestId, log: log))
+        }
+    }
+
+    /// Everything after routing and authorization that can be done on the loop: the query,
+    /// the body, and reads (through `reader`, the calling loop's). `parameters`: the path's,
+    /// percent-decoded.
+    public func prepare(
+        _ operation: ManagementOperation, _ request: HTTPRequest, parameters: [(String, String)],
+        key: ManagementKey, requestId: String, reader: any StoreReader, log: Logger? = nil
+    ) -> Prepared {
+        let log = log ?? environment.log
+        let route = operation.route
+        do {
             let query = try QueryParameters(request.query)
             try query.requireOnly(route.query)
             var call = ManagementCall(
-                method: route.method, path: String(path), parameters: parameters, query: query, body: nil,
-                requestId: requestId, secretKeyId: keyId, keyScopes: keyScopes, idempotencyKey: nil,
+                method: route.method, path: String(request.path),
+                parameters: Dictionary(parameters, uniquingKeysWith: { first, _ in first }), query: query, body: nil,
+                requestId: requestId, secretKeyId: key.id, keyScopes: key.scopes, idempotencyKey: nil,
                 now: environment.now())
             switch route.handler {
             case .read(let operation):
@@ -105,13 +132,14 @@ public final class ManagementAPI: Sendable {
                 } else {
                     call.idempotencyKey = try Self.idempotencyKey(request.headers.values("idempotency-key"))
                 }
-                return .write(PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion))
+                return .write(
+                    PendingWrite(call: call, operation: operation, ownIdempotency: route.isConversion, log: log))
             case .edge:
-                // The edge answers these paths before this API sees them.
-                throw ManagementError.notFound("No route \(request.method.name) \(path).")
+                // The edge's own route answers these paths; the router never adds them.
+                throw ManagementError.notFound("No route \(request.method.name) \(request.path).")
             }
         } catch {
-            return .answer(errorResponse(error, requestId: requestId))
+            return .answer(errorResponse(error, requestId: requestId, log: log))
         }
     }
 
@@ -129,9 +157,9 @@ public final class ManagementAPI: Sendable {
             case .success(let answer):
                 respond(response(answer, requestId: call.requestId))
             case .failure(.refused(let error)):
-                respond(errorResponse(error, requestId: call.requestId))
+                respond(errorResponse(error, requestId: call.requestId, log: write.log))
             case .failure(.store(let error)):
-                respond(errorResponse(error, requestId: call.requestId))
+                respond(errorResponse(error, requestId: call.requestId, log: write.log))
             }
         }
         if write.ownIdempotency {
@@ -162,8 +190,10 @@ public final class ManagementAPI: Sendable {
         return Self.json(answer.status, answer.body, requestId: requestId, extra: extra)
     }
 
-    func errorResponse(_ error: any Error, requestId: String) -> HTTPResponse {
-        let failure = map(error)
+    /// `log`: the request's logger (default: the API's); its lines carry `requestId`.
+    func errorResponse(_ error: any Error, requestId: String, log: Logger? = nil) -> HTTPResponse {
+        // The answer's id, which a conversion may have taken from its caller after the logger was made.
+        let failure = map(error, log: (log ?? environment.log).with(requestId: requestId))
         var extra: [(String, String)] = []
         switch failure {
         case .methodNotAllowed(let allowed): extra.append(("Allow", allowed.joined(separator: ", ")))
@@ -184,9 +214,9 @@ public final class ManagementAPI: Sendable {
 
     /// Store failures the client can act on become their codes; the rest is logged and
     /// answered as `internal_server_error` without detail.
-    func map(_ error: any Error) -> ManagementError {
+    func map(_ error: any Error, log: Logger) -> ManagementError {
         if let known = ManagementError(answering: error) { return known }
-        environment.logFailure("management request failed", "\(error)")
+        log.error("management request failed", [("detail", .string("\(error)"))])
         return .internalError
     }
 

@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// What the operations may learn about the running edge (a value so that unit tests
@@ -12,8 +13,9 @@ public struct ManagementEnvironment: Sendable {
     var publicURL: String
     /// Days clicks and open events are kept: the analytics window's upper bound.
     var retentionDays: Int
-    /// Logs a failure the client only sees as `internal_server_error`.
-    var logFailure: @Sendable (String, String) -> Void
+    /// The operational log, for a failure the client only sees as `internal_server_error`
+    /// (a request's lines carry its request id: `Logger.with(requestId:)`).
+    var log: Logger
     /// The rate limit of `track/lead` and `track/sale` per secret key (by its id): nil to
     /// go on, else the seconds to wait (429 `rate_limit_exceeded`, decision 0027). Nil: no limit.
     public var limitConversion: (@Sendable (String) -> Int?)?
@@ -25,7 +27,7 @@ public struct ManagementEnvironment: Sendable {
 
     public init(
         httpsActive: @escaping @Sendable (String) -> Bool, now: @escaping @Sendable () -> Int64, publicURL: String,
-        retentionDays: Int, logFailure: @escaping @Sendable (String, String) -> Void,
+        retentionDays: Int, log: Logger,
         certificate: @escaping @Sendable (String) -> DomainCertificate = { _ in DomainCertificate() }
     ) {
         self.httpsActive = httpsActive
@@ -33,6 +35,6 @@ public struct ManagementEnvironment: Sendable {
         self.now = now
         self.publicURL = publicURL
         self.retentionDays = retentionDays
-        self.logFailure = logFailure
+        self.log = log
     }
 }

@@ -28,7 +28,6 @@ struct ManagementRoute: Sendable {
     /// `requestBody.required` says.
     let requiresBody: Bool
     let handler: Handler
-    let segments: [Substring]
     /// What the key must hold (nil on public routes): `scope` or, by default, the one its
     /// operation id names (`links.*` reads `links.read`, writes `links.write`, analytics
     /// `analytics.read`...).
@@ -53,23 +52,6 @@ struct ManagementRoute: Sendable {
         var isWrite = false
         if case .write = handler { isWrite = true }
         self.scope = isPublic ? nil : scope ?? Self.defaultScope(operationId, isWrite: isWrite)
-        self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    }
-
-    /// The path parameters when `parts` (the path split at `/`, without the leading
-    /// empty part) matches the pattern; nil otherwise.
-    func match(_ parts: [Substring]) -> [String: String]? {
-        guard parts.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            if segment.hasPrefix("{") {
-                guard !part.isEmpty, let value = QueryParameters.decodePath(part) else { return nil }
-                parameters[String(segment.dropFirst().dropLast())] = value
-            } else if segment != part {
-                return nil
-            }
-        }
-        return parameters
     }
 
     static func defaultScope(_ operationId: String, isWrite: Bool) -> KeyScope? {
@@ -92,8 +74,8 @@ struct ManagementRoute: Sendable {
     }
 }
 
-/// The whole API, in one table: the dispatcher routes by it and the OpenAPI test
-/// checks the document against it.
+/// The whole API, in one table: the edge's router adds it (`ManagementAPI.operations`)
+/// and the OpenAPI test checks the document against it.
 enum ManagementRoutesTable {
     static let listQuery: Set<String> = ["limit", "cursor"]
 

@@ -31,14 +31,14 @@ public final class ClientClickAPI: Sendable {
     /// is one the workspace allows: a call from anywhere else must not spend the quota
     /// of the pages that use the key (issue 33 item 7).
     let limitKey: Limit?
-    let logFailure: @Sendable (String, String) -> Void
+    /// The operational log, for a failure the caller only sees as `internal_server_error`
+    /// (with the call's request id).
+    let log: Logger
 
-    public init(
-        limitAddress: Limit?, limitKey: Limit?, logFailure: @escaping @Sendable (String, String) -> Void
-    ) {
+    public init(limitAddress: Limit?, limitKey: Limit?, log: Logger) {
         self.limitAddress = limitAddress
         self.limitKey = limitKey
-        self.logFailure = logFailure
+        self.log = log
     }
 
     /// A call that passed every check: the click to record.
@@ -187,7 +187,7 @@ public final class ClientClickAPI: Sendable {
         if let known = ManagementError(answering: error) {
             failure = known
         } else {
-            logFailure("track/click failed", "\(error)")
+            log.with(requestId: requestId).error("track/click failed", [("detail", .string("\(error)"))])
             failure = .internalError
         }
         var extra: [(String, String)] = []

@@ -1,12 +1,11 @@
-import Core
 import Synchronization
 
 /// One log message that can repeat per request (a failed write while the disk is full
 /// comes with every visit): written at most once per `interval`, each line saying how
 /// many were left out since the previous one (`suppressed`), so that a fault does not
 /// flood the log with thousands of lines a second.
-final class LogThrottle: Sendable {
-    typealias Emit = @Sendable (_ message: String, _ fields: [(String, JSONValue)]) -> Void
+public final class LogThrottle: Sendable {
+    public typealias Emit = @Sendable (_ message: String, _ fields: [(String, JSONValue)]) -> Void
 
     private let message: String
     private let intervalNanoseconds: UInt64
@@ -24,14 +23,17 @@ final class LogThrottle: Sendable {
         self.now = now
     }
 
-    /// An error line through `log`, throttled.
-    convenience init(_ message: String, log: Log, everyMilliseconds interval: UInt64 = 10_000) {
-        self.init(message, everyMilliseconds: interval, emit: { log.error($0, $1) })
+    /// Error lines through `log`, throttled. `now`: the monotonic clock (a test's).
+    public convenience init(
+        _ message: String, log: Logger, everyMilliseconds interval: UInt64 = 10_000,
+        now: @escaping @Sendable () -> UInt64 = Clock.monotonicNanoseconds
+    ) {
+        self.init(message, everyMilliseconds: interval, emit: { log.error($0, $1) }, now: now)
     }
 
     /// Writes the line unless one was written less than the interval ago; `fields` are
     /// built only when it is written.
-    func write(_ fields: () -> [(String, JSONValue)] = { [] }) {
+    public func write(_ fields: () -> [(String, JSONValue)] = { [] }) {
         let t = now()
         let suppressed: Int? = state.withLock { s in
             if let last = s.last, t &- last < intervalNanoseconds {
