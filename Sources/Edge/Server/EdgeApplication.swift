@@ -165,7 +165,8 @@ final class EdgeApplication {
             resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
             fleet: try backend.fleetCounters(node: configuration.node))
         let webhooks = try WebhookWiring.dispatcher(
-            configuration: configuration, store: store, secrets: webhookSecrets.keeper, log: log)
+            configuration: configuration, store: store, signal: backend.webhookSignal, secrets: webhookSecrets.keeper,
+            log: log)
         webhooksReaderLoop = readers - 1
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
