@@ -213,48 +213,6 @@ private enum Fixtures {
     }
 }
 
-/// The visits' store, in memory; `away`: every read fails as a database that is down does.
-final class MemoryVisitStore: VisitStore, @unchecked Sendable {
-    var links: [String: Link] = [:]
-    var apps: [String: MobileApp] = [:]
-    var away = false
-    private(set) var linkReads = 0
-    private(set) var written: [(click: Click, handoff: Handoff?)] = []
-
-    func link(host: String, key: String, loop: Int) throws(StoreError) -> Link? {
-        linkReads += 1
-        if away { throw .backend(code: 1, message: "the database is away") }
-        return links[host + "/" + key]
-    }
-
-    func app(_ id: String, loop: Int) throws(StoreError) -> MobileApp? {
-        if away { throw .backend(code: 1, message: "the database is away") }
-        return apps[id]
-    }
-
-    func write(_ click: Click, handoff: Handoff?, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        written.append((click, handoff))
-    }
-}
-
-/// The clicks no answer waits for, kept.
-final class KeptClicks: ClickRecording, @unchecked Sendable {
-    private(set) var recorded: [Click] = []
-    private(set) var previews: [(appId: String?, linkId: String, at: Int64)] = []
-    private var made = 0
-
-    func newId(at: Int64, loop: Int) -> String {
-        made += 1
-        return "biq_clk_" + String(repeating: "0", count: 25) + String(made)
-    }
-
-    func record(_ click: Click, loop: Int) { recorded.append(click) }
-
-    func recordPreview(appId: String?, linkId: String, at: Int64, loop: Int) {
-        previews.append((appId, linkId, at))
-    }
-}
-
 private final class NoHandler: HTTPHandler {
     func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
         .response(HTTPResponse(status: 500))

@@ -1,6 +1,5 @@
 import Core
 import Model
-import Synchronization
 import XCTest
 
 @testable import Outbound
@@ -226,44 +225,4 @@ final class WebhookDispatcherTests: XCTestCase {
         XCTAssertTrue(e.enabled)
         XCTAssertEqual(e.failingSince, start + WebhookRetrySchedule.disableAfter, "a success began it again")
     }
-}
-
-/// The tests' time: moved by hand; the jitter in the middle (a delay exactly as scheduled).
-final class TestTime: @unchecked Sendable {
-    private let value: Mutex<Int64>
-
-    init(start: Int64) { value = Mutex(start) }
-
-    var now: Int64 {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
-    }
-
-    var webhookClock: WebhookClock {
-        WebhookClock(
-            now: { self.now }, monotonicNanoseconds: { UInt64(self.now) * 1_000_000 }, random: { 0.5 })
-    }
-}
-
-/// A receiver that records each request and answers with `answer`.
-final class ScriptedReceiver: WebhookSender, @unchecked Sendable {
-    struct Request {
-        var url: String
-        var headers: [(String, String)]
-
-        func header(_ name: String) -> String? { headers.first { $0.0 == name }?.1 }
-    }
-
-    /// An error other than a `NetworkError` (a failed assertion's) fails the attempt too.
-    var answer: (String) throws -> HTTPSResponse = { _ in HTTPSResponse(status: 200, headers: [], body: []) }
-    private(set) var sent: [Request] = []
-
-    func post(_ url: String, headers: [(String, String)], body: [UInt8]) throws(NetworkError) -> HTTPSResponse {
-        sent.append(Request(url: url, headers: headers))
-        do { return try answer(url) } catch let e as NetworkError { throw e } catch {
-            throw .protocolError("\(error)")
-        }
-    }
-
-    func close() {}
 }
