@@ -15,34 +15,56 @@ import Glibc
 ///
 /// One slow receiver cannot take every thread: at most `threadsPerEndpoint` threads of
 /// this node work on one endpoint, the others claim from the rest.
+///
+/// Its transport (`WebhookSender`) and its clock (`WebhookClock`) are seams: the unit
+/// tests run passes (`deliverDue`) against a receiver and a time of their own.
 public final class WebhookDispatcher: Sendable {
     private struct State: Sendable {
-        var running = false
+        var stopping = false
         var threads: [OSThread] = []
         /// Threads working on each endpoint now.
         var busy: [String: Int] = [:]
     }
 
     private let store: any Store
+    /// The store's wake-up: raised by its writes to the outbox.
+    private let signal: WebhookSignal
     private let settings: WebhookDeliverySettings
     /// Opens the sealed signing secrets (decision 0031); an endpoint whose secrets this
     /// node cannot open is left to the nodes that can.
     private let secrets: WebhookSecretKeeper
-    private let client: HTTPSClient
+    /// A sender for each delivery thread.
+    private let makeSender: @Sendable () -> any WebhookSender
+    private let clock: WebhookClock
     private let owner: String
     private let state = Monitor(State())
     private let warn: @Sendable (String, [(String, String)]) -> Void
     public let statistics = WebhookStatistics()
 
+    /// `signal`: the store's (`SQLiteStore.webhookSignal`, `PGStore.webhookSignal`);
     /// `warn` logs what went wrong (never a secret, never a body).
-    public init(
-        store: any Store, settings: WebhookDeliverySettings, secrets: WebhookSecretKeeper, userAgent: String,
-        warn: @escaping @Sendable (String, [(String, String)]) -> Void
+    public convenience init(
+        store: any Store, signal: WebhookSignal, settings: WebhookDeliverySettings, secrets: WebhookSecretKeeper,
+        userAgent: String, warn: @escaping @Sendable (String, [(String, String)]) -> Void
     ) throws(NetworkError) {
+        let client = try HTTPSClient(rootsFile: settings.caRootsFile, userAgent: userAgent)
+        self.init(
+            store: store, signal: signal, settings: settings, secrets: secrets,
+            senders: { HTTPSWebhookSender(client: client, settings: settings) }, clock: .system, warn: warn)
+    }
+
+    /// `senders` makes each delivery thread's transport; `clock` dates and measures attempts.
+    init(
+        store: any Store, signal: WebhookSignal, settings: WebhookDeliverySettings, secrets: WebhookSecretKeeper,
+        senders: @escaping @Sendable () -> any WebhookSender, clock: WebhookClock,
+        warn: @escaping @Sendable (String, [(String, String)]) -> Void
+    ) {
         self.store = store
+        self.signal = signal
         self.settings = settings
         self.secrets = secrets
-        self.client = try HTTPSClient(rootsFile: settings.caRootsFile, userAgent: userAgent)
+        self.makeSender = senders
+        self.clock = clock
         self.owner = settings.node + ":" + String(getpid())
         self.warn = warn
     }
@@ -58,7 +80,7 @@ public final class WebhookDispatcher: Sendable {
         } catch {
             warn("webhooks: cannot release the leases of an earlier process", [("error", "\(error)")])
         }
-        state.withLock { $0.running = true }
+        state.withLock { $0.stopping = false }
         var threads: [OSThread] = []
         for i in 0..<max(1, settings.threads) {
             // Thread 0 looks for rows every poll (other nodes' rows, retries coming due);
@@ -78,60 +100,69 @@ public final class WebhookDispatcher: Sendable {
     /// (the rest of the batches), so another node or the next start takes it.
     public func stop() {
         let threads = state.withLock { s in
-            s.running = false
+            s.stopping = true
             return s.threads
         }
         state.broadcast()
-        WebhookSignal.wake()
+        signal.wake()
         for t in threads { t.join() }
         state.withLock { $0.threads = [] }
         let owner = self.owner
         try? store.writeAndWait { tx in try tx.releaseWebhookLeases(ownerPrefix: owner) }
     }
 
-    private var isRunning: Bool { state.withLock { $0.running } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     private func deliveryLoop(poll: Int) {
-        // This thread's kept-alive connection (to the origin it sent to last).
-        let session = HTTPSSession(client: client)
-        defer { session.close() }
-        var seen = WebhookSignal.current
+        // This thread's transport (a kept-alive connection to the origin it sent to last).
+        let sender = makeSender()
+        defer { sender.close() }
+        var seen = signal.current
         var woken = false
-        while isRunning {
+        while !isStopping {
             if woken {
                 // Let the rows of a burst gather (and the commit that raised the signal end).
                 pause(milliseconds: settings.gatherMilliseconds)
             }
-            let excluded = state.withLock { WebhookClaimPlan.excluded(busy: $0.busy, cap: settings.threadsPerEndpoint) }
-            let batch: [(WebhookDelivery, WebhookEndpoint)]
+            let claimed: Int
             do {
-                batch = try claim(excluding: excluded)
-                // A key met in the store that this node lacks: its file may have been replaced.
-                secrets.reloadIfMissing()
+                claimed = try deliverDue(sender)
             } catch {
                 warn("webhooks: cannot claim deliveries", [("error", "\(error)")])
                 pause(milliseconds: settings.pollMilliseconds)
                 continue
             }
-            if batch.isEmpty {
+            if claimed == 0 {
                 let before = seen
-                seen = WebhookSignal.wait(after: seen, milliseconds: poll)
+                seen = signal.wait(after: seen, milliseconds: poll)
                 woken = seen != before
                 continue
             }
             woken = false
-            // A full batch: more may be due; the other threads take their share.
-            if batch.count == settings.claimBatch { WebhookSignal.wake() }
-            let endpoints = Set(batch.map(\.1.id))
-            state.withLock { s in for e in endpoints { s.busy[e, default: 0] += 1 } }
-            send(batch, session)
-            state.withLock { s in
-                for e in endpoints {
-                    s.busy[e, default: 1] -= 1
-                    if s.busy[e] == 0 { s.busy[e] = nil }
-                }
+        }
+    }
+
+    /// One pass of a delivery thread: claims what is due (at most `claimBatch`, leaving out
+    /// the endpoints that `threadsPerEndpoint` threads work on), sends each through `sender`
+    /// and writes the outcomes. Returns how many it claimed; throws when it cannot claim.
+    func deliverDue(_ sender: any WebhookSender) throws(StoreError) -> Int {
+        let excluded = state.withLock { WebhookClaimPlan.excluded(busy: $0.busy, cap: settings.threadsPerEndpoint) }
+        let batch = try claim(excluding: excluded)
+        // A key met in the store that this node lacks: its file may have been replaced.
+        secrets.reloadIfMissing()
+        guard !batch.isEmpty else { return 0 }
+        // A full batch: more may be due; the other threads take their share.
+        if batch.count == settings.claimBatch { signal.wake() }
+        let endpoints = Set(batch.map(\.1.id))
+        state.withLock { s in for e in endpoints { s.busy[e, default: 0] += 1 } }
+        send(batch, sender)
+        state.withLock { s in
+            for e in endpoints {
+                s.busy[e, default: 1] -= 1
+                if s.busy[e] == 0 { s.busy[e] = nil }
             }
         }
+        return batch.count
     }
 
     /// Due deliveries leased to this process, with their endpoints, in one write body.
@@ -140,8 +171,9 @@ public final class WebhookDispatcher: Sendable {
         let lease = settings.leaseMilliseconds
         let limit = settings.claimBatch
         let secrets = self.secrets
+        let clock = self.clock
         return try store.writeAndWait { tx in
-            let now = Int64(Clock.nowMilliseconds())
+            let now = clock.now()
             let rows = try tx.claimWebhookDeliveries(
                 owner: owner, now: now, leaseUntil: now + lease, limit: limit, perEndpoint: limit,
                 excluding: excluding, leaving: { !secrets.canOpen($0, at: now) })
@@ -158,15 +190,15 @@ public final class WebhookDispatcher: Sendable {
     /// Attempts each delivery in turn; writes their outcomes `recordBatch` at a time, or
     /// `recordDelayMilliseconds` after the first unwritten one (a slow receiver's), and at
     /// the end.
-    private func send(_ batch: [(WebhookDelivery, WebhookEndpoint)], _ session: HTTPSSession) {
+    private func send(_ batch: [(WebhookDelivery, WebhookEndpoint)], _ sender: any WebhookSender) {
         var made: [Made] = []
         var firstAt: UInt64 = 0
         for (delivery, endpoint) in batch {
             // Stopping: the rest of the batch is left to `stop`, which releases its leases.
-            guard isRunning else { break }
-            if made.isEmpty { firstAt = Clock.monotonicNanoseconds() }
-            made.append(attempt(delivery, endpoint, session))
-            let waited = (Clock.monotonicNanoseconds() &- firstAt) / 1_000_000
+            guard !isStopping else { break }
+            if made.isEmpty { firstAt = clock.monotonicNanoseconds() }
+            made.append(attempt(delivery, endpoint, sender))
+            let waited = (clock.monotonicNanoseconds() &- firstAt) / 1_000_000
             if made.count >= settings.recordBatch || waited >= UInt64(settings.recordDelayMilliseconds) {
                 record(made)
                 made.removeAll()
@@ -176,9 +208,9 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// One attempt, and what it means for its delivery.
-    private func attempt(_ d: WebhookDelivery, _ e: WebhookEndpoint, _ session: HTTPSSession) -> Made {
-        let at = Int64(Clock.nowMilliseconds())
-        let started = Clock.monotonicNanoseconds()
+    private func attempt(_ d: WebhookDelivery, _ e: WebhookEndpoint, _ sender: any WebhookSender) -> Made {
+        let at = clock.now()
+        let started = clock.monotonicNanoseconds()
         var status: Int?
         var failure: String?
         var answer: String?
@@ -191,12 +223,8 @@ public final class WebhookDispatcher: Sendable {
                 // Never sent unsigned or signed with something else: a failed attempt, tried again.
                 throw NetworkError.refused("the endpoint's signing secret cannot be opened: \(error)")
             }
-            let r = try session.send(
-                "POST", e.url, headers: WebhookRequest.headers(d, secrets: signing, nowMilliseconds: at), body: d.body,
-                timeoutMilliseconds: settings.timeoutMilliseconds,
-                options: HTTPSClient.Options(
-                    allowHTTP: settings.allowHTTP, publicAddressesOnly: !settings.allowPrivate,
-                    maxBodyBytes: WebhookDeliverySettings.maxAnswerBytes))
+            let r = try sender.post(
+                e.url, headers: WebhookRequest.headers(d, secrets: signing, nowMilliseconds: at), body: d.body)
             status = r.status
             answer = WebhookVerdict.answerText(r.body)
             retryAfter = RetryAfter.milliseconds(r.header("Retry-After"), now: at)
@@ -204,11 +232,11 @@ public final class WebhookDispatcher: Sendable {
         } catch {
             failure = error.description
         }
-        let duration = Int64((Clock.monotonicNanoseconds() &- started) / 1_000_000)
-        let now = Int64(Clock.nowMilliseconds())
+        let duration = Int64((clock.monotonicNanoseconds() &- started) / 1_000_000)
+        let now = clock.now()
         let outcome = WebhookVerdict.outcome(
             status: status, retryAfter: retryAfter, delivery: d, schedule: settings.schedule, now: now,
-            random: Double.random(in: 0..<1))
+            random: clock.random())
         let record = WebhookAttempt(
             endpointId: d.endpointId, messageId: d.messageId, number: d.attempts + 1, at: at,
             durationMilliseconds: duration, status: status, error: failure, answer: answer, node: settings.node)
@@ -220,9 +248,9 @@ public final class WebhookDispatcher: Sendable {
     }
 
     private func depthLoop(_ reader: any StoreReader) {
-        while isRunning {
+        while !isStopping {
             if let (pending, oldest) = try? reader.webhookOutboxDepth() {
-                let age = oldest.map { max(0, Int64(Clock.nowMilliseconds()) - $0) } ?? 0
+                let age = oldest.map { max(0, clock.now() - $0) } ?? 0
                 statistics.depth(pending: pending, oldestAgeMilliseconds: age)
             }
             pause(milliseconds: 5_000)
@@ -233,7 +261,7 @@ public final class WebhookDispatcher: Sendable {
     private func pause(milliseconds: Int) {
         let deadline = Clock.monotonicNanoseconds() &+ UInt64(milliseconds) * 1_000_000
         state.withCondition { held in
-            while held.state.running {
+            while !held.state.stopping {
                 if !held.wait(untilMonotonic: deadline) { break }
             }
         }

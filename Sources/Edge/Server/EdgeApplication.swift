@@ -14,7 +14,8 @@ import Webhooks
 import Glibc
 #endif
 
-/// The running edge: configuration, storage, the route table and the HTTP server, wired together.
+/// The running edge: the services it assembles from the configuration, started in the
+/// order of their needs and stopped in reverse (`EdgeLifecycle`, issue 34 item 4).
 final class EdgeApplication {
     let configuration: EdgeConfiguration
     let log: Log
@@ -23,35 +24,19 @@ final class EdgeApplication {
     /// `services` (which holds the server) exists.
     let handler: ListenerDispatch
     let services: EdgeServices
-    /// The store reader the webhooks' depth thread takes.
-    private let webhooksReaderLoop: Int
-    /// The operator console; nil when `BIQLI_EDGE_CONSOLE_ADDR` is off.
-    private let console: Console?
+    /// Every long-running part, from the store to the certificate manager.
+    let lifecycle: EdgeLifecycle
     /// `serve --demo`: the console's one-time sign-in link for the demo key (path and query).
     private let demoSignIn: String?
-    private let pruner: RetentionPruner
     private let demo: DemoData.Created?
     /// Held for the process's lifetime: one `serve` per data directory.
     private let serveLock: ServeLock
-    /// On PostgreSQL: the node's row in `nodes`, and its name held (`NodeHeartbeat`).
-    private let heartbeat: PGNodeHeartbeat?
-    /// Seals the webhooks' signing secrets stored as such (decision 0031).
-    private let webhookSealing: WebhookSecretSealing
 
     init(configuration: EdgeConfiguration, demo: Bool) throws(EdgeStartError) {
         self.configuration = configuration
         let log = Log(level: configuration.logLevel, node: configuration.node)
         self.log = log
-        guard makeDirectories(configuration.dataDirectory) else {
-            throw .io("cannot create the data directory \(configuration.dataDirectory)")
-        }
-        serveLock = try ServeLock(directory: configuration.dataDirectory)
-        guard makeDirectories(configuration.certificateDirectory) else {
-            throw .io("cannot create the certificate directory \(configuration.certificateDirectory)")
-        }
-        try SelfSignedCertificate.ensure(
-            directory: configuration.certificateDirectory, hostnames: ["localhost"] + (demo ? DemoData.hostnames : []),
-            log: log)
+        serveLock = try Self.directories(configuration, demo: demo, log: log)
 
         // One reader per loop, one for the console's background thread, and the last one
         // for the webhooks' outbox depth.
@@ -59,89 +44,22 @@ final class EdgeApplication {
         let backend = try StoreBackend.open(configuration, readers: readers, log: log)
         let store = backend.store
         if Clock.backMilliseconds > 0 { try Self.refuseTestClockOnRealDomains(store) }
-        heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
-        if case .sqlite(let file) = backend {
-            for made in file.filesMadePrivate {
-                log.warn(
-                    "secret file was readable by others; made private",
-                    [("path", .string(made.path)), ("mode", .string(SecretFileModes.octal(made.mode)))])
-            }
-        }
-        let now = Int64(Clock.nowMilliseconds())
-        let keyring: ReceiptKeyring
-        do {
-            keyring = try ReceiptKeyring(
-                store: store,
-                configuration: .init(rotationIntervalSeconds: configuration.signingKeyRotationSeconds), now: now)
-        } catch {
-            throw .store("cannot load the receipt signing keys: \(error)")
-        }
+        // Claimed before serving: a second process with this node's name stops at once.
+        let heartbeat = try NodeHeartbeat.start(backend: backend, configuration: configuration, log: log)
+        Self.warnAboutStoreFiles(backend, log: log)
+        let keyring = try Self.receiptKeyring(configuration, store: store)
         let hasher = SourceAddressHasher(
             key: try EdgeSecrets.sourceAddressKey(dataDirectory: configuration.dataDirectory, backend: backend))
         let webhookSecrets = try Self.webhookSecrets(configuration: configuration, backend: backend, log: log)
-        webhookSealing = webhookSecrets.sealing
-        for file in SecretFileModes.enforce(configuration) {
-            log.warn(
-                file.madePrivate
-                    ? "secret file was readable by others; made private"
-                    : "certificate file with a private key is readable by others; make it 0600",
-                [("path", .string(file.path)), ("mode", .string(SecretFileModes.octal(file.mode)))])
-        }
-        var strings = StringCatalog.builtIn
-        if let dir = configuration.languagesDirectory {
-            do {
-                strings = try StringCatalog.loading(directory: dir)
-            } catch {
-                throw .io("BIQLI_EDGE_LANGUAGES_DIR: \(error)")
-            }
-        }
-
-        var geoIP: GeoIPLookup?
-        if let path = configuration.geoIPDatabase {
-            do {
-                geoIP = try GeoIPLookup(
-                    path: path, loops: configuration.loops, checkIntervalMilliseconds: 2_000,
-                    onEvent: { event in
-                        switch event {
-                        case .loaded(let path, let type, let built):
-                            log.info(
-                                "GeoIP database loaded",
-                                [("path", .string(path)), ("type", .string(type)), ("built", .int(Int64(built)))])
-                        case .failed(let error):
-                            log.error(
-                                "GeoIP database unusable; the previous one stays", [("detail", .string("\(error)"))])
-                        }
-                    })
-            } catch {
-                throw .io("BIQLI_EDGE_GEOIP_DB: \(error)")
-            }
-        }
-
-        var http = HTTPServerConfiguration()
-        http.loops = configuration.loops
-        http.httpAddress = configuration.httpAddress
-        http.httpsAddress = configuration.httpsAddress
-        http.metricsAddress = configuration.metricsAddress
-        http.consoleAddress = configuration.consoleAddress
-        http.certificateDirectory = configuration.certificateDirectory
-        http.maxConnections = configuration.maxConnections
-        http.accessLog = configuration.accessLog
-        // A request's work logs through `RequestContext.logger`: this log, with its route and id.
-        http.logger = log
-        // A customer's external ID is the workspace's name for a person: never in the logs.
-        http.accessLogRedactedPrefixes = ["/api/v1/customers/", "/console/customers/"]
-        http.nodeName = configuration.node
-        http.timeouts = configuration.timeouts
-        http.proxyProtocol = configuration.proxyProtocol
-        http.trustedProxies = configuration.trustedProxies
-        http.shutdownGraceMilliseconds = configuration.shutdownGraceMilliseconds
+        Self.warnAboutSecretFiles(configuration, log: log)
+        let strings = try Self.strings(configuration)
+        let geoIP = try Self.geoIP(configuration, log: log)
         let alpn = configuration.acme.enabled ? ALPNCertificates() : nil
-        http.alpnCertificates = alpn
         let certificateHealth = CertificateHealth(log: log)
-        http.onCertificatesLoaded = { set, reload in certificateHealth.record(set, reload: reload) }
         let clicks = ClickRecorder(store: store, loops: configuration.loops, log: log)
-        http.afterEachPass = { loop in clicks.flush(loop: loop) }
-        let server = HTTPServer(configuration: http)
+        let server = HTTPServer(
+            configuration: Self.httpConfiguration(
+                configuration, alpn: alpn, certificateHealth: certificateHealth, clicks: clicks, log: log))
         self.server = server
         var acme: CertificateAutomation?
         if let alpn {
@@ -150,57 +68,19 @@ final class EdgeApplication {
             acme = try CertificateAutomation(
                 configuration: configuration, store: store, fleet: isFleet, server: server, alpn: alpn, log: log)
         }
-
-        let limits = configuration.rateLimits
-        let resolverFailures = LogThrottle("resolver failure", log: log)
-        let resolver = Resolver(
-            store: store, keyring: keyring, sourceAddressHasher: hasher,
-            configuration: .init(
-                publicURL: configuration.publicURL,
-                limits: RateLimits(
-                    perApp: limits.perApp, perSourceAddress: limits.perAddress, perAppInstance: limits.perInstance,
-                    perHandoffToken: limits.perToken, failuresPerSourceAddress: limits.invalidPerAddress,
-                    trackClickPerAddress: limits.clickPerAddress, trackClickPerKey: limits.clickPerKey,
-                    conversionsPerKey: limits.conversionsPerKey),
-                onInternalError: { message in resolverFailures.write { [("detail", .string(message))] } }),
-            httpsActive: { host in server.certificates.covers(host) },
-            resumeOnLoop: { loop, work in server.post(toLoop: loop, work) },
-            fleet: try backend.fleetCounters(node: configuration.node))
+        let resolver = try Self.resolver(
+            configuration, backend: backend, keyring: keyring, hasher: hasher, server: server, log: log)
         let webhooks = try WebhookWiring.dispatcher(
-            configuration: configuration, store: store, secrets: webhookSecrets.keeper, log: log)
-        webhooksReaderLoop = readers - 1
+            configuration: configuration, store: store, signal: backend.webhookSignal, secrets: webhookSecrets.keeper,
+            log: log)
         services = EdgeServices(
             configuration: configuration, log: log, backend: backend, server: server, keyring: keyring,
             resolver: resolver, pages: Pages(strings: strings), sourceHasher: hasher, clicks: clicks,
             certificateHealth: certificateHealth, acme: acme, geoIP: geoIP, webhooks: webhooks,
             webhookSecrets: webhookSecrets.keeper)
-        // The pruner's periodic pass doubles as the maintenance tick: receipt signing keys
-        // rotate on it when due.
-        pruner = RetentionPruner(
-            store: store, maxAgeMilliseconds: Int64(configuration.retentionDays) * 86_400_000,
-            intervalMilliseconds: 600_000,
-            onPass: { result in
-                if case .failure(let error) = result {
-                    log.error("retention pass failed", [("detail", .string("\(error)"))])
-                }
-                do {
-                    if try keyring.rotateIfDue(now: Int64(Clock.nowMilliseconds())) {
-                        log.info("receipt signing key rotated")
-                    }
-                } catch {
-                    log.error("receipt key rotation failed", [("detail", .string("\(error)"))])
-                }
-            })
+        let pruner = Self.pruner(configuration, store: store, keyring: keyring, log: log)
+        self.demo = try Self.demoData(demo, store: store)
 
-        if demo {
-            do {
-                self.demo = try DemoData.install(into: store)
-            } catch {
-                throw .store("cannot install the demo data: \(error)")
-            }
-        } else {
-            self.demo = nil
-        }
         let routes = RouterBuilder()
         EdgeRoutes.install(on: routes, services: services)
         let services = self.services
@@ -211,10 +91,27 @@ final class EdgeApplication {
             console = made
             consoleRouter = ConsoleRoutes.router(console: made, services: services)
         }
-        self.console = console
         // Before the loops run: the start-up thread may still use loop 0's reader.
         demoSignIn = demo ? ConsoleAccess.demoSignIn(console, store: store, log: log) : nil
-        handler = ListenerDispatch(main: routes.build(), console: consoleRouter)
+        let handler = ListenerDispatch(main: routes.build(), console: consoleRouter)
+        self.handler = handler
+
+        do throws(EdgeLifecycle.Problem) {
+            lifecycle = try EdgeLifecycle([
+                .store(store),
+                .nodeHeartbeat(heartbeat),
+                .retention(pruner),
+                .fleetSync(resolver),
+                .geoIP(geoIP),
+                .console(console),
+                .webhookSealing(webhookSecrets.sealing),
+                .webhooks(webhooks, depthReaderLoop: readers - 1, releaseEveryLease: backend.name == "sqlite"),
+                .server(server, handler: handler, heartbeat: heartbeat),
+                .acme(acme, configuration: configuration, log: log),
+            ])
+        } catch {
+            preconditionFailure("the edge's services: \(error)")
+        }
     }
 
     /// The signals `runUntilSignalled` waits for. `blockSignals` must run before any
@@ -234,34 +131,16 @@ final class EdgeApplication {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Starts serving, waits for SIGTERM/SIGINT (graceful stop) and SIGHUP (certificate reload).
+    /// Starts every service, waits for SIGTERM/SIGINT (graceful stop: every service stops,
+    /// the store last) and SIGHUP (certificate reload).
     func runUntilSignalled() -> Int32 {
         var set = EdgeApplication.handledSignals
-        // Before the loops serve: on SQLite the secrets stored as such are sealed now.
-        webhookSealing.start()
         do {
-            try server.start(handler: handler)
+            try lifecycle.start()
         } catch {
-            webhookSealing.stop()
-            heartbeat?.stop()
             printError("biqli-edge: \(error)")
             return 1
         }
-        pruner.start()
-        services.geoIP?.start()
-        if let acme = services.acme {
-            acme.start()
-            log.info(
-                "ACME on: ordering certificates for the configured domains",
-                [
-                    ("directory", .string(configuration.acme.directory)),
-                    ("challenges", .array(acme.manager.settings.challenges.map { .string($0.rawValue) })),
-                ])
-        }
-        console?.start()
-        services.webhooks?.start(
-            depthReaderLoop: webhooksReaderLoop, releaseEveryLease: services.backend.name == "sqlite")
-        heartbeat?.update(listening: NodeHeartbeat.listening(server))
         let certs = server.certificates
         log.info(
             "listening",
@@ -302,17 +181,7 @@ final class EdgeApplication {
             log.info("shutting down", [("signal", .int(Int64(signal)))])
             break
         }
-        server.shutdown()
-        services.acme?.stop()
-        server.wait()
-        services.webhooks?.stop()
-        webhookSealing.stop()
-        console?.stop()
-        services.geoIP?.stop()
-        services.resolver.stopFleetSync()
-        pruner.stop()
-        heartbeat?.stop()
-        services.store.close()
+        lifecycle.stop()
         log.info("stopped")
         return 0
     }

@@ -19,6 +19,14 @@ enum StoreBackend: Sendable {
         }
     }
 
+    /// The store's webhook wake-up, for the delivery threads.
+    var webhookSignal: WebhookSignal {
+        switch self {
+        case .sqlite(let s): return s.webhookSignal
+        case .postgresql(let s): return s.webhookSignal
+        }
+    }
+
     var name: String {
         switch self {
         case .sqlite: return "sqlite"

@@ -6,7 +6,8 @@ import Webhooks
 /// The webhooks' delivery threads from the configuration (decision 0028).
 enum WebhookWiring {
     static func dispatcher(
-        configuration: EdgeConfiguration, store: any Store, secrets: WebhookSecretKeeper, log: Log
+        configuration: EdgeConfiguration, store: any Store, signal: WebhookSignal, secrets: WebhookSecretKeeper,
+        log: Log
     ) throws(EdgeStartError) -> WebhookDispatcher {
         var settings = WebhookDeliverySettings()
         let c = configuration.webhooks
@@ -19,7 +20,7 @@ enum WebhookWiring {
         settings.node = configuration.node
         do {
             return try WebhookDispatcher(
-                store: store, settings: settings, secrets: secrets,
+                store: store, signal: signal, settings: settings, secrets: secrets,
                 userAgent: "biqli-edge-webhooks/" + EdgeCommand.version,
                 warn: { message, fields in log.warn(message, fields.map { ($0.0, .string($0.1)) }) })
         } catch {

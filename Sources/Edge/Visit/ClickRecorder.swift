@@ -13,7 +13,7 @@ import Synchronization
 /// write, they pile up in memory (about 25 MB a second at 50,000 desktop visits a
 /// second): past `waitingLimit` clicks waiting for the store, new ones are dropped and
 /// counted (`droppedCount`, `biqli_clicks_dropped_total`) instead.
-final class ClickRecorder: Sendable {
+final class ClickRecorder: ClickRecording {
     struct Preview: Sendable {
         var appId: String?
         var linkId: String

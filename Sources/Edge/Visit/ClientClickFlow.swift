@@ -24,7 +24,7 @@ extension VisitFlow {
             return .response(api.recorded(pending, clickId: nil))
         }
         let link = pending.link
-        let now = services.nowMilliseconds
+        let now = clock()
         // This request's Referer is the customer's own page, not the site that sent the
         // visitor there (which the script does not report): no referring site.
         let click = makeClick(
@@ -32,8 +32,8 @@ extension VisitFlow {
             now: now,
             keepReferrer: false)
         let responder = context.deferResponse()
-        services.store.write(
-            { tx in try tx.insertClick(click) },
+        store.write(
+            click, handoff: nil,
             completion: { result in
                 switch result {
                 case .success: responder.respond(api.recorded(pending, clickId: click.id))

@@ -1,4 +1,5 @@
 import Core
+import GeoIP
 import HTTP
 import HTTPTypes
 import Model
@@ -13,65 +14,106 @@ import Visit
 /// after the click and handoff are durable, and so are web redirects that carry the
 /// click's id (conversion tracking); other redirects do not wait for their click.
 struct VisitFlow: Sendable {
-    let services: EdgeServices
+    /// The links, apps and durable writes (`StoreVisits` in service).
+    let store: any VisitStore
+    let pages: Pages
+    let deepViews: DeepViewCache
+    /// The clicks no answer waits for (`ClickRecorder` in service).
+    let clicks: any ClickRecording
+    /// Unix milliseconds: the clicks' and handoffs' time.
+    let clock: @Sendable () -> Int64
+    let clients: ClientAddressResolver
+    let sourceHasher: SourceAddressHasher
+    /// Countries of clicks (`BIQLI_EDGE_GEOIP_DB`); nil without a database.
+    let geoIP: GeoIPLookup?
     /// Each loop's classified user agents (touched only by that loop's thread).
     let visitors: PerLoop<VisitorCache>
     /// A full disk fails every durable visit: one line per 10 s, not one per visit.
     let writeFailures: LogThrottle
 
     init(services: EdgeServices) {
-        self.services = services
-        self.visitors = PerLoop(count: services.configuration.loops) { VisitorCache() }
-        self.writeFailures = LogThrottle("visit write failed", log: services.log)
+        self.init(
+            store: StoreVisits(store: services.store), pages: services.pages, deepViews: services.deepViews,
+            clicks: services.clicks, clock: { Int64(Clock.nowMilliseconds()) }, clients: services.clients,
+            sourceHasher: services.sourceHasher, geoIP: services.geoIP, loops: services.configuration.loops,
+            log: services.log)
+    }
+
+    /// The seams (issue 34 item 5): the store, the click recorder and the clock.
+    init(
+        store: any VisitStore, pages: Pages, deepViews: DeepViewCache, clicks: any ClickRecording,
+        clock: @escaping @Sendable () -> Int64, clients: ClientAddressResolver, sourceHasher: SourceAddressHasher,
+        geoIP: GeoIPLookup?, loops: Int, log: Log
+    ) {
+        self.store = store
+        self.pages = pages
+        self.deepViews = deepViews
+        self.clicks = clicks
+        self.clock = clock
+        self.clients = clients
+        self.sourceHasher = sourceHasher
+        self.geoIP = geoIP
+        self.visitors = PerLoop(count: loops) { VisitorCache() }
+        self.writeFailures = LogThrottle("visit write failed", log: log)
     }
 
     func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
         -> HTTPHandlerResult
     {
-        let reader = services.reader(context)
-        guard LinkKey.isPossible(key) else { return .response(notFound(domain, request)) }
+        switch answer(request, context, domain: domain, key: key) {
+        case .now(let response):
+            return .response(response)
+        case .afterWrite(let click, let handoff, let success, let fallback):
+            return answerAfterWrite(&context, click, handoff, success: success, fallback: fallback)
+        }
+    }
+
+    /// What the visit answers, the clicks no answer waits for recorded.
+    func answer(_ request: HTTPRequest, _ context: RequestContext, domain: Domain, key: Substring) -> VisitAnswer {
+        let loop = context.loopIndex
+        guard LinkKey.isPossible(key) else { return .now(notFound(domain, request)) }
         let found: Link?
         do {
-            found = try reader.link(host: domain.hostname, key: String(key))
+            found = try store.link(host: domain.hostname, key: String(key), loop: loop)
         } catch {
             // Not in this loop's cache and the database is away: say "again shortly", not
             // "no such link" (a 404 would send the visitor to the domain's not-found URL).
-            return .response(
-                services.pages.unavailable(
+            return .now(
+                pages.unavailable(
                     acceptLanguage: request.headers["accept-language"], retryAfterSeconds: VisitFlow.retryAfterSeconds))
         }
-        guard let link = found else { return .response(notFound(domain, request)) }
+        guard let link = found else { return .now(notFound(domain, request)) }
         guard link.enabled else {
-            if let url = domain.notFoundUrl { return .response(Self.redirect(url)) }
-            return .response(
-                services.pages.linkDisabled(acceptLanguage: request.headers["accept-language"]))
+            if let url = domain.notFoundUrl { return .now(Self.redirect(url)) }
+            return .now(pages.linkDisabled(acceptLanguage: request.headers["accept-language"]))
         }
-        let visitor = visitors.with(context.loopIndex) {
+        let visitor = visitors.with(loop) {
             $0.classify(method: request.method.name, userAgent: request.headers["user-agent"])
         }
-        let app = VisitPlanner.appToLoad(link: link, visitor: visitor).flatMap { (try? reader.app($0)) ?? nil }
+        let app = VisitPlanner.appToLoad(link: link, visitor: visitor).flatMap {
+            (try? store.app($0, loop: loop)) ?? nil
+        }
         let plan = VisitPlanner.plan(link: link, app: app, domain: domain, visitor: visitor)
-        let now = services.nowMilliseconds
+        let now = clock()
 
         switch plan.answer {
         case .redirect(let target):
             if let planned = plan.click {
                 let dynamic = link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) }
                 let click = makeClick(planned, link, visitor, dynamic ?? [], request, context, now: now)
-                if plan.carriesClickId { return trackedVisit(click, webURL: link.url, &context) }
+                if plan.carriesClickId { return trackedVisit(click, webURL: link.url) }
                 // Nothing in this answer depends on the click being stored: do not wait for it.
-                services.clicks.record(click, loop: context.loopIndex)
+                clicks.record(click, loop: loop)
             }
-            return .response(Self.redirect(target.location(webURL: link.url, app: app)))
+            return .now(Self.redirect(target.location(webURL: link.url, app: app)))
         case .preview(let pageFallback):
-            services.clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: context.loopIndex)
+            clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: loop)
             guard let model = LinkPreviewModel(link: link, app: app) else {
-                return .response(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+                return .now(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
             }
-            return .response(
-                services.pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
+            return .now(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
         case .playStore, .deepView:
-            return durableVisit(plan, link: link, app: app, visitor: visitor, request, &context, now: now)
+            return durableVisit(plan, link: link, app: app, visitor: visitor, request, context, now: now)
         }
     }
 
@@ -79,17 +121,17 @@ struct VisitFlow: Sendable {
     /// transaction, and the answer waits until they are durable (decision 0003).
     private func durableVisit(
         _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, _ request: HTTPRequest,
-        _ context: inout RequestContext, now: Int64
-    ) -> HTTPHandlerResult {
+        _ context: RequestContext, now: Int64
+    ) -> VisitAnswer {
         // The plan gives a handoff only with a click, an app and a mobile payload.
         guard let planned = plan.click, let platform = plan.handoff, let app,
             let dynamicKeys = link.mobile?.dynamicKeys
-        else { return .response(Self.redirect(link.url)) }
+        else { return .now(Self.redirect(link.url)) }
         let dynamic = DynamicValues.capture(query: request.query, allowed: dynamicKeys)
         let click = makeClick(planned, link, visitor, dynamic, request, context, now: now)
         let token = HandoffToken.generate(milliseconds: UInt64(max(now, 0)))
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
-            return .response(Self.redirect(link.url))
+            return .now(Self.redirect(link.url))
         }
         let handoff = HandoffSnapshotBuilder.handoff(
             token: token, clickId: click.id, app: app, platform: platform, snapshot: snapshot, now: now)
@@ -99,31 +141,27 @@ struct VisitFlow: Sendable {
         let writeFallback: VisitTarget
         switch plan.answer {
         case .playStore(let fallback):
-            guard let android = app.android else { return .response(Self.redirect(link.url)) }
+            guard let android = app.android else { return .now(Self.redirect(link.url)) }
             success = Self.redirect(PlayReferrer.url(app: android, token: token))
             writeFallback = fallback
         case .deepView(let pageFallback, let fallback):
             guard
-                let page = services.deepViews.page(
+                let page = deepViews.page(
                     app: app, link: link, token: token, nonce: CSPNonce.fresh(),
                     acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
             else {
-                return .response(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+                return .now(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
             }
             success = page
             writeFallback = fallback
         case .redirect, .preview:
-            return .response(Self.redirect(link.url))
+            return .now(Self.redirect(link.url))
         }
         let webURL = link.url
         // When the write fails the visitor still reaches the store; only this install's
         // attribution is lost.
-        return answerAfterWrite(
-            &context,
-            { tx in
-                try tx.insertClick(click)
-                try tx.insertHandoff(handoff)
-            }, success: success,
+        return .afterWrite(
+            click: click, handoff: handoff, success: success,
             fallback: { Self.redirect(writeFallback.location(webURL: webURL, app: app)) })
     }
 
@@ -131,24 +169,23 @@ struct VisitFlow: Sendable {
     /// `bq_id`, so the answer waits until the click is durable (decision 0003's rule for
     /// handoff tokens: an id the store does not know would lose the lead later). When the
     /// write fails the visitor still reaches the destination, without an id.
-    private func trackedVisit(_ click: Click, webURL: String, _ context: inout RequestContext) -> HTTPHandlerResult {
-        answerAfterWrite(
-            &context, { tx in try tx.insertClick(click) },
-            success: Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id)),
+    private func trackedVisit(_ click: Click, webURL: String) -> VisitAnswer {
+        .afterWrite(
+            click: click, handoff: nil, success: Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id)),
             fallback: { Self.redirect(webURL) })
     }
 
-    /// Writes `body` through the store's group commit and answers `success` once it is
-    /// durable; when the write fails, logs it (throttled) and answers `fallback()`: the
-    /// visitor always goes on (decision 0011).
+    /// Writes `click` (and `handoff`) through the store's group commit and answers
+    /// `success` once they are durable; when the write fails, logs it (throttled) and
+    /// answers `fallback()`: the visitor always goes on (decision 0011).
     private func answerAfterWrite(
-        _ context: inout RequestContext, _ body: @escaping @Sendable (any StoreTransaction) throws -> Void,
-        success: HTTPResponse, fallback: @escaping @Sendable () -> HTTPResponse
+        _ context: inout RequestContext, _ click: Click, _ handoff: Handoff?, success: HTTPResponse,
+        fallback: @escaping @Sendable () -> HTTPResponse
     ) -> HTTPHandlerResult {
         let responder = context.deferResponse()
         let writeFailures = self.writeFailures
-        services.store.write(
-            body,
+        store.write(
+            click, handoff: handoff,
             completion: { result in
                 switch result {
                 case .success:
@@ -171,15 +208,15 @@ struct VisitFlow: Sendable {
         // leaves as a keyed hash and a country code, never as itself.
         // Behind a proxy that named no client, the address is the proxy's: hashing it would
         // make every such click a candidate for every open, so nothing is kept.
-        if planned.sourceHash || services.geoIP != nil {
-            let client = services.clients.client(context, request.headers)
+        if planned.sourceHash || geoIP != nil {
+            let client = clients.client(context, request.headers)
             if client.known {
-                if planned.sourceHash { sourceHash = services.sourceHasher.hash(client.address) }
-                country = services.geoIP?.country(of: client.address, loop: context.loopIndex)
+                if planned.sourceHash { sourceHash = sourceHasher.hash(client.address) }
+                country = geoIP?.country(of: client.address, loop: context.loopIndex)
             }
         }
         return Click(
-            id: services.clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
+            id: clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
             appId: link.mobile?.appId, domain: link.domain, at: now, kind: planned.kind, platform: planned.platform,
             inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion,
             country: country, referrer: keepReferrer ? ReferringSite.host(request.headers["referer"]) : nil)
@@ -187,7 +224,7 @@ struct VisitFlow: Sendable {
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {
         if let url = domain?.notFoundUrl { return Self.redirect(url) }
-        return services.pages.notFound(acceptLanguage: request.headers["accept-language"])
+        return pages.notFound(acceptLanguage: request.headers["accept-language"])
     }
 
     /// `HTTPResponse.redirect(302, to:)` plus `Referrer-Policy`.

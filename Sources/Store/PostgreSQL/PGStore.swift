@@ -96,7 +96,7 @@ public final class PGStore: Store, Sendable {
         }
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
-        let writer = PGWriter()
+        let writer = PGWriter(webhookSignal: WebhookSignal())
         let invalidate: @Sendable () -> Void = { [queue] in
             _ = queue.enqueue(
                 VoidWriteJob(body: { tx in (tx as? PGTransaction)?.invalidateAll() }, completion: { _ in }))
@@ -111,7 +111,7 @@ public final class PGStore: Store, Sendable {
                 maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
             var writers: [PGWriter] = []
             for n in 1...options.concurrentWriters {
-                let w = PGWriter()
+                let w = PGWriter(webhookSignal: writer.webhookSignal)
                 w.start(
                     connection: try PGConnection.connect(settings), settings: settings, queue: shared, log: log,
                     clock: options.clock, name: "store-writer-\(n)")
@@ -131,6 +131,9 @@ public final class PGStore: Store, Sendable {
     public var publishableKeysVersion: UInt64 { log.keysVersion.load(ordering: .acquiring) }
 
     public var readerCount: Int { readers.count }
+
+    /// Raised when a write puts rows in the outbox: the delivery threads of this store wait on it.
+    public var webhookSignal: WebhookSignal { writer.webhookSignal }
 
     public func reader(loop: Int) -> any StoreReader {
         precondition(loop >= 0 && loop < readers.count, "no reader for loop \(loop)")

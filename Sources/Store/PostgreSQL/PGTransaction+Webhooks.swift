@@ -33,7 +33,7 @@ extension PGTransaction {
         p.text(event.appId.map { " " + $0 + " " })
         p.text(event.linkId.map { " " + $0 + " " })
         let written = try db.run("pgt_enqueue_webhook", Self.enqueueWebhookSQL, p).affectedRows
-        if written > 0 { WebhookSignal.raise() }
+        if written > 0 { webhookSignal.raise() }
         return written
     }
 
@@ -46,7 +46,7 @@ extension PGTransaction {
         p.int(event.at)
         p.text(endpointId)
         try db.run("pgt_enqueue_webhook_for", Self.enqueueWebhookForSQL, p)
-        WebhookSignal.raise()
+        webhookSignal.raise()
     }
 
     /// As SQLite's: the endpoints' ids, as an array computed once, let the key find the
@@ -271,7 +271,7 @@ extension PGTransaction {
         p.text(messageId)
         p.int(now)
         let changed = try db.run("pgt_redeliver_webhook", Self.redeliverWebhookSQL, p).affectedRows > 0
-        if changed { WebhookSignal.raise() }
+        if changed { webhookSignal.raise() }
         return changed
     }
 

@@ -30,6 +30,13 @@ final class PGTransaction: PGQueries, StoreTransaction, WebhookAudienceKeeping {
     var deferInserts = true
     /// Which webhook events this batch's endpoints may want (read at the first event).
     var webhookAudience = WebhookAudience()
+    /// The store's webhook wake-up (a fresh one for a transaction outside the store's writer).
+    let webhookSignal: WebhookSignal
+
+    init(db: PGConnection, webhookSignal: WebhookSignal = WebhookSignal()) {
+        self.webhookSignal = webhookSignal
+        super.init(db: db)
+    }
 
     func beginBatch(now: Int64) {
         self.now = now

@@ -43,7 +43,10 @@ final class PGWriter: Sendable {
     /// (read inside that transaction): a change beyond them is another process's.
     let ownVersions = Mutex<(catalog: Int64, keys: Int64)>((0, 0))
 
-    init() {}
+    /// The store's webhook wake-up, raised by its transactions.
+    let webhookSignal: WebhookSignal
+
+    init(webhookSignal: WebhookSignal) { self.webhookSignal = webhookSignal }
 
     /// Starts the writer thread on `connection`, which from now on it alone uses. Once.
     func start(

@@ -36,7 +36,7 @@ final class PGWriterLoop {
 
     private func adopt(_ connection: PGConnection) {
         db = connection
-        transaction = PGTransaction(db: connection)
+        transaction = PGTransaction(db: connection, webhookSignal: writer.webhookSignal)
         backoff = PGWriter.minimumBackoff
         writer.backendPID.store(connection.backendPID, ordering: .releasing)
         writer.connected.store(true, ordering: .releasing)

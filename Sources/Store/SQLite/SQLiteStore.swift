@@ -105,7 +105,7 @@ public final class SQLiteStore: Store, Sendable {
         }
         let queue = WriteQueue(
             maxCount: options.maxBatchCount, maxWait: UInt64(max(options.maxBatchWaitMicroseconds, 0)) * 1_000)
-        let writer = SQLiteWriter()
+        let writer = SQLiteWriter(webhookSignal: WebhookSignal())
         try writer.start(db: db, queue: queue, log: log, checkpointer: checkpointer, options: options)
         if let checkpointer, let checkpointerConnection { checkpointer.start(on: checkpointerConnection) }
         return SQLiteStore(
@@ -118,6 +118,9 @@ public final class SQLiteStore: Store, Sendable {
     public var publishableKeysVersion: UInt64 { log.keysVersion.load(ordering: .acquiring) }
 
     public var readerCount: Int { readers.count }
+
+    /// Raised when a write puts rows in the outbox: the delivery threads of this store wait on it.
+    public var webhookSignal: WebhookSignal { writer.webhookSignal }
 
     public func reader(loop: Int) -> any StoreReader {
         precondition(loop >= 0 && loop < readers.count, "no reader for loop \(loop)")

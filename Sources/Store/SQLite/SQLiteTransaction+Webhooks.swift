@@ -28,7 +28,7 @@ extension SQLiteTransaction {
             s.bind(6, event.appId.map { " " + $0 + " " })
             s.bind(7, event.linkId.map { " " + $0 + " " })
         }
-        if written > 0 { WebhookSignal.raise() }
+        if written > 0 { webhookSignal.raise() }
         return written
     }
 
@@ -40,7 +40,7 @@ extension SQLiteTransaction {
             s.bind(4, event.at)
             s.bind(5, endpointId)
         }
-        WebhookSignal.raise()
+        webhookSignal.raise()
     }
 
     /// Every outbox row's endpoint is in `webhook_endpoints` (deleting one deletes its
@@ -253,7 +253,7 @@ extension SQLiteTransaction {
             s.bind(2, messageId)
             s.bind(3, now)
         }
-        if changed > 0 { WebhookSignal.raise() }
+        if changed > 0 { webhookSignal.raise() }
         return changed > 0
     }
 

@@ -29,8 +29,12 @@ final class SQLiteTransaction: SQLiteQueries, StoreTransaction, WebhookAudienceK
     /// Which webhook events this batch's endpoints may want (read at the first event).
     var webhookAudience = WebhookAudience()
 
-    init(db: SQLiteConnection, candidateCapacity: Int) {
+    /// The store's webhook wake-up (a fresh one for a transaction outside the store's writer).
+    let webhookSignal: WebhookSignal
+
+    init(db: SQLiteConnection, candidateCapacity: Int, webhookSignal: WebhookSignal = WebhookSignal()) {
         candidates = CandidateIndex(capacity: candidateCapacity)
+        self.webhookSignal = webhookSignal
         super.init(db: db)
     }
 

@@ -29,7 +29,10 @@ final class SQLiteWriter: Sendable {
     let candidateCount = Atomic<Int>(0)
     let candidatesDropped = Atomic<Int>(0)
 
-    init() {}
+    /// The store's webhook wake-up, raised by its transactions.
+    let webhookSignal: WebhookSignal
+
+    init(webhookSignal: WebhookSignal) { self.webhookSignal = webhookSignal }
 
     /// Loads the writer's in-memory state from `db`, then starts the writer thread, which
     /// from now on is the only user of `db`. Once.

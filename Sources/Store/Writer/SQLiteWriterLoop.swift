@@ -34,7 +34,8 @@ final class SQLiteWriterLoop {
         checkpointer: Checkpointer?, options: SQLiteStore.Options
     ) throws(StoreError) {
         self.db = db
-        self.transaction = SQLiteTransaction(db: db, candidateCapacity: options.probabilisticCandidateCapacity)
+        self.transaction = SQLiteTransaction(
+            db: db, candidateCapacity: options.probabilisticCandidateCapacity, webhookSignal: writer.webhookSignal)
         self.writer = writer
         self.queue = queue
         self.log = log

@@ -1,0 +1,12 @@
+import HTTPTypes
+import Model
+
+/// What a visit answers (`VisitFlow.answer`): at once, or once its click (and handoff)
+/// are durable (decision 0003).
+enum VisitAnswer {
+    case now(HTTPResponse)
+    /// `success` once `click` and `handoff` are written; `fallback()` when the write fails
+    /// (the visitor always goes on, without what the write would have carried).
+    case afterWrite(
+        click: Click, handoff: Handoff?, success: HTTPResponse, fallback: @Sendable () -> HTTPResponse)
+}

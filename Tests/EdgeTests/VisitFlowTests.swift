@@ -1,0 +1,220 @@
+import Core
+import HTTPTypes
+import Model
+import Store
+import Templates
+import XCTest
+
+@testable import Edge
+@testable import HTTP
+
+/// Each answer of a visit (issue 34 item 5), through the flow's seams: a store in memory
+/// (or away), the clicks kept, and a clock that says 1_700_000_000_000.
+final class VisitFlowTests: XCTestCase {
+    static let now: Int64 = 1_700_000_000_000
+    static let androidUA =
+        "Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.104 Mobile Safari/537.36"
+    static let iPhoneUA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) Safari/604.1"
+    static let desktopUA =
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+    static let slackbotUA = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
+
+    private let store = MemoryVisitStore()
+    private let clicks = KeptClicks()
+    private var flow: VisitFlow!
+    private var context: RequestContext!
+
+    override func setUpWithError() throws {
+        let pages = Pages()
+        flow = VisitFlow(
+            store: store, pages: pages, deepViews: DeepViewCache(pages: pages, loops: 1), clicks: clicks,
+            clock: { Self.now }, clients: ClientAddressResolver(trusted: []),
+            sourceHasher: SourceAddressHasher(key: SourceAddressHasher.generateKey()), geoIP: nil, loops: 1,
+            log: Log(level: .error, sink: CapturingLogSink()))
+        let loop = try EventLoop(
+            index: 0, configuration: HTTPServerConfiguration(), handler: NoHandler(), listeners: [],
+            certificates: CertificateSet.load(directory: nil))
+        context = RequestContext(
+            loop: loop, loopIndex: 0, peerAddress: "203.0.113.9", listener: .https, serverName: "go.example.com",
+            fd: -1, generation: 0)
+        store.apps[Fixtures.appId] = Fixtures.app
+        store.links["go.example.com/invite"] = Fixtures.link()
+    }
+
+    private func visit(
+        _ target: String = "/invite", userAgent: String, referer: String? = nil, domain: Domain = Fixtures.domain()
+    ) -> VisitAnswer {
+        var headers = HTTPHeaders()
+        headers.add("Host", "go.example.com")
+        headers.add("User-Agent", userAgent)
+        if let referer { headers.add("Referer", referer) }
+        let request = HTTPRequest(method: .get, target: target, headers: headers)
+        let key = request.path.dropFirst()
+        return flow.answer(request, context, domain: domain, key: key)
+    }
+
+    private func now(_ answer: VisitAnswer, file: StaticString = #filePath, line: UInt = #line) -> HTTPResponse? {
+        guard case .now(let response) = answer else {
+            XCTFail("the answer waits for a write", file: file, line: line)
+            return nil
+        }
+        return response
+    }
+
+    func testAndroidGoesToPlayWithTheTokenInTheReferrerOnceTheClickAndHandoffAreWritten() throws {
+        let answer = visit("/invite?ref=bob", userAgent: Self.androidUA, referer: "https://news.example.org/story")
+        guard case .afterWrite(let click, let handoff, let success, let fallback) = answer else {
+            return XCTFail("\(answer)")
+        }
+        XCTAssertEqual(success.status, 302)
+        let location = try XCTUnwrap(success.headers["location"])
+        let head = "https://play.google.com/store/apps/details?id=com.example.app&referrer=biqli_token%3D"
+        XCTAssertTrue(location.hasPrefix(head), location)
+        let token = String(location.dropFirst(head.count))
+        let written = try XCTUnwrap(handoff)
+        XCTAssertEqual(written.tokenHash, HandoffToken.hash(token))
+        XCTAssertEqual(written.clickId, click.id)
+        XCTAssertEqual(written.platform, .android)
+        XCTAssertEqual(written.createdAt, Self.now)
+        XCTAssertEqual(success.headers["referrer-policy"], "no-referrer")
+        XCTAssertEqual(click.kind, .androidRedirect)
+        XCTAssertEqual(click.at, Self.now)
+        XCTAssertEqual(click.referrer, "news.example.org")
+        XCTAssertEqual(click.dynamic.map { "\($0.0)=\($0.1)" }, ["ref=bob"])
+        XCTAssertEqual(clicks.recorded.count, 0, "written with the handoff, not by the recorder")
+        // The store cannot write: the visitor still reaches Play, without a token.
+        let failed = fallback()
+        XCTAssertEqual(failed.status, 302)
+        XCTAssertEqual(failed.headers["location"], "https://play.google.com/store/apps/details?id=com.example.app")
+    }
+
+    func testIPhoneGetsTheDeepViewOnceTheClickAndHandoffAreWritten() throws {
+        let answer = visit(userAgent: Self.iPhoneUA)
+        guard case .afterWrite(let click, let handoff, let success, let fallback) = answer else {
+            return XCTFail("\(answer)")
+        }
+        XCTAssertEqual(success.status, 200)
+        XCTAssertEqual(success.headers["content-type"], "text/html; charset=utf-8")
+        let page = String(decoding: success.body, as: UTF8.self)
+        XCTAssertTrue(page.contains("https://go.example.com/m/handoff?biqli_token="), page)
+        XCTAssertEqual(click.kind, .deepView)
+        XCTAssertEqual(handoff?.platform, .ios)
+        XCTAssertEqual(handoff?.clickId, click.id)
+        XCTAssertEqual(fallback().headers["location"], Fixtures.fallbackURL)
+    }
+
+    func testIPhoneWithTheDeepViewOffGoesToTheFallbackURLAndItsClickIsNotWaitedFor() throws {
+        let response = try XCTUnwrap(now(visit(userAgent: Self.iPhoneUA, domain: Fixtures.domain(deepView: false))))
+        XCTAssertEqual(response.status, 302)
+        XCTAssertEqual(response.headers["location"], Fixtures.fallbackURL)
+        XCTAssertEqual(clicks.recorded.map(\.kind), [.iosFallback])
+        XCTAssertEqual(clicks.recorded.map(\.platform), [.ios])
+        XCTAssertEqual(store.written.count, 0)
+    }
+
+    func testDesktopGoesToTheWebURLAndItsClickIsNotWaitedFor() throws {
+        let response = try XCTUnwrap(now(visit(userAgent: Self.desktopUA, referer: "https://t.co/x")))
+        XCTAssertEqual(response.status, 302)
+        XCTAssertEqual(response.headers["location"], Fixtures.webURL)
+        XCTAssertEqual(clicks.recorded.map(\.kind), [.desktop])
+        XCTAssertEqual(clicks.recorded.map(\.referrer), ["t.co"])
+        XCTAssertEqual(clicks.recorded.map(\.at), [Self.now])
+        XCTAssertEqual(store.written.count, 0)
+    }
+
+    func testDesktopOfALinkThatTracksConversionsWaitsForItsClickAndCarriesItsId() throws {
+        store.links["go.example.com/invite"] = Fixtures.link(trackConversions: true)
+        guard case .afterWrite(let click, let handoff, let success, let fallback) = visit(userAgent: Self.desktopUA)
+        else { return XCTFail("the answer does not wait") }
+        XCTAssertNil(handoff)
+        XCTAssertEqual(success.headers["location"], Fixtures.webURL + "?bq_id=" + click.id)
+        XCTAssertEqual(fallback().headers["location"], Fixtures.webURL, "without an id the store does not know")
+        XCTAssertEqual(clicks.recorded.count, 0)
+    }
+
+    func testAPreviewBotGetsThePreviewPageAndIsCountedNotClicked() throws {
+        let response = try XCTUnwrap(now(visit(userAgent: Self.slackbotUA)))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains("Example"))
+        XCTAssertEqual(clicks.recorded.count, 0)
+        XCTAssertEqual(clicks.previews.map(\.linkId), [Fixtures.link().id])
+        XCTAssertEqual(clicks.previews.map(\.at), [Self.now])
+    }
+
+    func testADisabledLinkIsGoneOrGoesToTheDomainsNotFoundURL() throws {
+        var link = Fixtures.link()
+        link.enabled = false
+        store.links["go.example.com/invite"] = link
+        let gone = try XCTUnwrap(now(visit(userAgent: Self.androidUA)))
+        XCTAssertEqual(gone.status, 410)
+        var domain = Fixtures.domain()
+        domain.notFoundUrl = "https://example.com/missing"
+        let redirected = try XCTUnwrap(now(visit(userAgent: Self.androidUA, domain: domain)))
+        XCTAssertEqual(redirected.status, 302)
+        XCTAssertEqual(redirected.headers["location"], "https://example.com/missing")
+        XCTAssertEqual(clicks.recorded.count + store.written.count, 0)
+    }
+
+    func testAnUnknownLinkOrAnImpossibleKeyIsNotFound() throws {
+        XCTAssertEqual(try XCTUnwrap(now(visit("/nothing", userAgent: Self.desktopUA))).status, 404)
+        XCTAssertEqual(try XCTUnwrap(now(visit("/a%20b", userAgent: Self.desktopUA))).status, 404)
+        XCTAssertEqual(store.linkReads, 1, "an impossible key is not looked up")
+        var domain = Fixtures.domain()
+        domain.notFoundUrl = "https://example.com/missing"
+        let redirected = try XCTUnwrap(now(visit("/nothing", userAgent: Self.desktopUA, domain: domain)))
+        XCTAssertEqual(redirected.headers["location"], "https://example.com/missing")
+        XCTAssertEqual(clicks.recorded.count, 0)
+    }
+
+    func testTheStoreAwayIsAnAgainShortlyNotANotFound() throws {
+        store.away = true
+        var domain = Fixtures.domain()
+        domain.notFoundUrl = "https://example.com/missing"
+        let response = try XCTUnwrap(now(visit(userAgent: Self.androidUA, domain: domain)))
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(response.headers["retry-after"], "5")
+        XCTAssertEqual(clicks.recorded.count + store.written.count, 0)
+    }
+
+    func testTheServiceWritesTheClickAndHandoffThroughTheStoreSeam() throws {
+        // `visit` (what the route calls) hands the durable answer's rows to the store.
+        var headers = HTTPHeaders()
+        headers.add("User-Agent", Self.androidUA)
+        let result = flow.visit(
+            HTTPRequest(method: .get, target: "/invite", headers: headers), &context, domain: Fixtures.domain(),
+            key: "invite")
+        guard case .deferred = result else { return XCTFail("\(result)") }
+        XCTAssertEqual(store.written.map(\.click.kind), [.androidRedirect])
+        XCTAssertEqual(store.written.map { $0.handoff?.clickId }, store.written.map(\.click.id))
+    }
+}
+
+private enum Fixtures {
+    static let appId = "biq_mapp_01J00000000000000000000001"
+    static let webURL = "https://example.com/invite"
+    static let fallbackURL = "https://example.com/ios"
+
+    static func link(trackConversions: Bool? = nil) -> Link {
+        Link(
+            id: "biq_lnk_01J00000000000000000000001", domain: "go.example.com", key: "invite", url: webURL,
+            mobile: MobilePayload(appId: appId, route: "/invite/42", dynamicKeys: ["ref"]),
+            trackConversions: trackConversions)
+    }
+
+    static let app = MobileApp(
+        id: appId, name: "Example", enabled: true,
+        ios: IOSPlatform(
+            teamId: "ABCDE12345", bundleId: "com.example.app", appStoreId: "1234567890", testFlightUrl: nil,
+            fallbackUrl: fallbackURL, probabilisticFallback: false),
+        android: AndroidPlatform(packageName: "com.example.app", playStoreUrl: nil))
+
+    static func domain(deepView: Bool = true) -> Domain {
+        Domain(hostname: "go.example.com", verified: true, deepViewEnabled: deepView, trackConversions: false)
+    }
+}
+
+private final class NoHandler: HTTPHandler {
+    func handle(_ request: HTTPRequest, _ context: inout RequestContext) -> HTTPHandlerResult {
+        .response(HTTPResponse(status: 500))
+    }
+}
