@@ -7,55 +7,6 @@ import XCTest
 /// Uniqueness rules answer `.conflict(kind)` and broken references
 /// `.missingReference(kind)`, and the failed write leaves nothing behind.
 final class ConflictTests: StoreTestCase {
-    func testInsertingAnExistingDomainConflicts() throws {
-        try write { tx in try tx.insertDomain(Fixture.domain()) }
-        XCTAssertEqual(writeError { tx in try tx.insertDomain(Fixture.domain()) }, .conflict(.domain))
-        // put is an upsert and does not conflict.
-        XCTAssertNil(writeError { tx in try tx.putDomain(Fixture.domain()) })
-    }
-
-    func testLinkKeyIsUniquePerDomainOnly() throws {
-        try seedCatalog()
-        XCTAssertEqual(
-            writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_other", key: "invite")) }, .conflict(.linkKey)
-        )
-        XCTAssertNil(try reader.link(id: "biq_lnk_other"))
-        // The same key on another domain, and another key on this one, are fine.
-        XCTAssertNil(
-            writeError { tx in
-                try tx.putDomain(Fixture.domain("b.example.com"))
-                try tx.putLink(Fixture.link(id: "biq_lnk_b", host: "b.example.com", key: "invite"))
-                try tx.putLink(Fixture.link(id: "biq_lnk_c", key: "Invite"))
-            })
-    }
-
-    func testEventIdAndIdempotencyKeyAreUniquePerApp() throws {
-        try write { tx in
-            try tx.insertOpenEvent(Fixture.open(id: "biq_open_1", eventId: "evt_000001", idempotencyKeyHash: [1]))
-        }
-        XCTAssertEqual(
-            writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "biq_open_2", eventId: "evt_000001")) },
-            .conflict(.eventId))
-        XCTAssertEqual(
-            writeError { tx in
-                try tx.insertOpenEvent(Fixture.open(id: "biq_open_3", eventId: "evt_000003", idempotencyKeyHash: [1]))
-            }, .conflict(.idempotencyKey))
-        XCTAssertEqual(
-            writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "biq_open_1", eventId: "evt_000004")) },
-            .conflict(.openId))
-        // Other apps may reuse both; events without a key never collide on it.
-        XCTAssertNil(
-            writeError { tx in
-                try tx.insertOpenEvent(
-                    Fixture.open(
-                        id: "biq_open_4", eventId: "evt_000001", app: "biq_mapp_other", idempotencyKeyHash: [1]))
-                try tx.insertOpenEvent(Fixture.open(id: "biq_open_5", eventId: "evt_000005"))
-                try tx.insertOpenEvent(Fixture.open(id: "biq_open_6", eventId: "evt_000006"))
-            })
-        XCTAssertNil(try reader.openEvent(id: "biq_open_2"))
-        XCTAssertNil(try reader.openEvent(id: "biq_open_3"))
-    }
-
     func testKeyHashesAndHandoffsAndRecordsAreUnique() throws {
         try seedCatalog()
         try write { tx in
