@@ -226,7 +226,15 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         }
         return found ? unlinked : nil
     }
-    func putLink(_ link: Link) throws(StoreError) { try mutate { $0.links[link.id] = link } }
+    /// A key is unique per domain (`.conflict(.linkKey)`), as on the real stores.
+    func putLink(_ link: Link) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.links.values.contains(where: { $0.domain == link.domain && $0.key == link.key && $0.id != link.id }) {
+                throw .conflict(.linkKey)
+            }
+            st.links[link.id] = link
+        }
+    }
     func deleteLink(id: String) throws(StoreError) -> Bool {
         var found = false
         try mutate { found = $0.links.removeValue(forKey: id) != nil }

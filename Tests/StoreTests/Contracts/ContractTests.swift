@@ -4,14 +4,14 @@ import XCTest
 
 /// Every feature's contract suite on SQLite.
 final class SQLiteContractTests: StoreTestCase {
-    func testCatalog() throws { try runContract(CatalogContract.suite, on: self) }
-    func testVisits() throws { try runContract(VisitContract.suite, on: self) }
-    func testOpens() throws { try runContract(OpenContract.suite, on: self) }
+    func testCatalog() { runContract(CatalogContract.suite, on: self) }
+    func testVisits() { runContract(VisitContract.suite, on: self) }
+    func testOpens() { runContract(OpenContract.suite, on: self) }
 }
 
 /// The same suites on PostgreSQL (skipped without `BIQLI_TEST_POSTGRES_URL`).
 final class PGContractTests: PGTestCase {
-    func testCatalog() throws { try runContract(CatalogContract.suite, on: self) }
-    func testVisits() throws { try runContract(VisitContract.suite, on: self) }
-    func testOpens() throws { try runContract(OpenContract.suite, on: self) }
+    func testCatalog() { runContract(CatalogContract.suite, on: self) }
+    func testVisits() { runContract(VisitContract.suite, on: self) }
+    func testOpens() { runContract(OpenContract.suite, on: self) }
 }

@@ -38,20 +38,30 @@ enum ContractTime {
 }
 
 extension XCTestCase {
-    /// Runs every case of `suite` on a fresh backend each (`setUpWithError` again after a
-    /// `tearDown`). An assertion's failure points at its line in the case; an error
-    /// thrown out of a case is reported with the case's name.
-    func runContract(_ suite: [ContractCase], on backend: some ContractBackend & XCTestCase) throws {
-        for (n, c) in suite.enumerated() {
-            if n > 0 {
-                backend.tearDown()
-                try backend.setUpWithError()
-            }
+    /// Runs every case of `suite` on a backend of its own, made by `fresh`. An assertion's
+    /// failure points at its line in the case; an error thrown out of a case is reported
+    /// with the case's name.
+    func runContract(_ suite: [ContractCase], fresh: () throws -> any ContractBackend) {
+        for c in suite {
             do {
-                try c.run(backend)
+                try c.run(try fresh())
             } catch {
                 XCTFail("\(c.name): \(error)")
             }
+        }
+    }
+
+    /// `runContract` on a test case that is its own backend: set up again (after a
+    /// `tearDown`) for every case but the first.
+    func runContract(_ suite: [ContractCase], on backend: some ContractBackend & XCTestCase) {
+        var first = true
+        runContract(suite) {
+            if !first {
+                backend.tearDown()
+                try backend.setUpWithError()
+            }
+            first = false
+            return backend
         }
     }
 }
