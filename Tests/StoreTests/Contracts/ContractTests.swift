@@ -7,6 +7,9 @@ final class SQLiteContractTests: StoreTestCase {
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
+    func testConsole() { runContract(ConsoleContract.suite, on: self) }
+    func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
+    func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
 }
 
 /// The same suites on PostgreSQL (skipped without `BIQLI_TEST_POSTGRES_URL`).
@@ -14,4 +17,7 @@ final class PGContractTests: PGTestCase {
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
+    func testConsole() { runContract(ConsoleContract.suite, on: self) }
+    func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
+    func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
 }
