@@ -7,6 +7,7 @@ final class SQLiteContractTests: StoreTestCase {
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
+    func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
@@ -17,6 +18,7 @@ final class PGContractTests: PGTestCase {
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
+    func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
