@@ -200,57 +200,6 @@ final class EventTests: StoreTestCase {
         XCTAssertNotNil(try reader.click(id: id(100, 5)))
     }
 
-    func testAnalyticsCountClicksByWholeHoursAndOpensFromTheExactTime() throws {
-        let hour: Int64 = 3_600_000
-        let since = 10 * hour + 500
-        try write { tx in
-            // The hour that holds `since` counts in full, even its clicks before `since`.
-            try tx.insertClick(Fixture.click(id: "c1", at: 10 * hour + 100))
-            try tx.insertClick(Fixture.click(id: "c2", at: 11 * hour))
-            try tx.insertClick(Fixture.click(id: "c3", at: 11 * hour, platform: .android, kind: .androidRedirect))
-            try tx.insertClick(Fixture.click(id: "c4", at: 10 * hour - 1))
-            try tx.insertClick(Fixture.click(id: "c5", at: 12 * hour, app: "biq_mapp_other"))
-            try tx.insertClick(Fixture.click(id: "c6", at: 12 * hour, platform: .ios, kind: .iosFallback))
-            try tx.insertClick(Fixture.click(id: "c7", at: 12 * hour, platform: .desktop, kind: .desktop, app: nil))
-            try tx.insertOpenEvent(Fixture.open(id: "o1", eventId: "e1", at: since, matchedBy: .exactHandoff))
-            try tx.insertOpenEvent(Fixture.open(id: "o2", eventId: "e2", at: since + 200, matchedBy: .exactHandoff))
-            try tx.insertOpenEvent(
-                Fixture.open(id: "o3", eventId: "e3", at: since + 100, matchedBy: .none, firstOpen: false))
-            try tx.insertOpenEvent(Fixture.open(id: "o4", eventId: "e4", at: since - 1, matchedBy: .probabilistic))
-            try tx.insertOpenEvent(Fixture.open(id: "o5", eventId: "e5", app: "biq_mapp_other", at: since + 300))
-        }
-        let a = try reader.analytics(app: Fixture.appId, since: since, recent: 2)
-        XCTAssertEqual(
-            a.clicks,
-            [
-                .init(platform: .android, kind: .androidRedirect, count: 1),
-                .init(platform: .ios, kind: .deepView, count: 2),
-                .init(platform: .ios, kind: .iosFallback, count: 1),
-            ])
-        XCTAssertEqual(
-            a.opens,
-            [
-                .init(matchedBy: .exactHandoff, firstOpen: true, count: 2),
-                .init(matchedBy: .none, firstOpen: false, count: 1),
-            ])
-        XCTAssertEqual(a.recent.map(\.id), ["o2", "o3"])
-        XCTAssertEqual(
-            try reader.analytics(app: "biq_mapp_none", since: 0, recent: 5),
-            AppAnalytics(clicks: [], opens: [], recent: []))
-    }
-
-    func testPreviewBotsAreCountedWithoutAClick() throws {
-        try write { tx in
-            try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: 1_000)
-            try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: 2_000)
-            try tx.countPreview(appId: nil, linkId: "biq_lnk_web", platform: .bot, at: 2_000)
-        }
-        XCTAssertEqual(
-            try reader.analytics(app: Fixture.appId, since: 0, recent: 0).clicks,
-            [.init(platform: .bot, kind: .previewBot, count: 2)])
-        XCTAssertEqual(try count("clicks"), 0)
-    }
-
     func testClickCountsAddUpAcrossBatchesAndATransactionReadsItsOwn() throws {
         try write { tx in
             try tx.insertClick(Fixture.click(id: "c1", at: 1))

@@ -4,6 +4,7 @@ import XCTest
 
 /// Every feature's contract suite on SQLite.
 final class SQLiteContractTests: StoreTestCase {
+    func testAnalytics() { runContract(AnalyticsContract.suite, on: self) }
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
@@ -15,6 +16,7 @@ final class SQLiteContractTests: StoreTestCase {
 
 /// The same suites on PostgreSQL (skipped without `BIQLI_TEST_POSTGRES_URL`).
 final class PGContractTests: PGTestCase {
+    func testAnalytics() { runContract(AnalyticsContract.suite, on: self) }
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
