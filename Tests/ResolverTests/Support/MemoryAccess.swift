@@ -197,7 +197,12 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         try mutate { found = $0.domains.removeValue(forKey: hostname) != nil }
         return found
     }
-    func putApp(_ app: MobileApp) throws(StoreError) { try mutate { $0.apps[app.id] = app } }
+    func putApp(_ app: MobileApp) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if app.domains.contains(where: { st.domains[$0] == nil }) { throw .missingReference(.domain) }
+            st.apps[app.id] = app
+        }
+    }
     func deleteApp(_ id: String) throws(StoreError) -> [Link]? {
         var found = false
         var unlinked: [Link] = []
@@ -215,9 +220,12 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         }
         return found ? unlinked : nil
     }
-    /// A key is unique per domain (`.conflict(.linkKey)`), as on the real stores.
+    /// A key is unique per domain (`.conflict(.linkKey)`), and its domain and app exist, as
+    /// on the real stores.
     func putLink(_ link: Link) throws(StoreError) {
         try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.domains[link.domain] == nil { throw .missingReference(.domain) }
+            if let app = link.mobile?.appId, st.apps[app] == nil { throw .missingReference(.app) }
             if st.links.values.contains(where: { $0.domain == link.domain && $0.key == link.key && $0.id != link.id }) {
                 throw .conflict(.linkKey)
             }
@@ -229,12 +237,30 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         try mutate { found = $0.links.removeValue(forKey: id) != nil }
         return found
     }
-    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) { try mutate { $0.secretKeys[key.id] = key } }
+    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.secretKeys.values.contains(where: { $0.keyHash == key.keyHash && $0.id != key.id }) {
+                throw .conflict(.secretKey)
+            }
+            st.secretKeys[key.id] = key
+        }
+    }
     func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError) {
-        try mutate { $0.publishableKeys[key.id] = key }
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.apps[key.appId] == nil { throw .missingReference(.app) }
+            if st.publishableKeys.values.contains(where: { $0.keyHash == key.keyHash && $0.id != key.id }) {
+                throw .conflict(.publishableKey)
+            }
+            st.publishableKeys[key.id] = key
+        }
     }
     func putSigningKey(_ key: SigningKeyRecord) throws(StoreError) { try mutate { $0.signingKeys[key.kid] = key } }
+    /// An answer is stored once (`.conflict(.idempotencyRecord)` after), as on the real stores.
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError) {
-        try mutate { $0.idempotency[record.scope + "\n" + SHA256.hex(record.keyHash)] = record }
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            let key = record.scope + "\n" + SHA256.hex(record.keyHash)
+            if st.idempotency[key] != nil { throw .conflict(.idempotencyRecord) }
+            st.idempotency[key] = record
+        }
     }
 }

@@ -27,6 +27,8 @@ enum CatalogContract {
         ("keys and records round-trip", keysAndRecordsRoundTrip),
         ("inserting an existing domain conflicts", insertingAnExistingDomainConflicts),
         ("a link key is unique per domain only", linkKeyIsUniquePerDomainOnly),
+        ("key hashes, handoffs and records are unique", keyHashesAndHandoffsAndRecordsAreUnique),
+        ("missing references are named", missingReferencesAreNamed),
     ]
 
     /// Domain `go.example.com`, app `biq_mapp_A` attached to it, and a mobile link `invite`.
@@ -184,5 +186,56 @@ enum CatalogContract {
                 try tx.putLink(Fixture.link(id: "biq_lnk_b", host: "b.example.com", key: "invite"))
                 try tx.putLink(Fixture.link(id: "biq_lnk_c", key: "Invite"))
             })
+    }
+
+    static func keyHashesAndHandoffsAndRecordsAreUnique(_ b: any ContractBackend) throws {
+        try CatalogContract.seed(b)
+        try b.write { tx in
+            try tx.putSecretKey(SecretKeyRecord(id: "sk_1", name: "a", keyHash: [1], hint: "a", createdAt: 1))
+            try tx.putPublishableKey(
+                PublishableKeyRecord(id: "pk_1", appId: Fixture.appId, keyHash: [2], hint: "b", createdAt: 1))
+            try tx.insertHandoff(VisitContract.handoff(1))
+            try tx.putIdempotencyRecord(
+                IdempotencyRecord(scope: "s", keyHash: [3], requestHash: [], status: 200, body: [1], createdAt: 1))
+        }
+        XCTAssertEqual(
+            b.writeError { tx in
+                try tx.putSecretKey(SecretKeyRecord(id: "sk_2", name: "b", keyHash: [1], hint: "b", createdAt: 2))
+            },
+            .conflict(.secretKey))
+        XCTAssertEqual(
+            b.writeError { tx in
+                try tx.putPublishableKey(
+                    PublishableKeyRecord(id: "pk_2", appId: Fixture.appId, keyHash: [2], hint: "c", createdAt: 2))
+            }, .conflict(.publishableKey))
+        XCTAssertEqual(
+            b.writeError { tx in try tx.insertHandoff(VisitContract.handoff(1)) },
+            .conflict(.handoff))
+        XCTAssertEqual(
+            b.writeError { tx in
+                try tx.putIdempotencyRecord(
+                    IdempotencyRecord(scope: "s", keyHash: [3], requestHash: [], status: 500, body: [], createdAt: 2))
+            }, .conflict(.idempotencyRecord))
+        // Click ids are not checked here: unique by how they are made (per-loop monotonic
+        // ULIDs), and the table keeps no index on them (decision 0010).
+    }
+
+    static func missingReferencesAreNamed(_ b: any ContractBackend) throws {
+        try CatalogContract.seed(b)
+        XCTAssertEqual(
+            b.writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_2", host: "nowhere.example.com")) },
+            .missingReference(.domain))
+        XCTAssertEqual(
+            b.writeError { tx in try tx.putLink(Fixture.link(id: "biq_lnk_2", key: "k2", appId: "biq_mapp_nobody")) },
+            .missingReference(.app))
+        XCTAssertEqual(
+            b.writeError { tx in try tx.putApp(Fixture.app("biq_mapp_2", domains: ["nowhere.example.com"])) },
+            .missingReference(.domain))
+        XCTAssertNil(try b.committed.app("biq_mapp_2"))
+        XCTAssertEqual(
+            b.writeError { tx in
+                try tx.putPublishableKey(
+                    PublishableKeyRecord(id: "pk_9", appId: "biq_mapp_nobody", keyHash: [9], hint: "x", createdAt: 1))
+            }, .missingReference(.app))
     }
 }
