@@ -91,7 +91,9 @@ let package = Package(
         .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "CZlib"]),
         .testTarget(name: "GeoIPTests", dependencies: ["GeoIP"]),
-        .testTarget(name: "ResolverTests", dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes"]),
+        .testTarget(
+            name: "ResolverTests",
+            dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes", "StoreTests"]),
         .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
         .testTarget(
             name: "ConsoleTests",

@@ -100,7 +100,7 @@ extension Resolver {
     /// exact input, allowed by both the app and the request (contract
     /// obligation 4); only then is the domain judged.
     private func probabilisticPlan(
-        _ r: OpenRequest, app: MobileApp, address: String, now: Int64, reader: any StoreReader
+        _ r: OpenRequest, app: MobileApp, address: String, now: Int64, reader: any CatalogReading
     ) throws(ResolverError) -> ProbabilisticPlan? {
         guard r.platform == .ios, r.firstOpen, r.probabilisticAllowed, !r.hasExactInput, let ios = app.ios,
             ios.probabilisticFallback

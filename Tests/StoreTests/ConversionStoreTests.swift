@@ -9,6 +9,15 @@ import XCTest
 
 /// What both backends must do for conversions (decision 0024), written once and run on each.
 enum ConversionStoreCases {
+    /// The cases every backend runs (`runContract`).
+    static let suite: [ContractCase] = [
+        ("lists and erasure", { b in try listsAndErasure(write: { try b.write($0) }, read: { b.committed }) }),
+        (
+            "events of one millisecond in the order recorded",
+            { b in try sameMillisecondInTheOrderRecorded(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+    ]
+
     /// Clicks over ~10 s of ids, a few written out of time order (loops' clocks), the
     /// clicks the cases look up among them.
     static func clicks(start: Int64) -> [Click] {
@@ -225,15 +234,6 @@ final class ConversionStoreTests: StoreTestCase {
         XCTAssertGreaterThan(ticks.pointee * 100, rows, "a scan takes a step per row")
     }
 
-    func testListsAndErasure() throws {
-        try ConversionStoreCases.listsAndErasure(write: { body in try write { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testEventsOfOneMillisecondInTheOrderRecorded() throws {
-        try ConversionStoreCases.sameMillisecondInTheOrderRecorded(
-            write: { body in try write { tx in try body(tx) } }, read: { reader })
-    }
-
     func testNoClicksAtAll() throws {
         XCTAssertNil(try reader.conversionClick(id: Identifier.clickPrefix + ULID.make()))
     }
@@ -272,16 +272,6 @@ final class ConversionStoreTests: StoreTestCase {
 
 /// PostgreSQL: the same, the click through its day's partition.
 final class PGConversionStoreTests: PGTestCase {
-    func testListsAndErasure() throws {
-        try ConversionStoreCases.listsAndErasure(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testEventsOfOneMillisecondInTheOrderRecorded() throws {
-        try ConversionStoreCases.sameMillisecondInTheOrderRecorded(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
     func testAClickIsFoundByItsIdAndTheRowsAreKeptOnce() throws {
         let clicks = ConversionStoreCases.clicks(start: now - 5_000)
         try inTransaction { tx in for c in clicks { try tx.insertClick(c) } }

@@ -6,33 +6,6 @@ import XCTest
 
 /// Clicks, handoffs, opens and instances: round trips and the one-time operations.
 final class EventTests: StoreTestCase {
-    func testClickAndHandoffRoundTrip() throws {
-        let click = Fixture.click(id: "biq_clk_1", at: 1_000)
-        var bare = Click(
-            id: "biq_clk_2", linkId: "l", appId: nil, domain: "d", at: 2, kind: .desktop, platform: .desktop)
-        bare.dynamic = []
-        let handoff = Fixture.handoff(token: 7, clickId: "biq_clk_1")
-        var claimed = Fixture.handoff(token: 8, clickId: "biq_clk_2")
-        claimed.claimedByInstance = "install_x"
-        claimed.claimedByOpen = "biq_open_x"
-        claimed.platform = .ios
-        claimed.snapshot.referralCode = nil
-        claimed.snapshot.dynamic = []
-        claimed.snapshot.metadata = .object([])
-        try write { [bare, claimed] tx in
-            try tx.insertClick(click)
-            try tx.insertClick(bare)
-            try tx.insertHandoff(handoff)
-            try tx.insertHandoff(claimed)
-        }
-        XCTAssertEqual(try reader.click(id: "biq_clk_1"), click)
-        XCTAssertEqual(try reader.click(id: "biq_clk_2"), bare)
-        XCTAssertNil(try reader.click(id: "biq_clk_3"))
-        XCTAssertEqual(try reader.handoff(tokenHash: handoff.tokenHash), handoff)
-        XCTAssertEqual(try reader.handoff(tokenHash: claimed.tokenHash), claimed)
-        XCTAssertNil(try reader.handoff(tokenHash: [1]))
-    }
-
     func testEachRowKeepsItsOwnDynamicValuesAndASnapshotTheLinksEncodedMetadata() throws {
         // The writer reuses the last dynamic values' JSON when the next row has the same
         // values: rows that differ, in order, must each get their own.
@@ -92,72 +65,9 @@ final class EventTests: StoreTestCase {
         for click in many { XCTAssertEqual(try reader.click(id: click.id), click) }
     }
 
-    func testHandoffBindsToTheFirstInstanceOnly() throws {
-        let handoff = Fixture.handoff(token: 1, clickId: "biq_clk_1")
-        try write { tx in try tx.insertHandoff(handoff) }
-        let token = handoff.tokenHash
-        XCTAssertTrue(
-            try write { tx in try tx.claimHandoff(tokenHash: token, instance: "inst_A", openId: "biq_open_1") })
-        XCTAssertFalse(
-            try write { tx in try tx.claimHandoff(tokenHash: token, instance: "inst_B", openId: "biq_open_2") })
-        // The holder's replay is still accepted, and the first open stays recorded.
-        XCTAssertTrue(
-            try write { tx in try tx.claimHandoff(tokenHash: token, instance: "inst_A", openId: "biq_open_3") })
-        let stored = try reader.handoff(tokenHash: token)
-        XCTAssertEqual(stored?.claimedByInstance, "inst_A")
-        XCTAssertEqual(stored?.claimedByOpen, "biq_open_1")
-        XCTAssertFalse(
-            try write { tx in try tx.claimHandoff(tokenHash: [0], instance: "inst_A", openId: "biq_open_4") })
-    }
-
-    func testAClickIsConsumedOnce() throws {
-        try write { tx in try tx.insertClick(Fixture.click(id: "biq_clk_1", at: 1)) }
-        XCTAssertTrue(try write { tx in try tx.consumeClick(id: "biq_clk_1", openId: "biq_open_1") })
-        XCTAssertFalse(try write { tx in try tx.consumeClick(id: "biq_clk_1", openId: "biq_open_2") })
-        XCTAssertFalse(try write { tx in try tx.consumeClick(id: "biq_clk_none", openId: "biq_open_2") })
-    }
-
     /// Ten minutes before the test clock (`StoreTestCase.makeOptions`): within the
     /// candidate index's horizon.
     static let t0: Int64 = 1_700_000_000_000 - 600_000
-
-    func testProbabilisticCandidatesApplyEveryFilter() throws {
-        let hash: [UInt8] = [1, 2, 3]
-        let t0 = Self.t0
-        try write { tx in
-            try tx.insertClick(Fixture.click(id: "c_match_old", at: t0 + 1_000))
-            try tx.insertClick(Fixture.click(id: "c_match_new", at: t0 + 1_500, osVersion: "17.4"))
-            try tx.insertClick(Fixture.click(id: "c_other_os", at: t0 + 1_600, osVersion: "16.0"))
-            try tx.insertClick(Fixture.click(id: "c_no_os", at: t0 + 1_700, osVersion: nil))
-            try tx.insertClick(Fixture.click(id: "c_too_old", at: t0 + 999))
-            try tx.insertClick(Fixture.click(id: "c_other_app", at: t0 + 1_100, app: "biq_mapp_other"))
-            try tx.insertClick(Fixture.click(id: "c_other_domain", at: t0 + 1_100, host: "b.example.com"))
-            try tx.insertClick(Fixture.click(id: "c_other_hash", at: t0 + 1_100, sourceHash: [9]))
-            try tx.insertClick(Fixture.click(id: "c_no_hash", at: t0 + 1_100, sourceHash: nil))
-            try tx.insertClick(
-                Fixture.click(id: "c_android", at: t0 + 1_100, platform: .android, kind: .androidRedirect))
-            try tx.insertClick(Fixture.click(id: "c_consumed", at: t0 + 1_200))
-            _ = try tx.consumeClick(id: "c_consumed", openId: "biq_open_1")
-        }
-        func ids(_ os: String?, limit: Int = 10) throws -> [String] {
-            try write { tx in
-                try tx.probabilisticCandidates(
-                    app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: os, since: t0 + 1_000,
-                    limit: limit
-                ).map(\.id)
-            }
-        }
-        XCTAssertEqual(try ids(nil), ["c_no_os", "c_other_os", "c_match_new", "c_match_old"])
-        XCTAssertEqual(try ids("17.4"), ["c_match_new", "c_match_old"])
-        XCTAssertEqual(try ids("17.4", limit: 1), ["c_match_new"])
-        XCTAssertEqual(try ids(nil, limit: 0), [])
-        let inTransaction = try write { tx in
-            try tx.probabilisticCandidates(
-                app: Fixture.appId, domain: Fixture.host, sourceHash: hash, osVersion: "16.0", since: 0, limit: 5)
-        }
-        XCTAssertEqual(inTransaction.map(\.id), ["c_other_os"])
-        XCTAssertEqual(inTransaction.first, Fixture.click(id: "c_other_os", at: t0 + 1_600, osVersion: "16.0"))
-    }
 
     func testACandidateIsSeenByTheJobsAfterItInTheSameBatchAndNotAfterARollback() throws {
         let hash: [UInt8] = [1, 2, 3]
@@ -288,57 +198,6 @@ final class EventTests: StoreTestCase {
         XCTAssertEqual(try count("clicks"), 2)
         XCTAssertNotNil(try reader.click(id: id(100, 2)))
         XCTAssertNotNil(try reader.click(id: id(100, 5)))
-    }
-
-    func testAnalyticsCountClicksByWholeHoursAndOpensFromTheExactTime() throws {
-        let hour: Int64 = 3_600_000
-        let since = 10 * hour + 500
-        try write { tx in
-            // The hour that holds `since` counts in full, even its clicks before `since`.
-            try tx.insertClick(Fixture.click(id: "c1", at: 10 * hour + 100))
-            try tx.insertClick(Fixture.click(id: "c2", at: 11 * hour))
-            try tx.insertClick(Fixture.click(id: "c3", at: 11 * hour, platform: .android, kind: .androidRedirect))
-            try tx.insertClick(Fixture.click(id: "c4", at: 10 * hour - 1))
-            try tx.insertClick(Fixture.click(id: "c5", at: 12 * hour, app: "biq_mapp_other"))
-            try tx.insertClick(Fixture.click(id: "c6", at: 12 * hour, platform: .ios, kind: .iosFallback))
-            try tx.insertClick(Fixture.click(id: "c7", at: 12 * hour, platform: .desktop, kind: .desktop, app: nil))
-            try tx.insertOpenEvent(Fixture.open(id: "o1", eventId: "e1", at: since, matchedBy: .exactHandoff))
-            try tx.insertOpenEvent(Fixture.open(id: "o2", eventId: "e2", at: since + 200, matchedBy: .exactHandoff))
-            try tx.insertOpenEvent(
-                Fixture.open(id: "o3", eventId: "e3", at: since + 100, matchedBy: .none, firstOpen: false))
-            try tx.insertOpenEvent(Fixture.open(id: "o4", eventId: "e4", at: since - 1, matchedBy: .probabilistic))
-            try tx.insertOpenEvent(Fixture.open(id: "o5", eventId: "e5", app: "biq_mapp_other", at: since + 300))
-        }
-        let a = try reader.analytics(app: Fixture.appId, since: since, recent: 2)
-        XCTAssertEqual(
-            a.clicks,
-            [
-                .init(platform: .android, kind: .androidRedirect, count: 1),
-                .init(platform: .ios, kind: .deepView, count: 2),
-                .init(platform: .ios, kind: .iosFallback, count: 1),
-            ])
-        XCTAssertEqual(
-            a.opens,
-            [
-                .init(matchedBy: .exactHandoff, firstOpen: true, count: 2),
-                .init(matchedBy: .none, firstOpen: false, count: 1),
-            ])
-        XCTAssertEqual(a.recent.map(\.id), ["o2", "o3"])
-        XCTAssertEqual(
-            try reader.analytics(app: "biq_mapp_none", since: 0, recent: 5),
-            AppAnalytics(clicks: [], opens: [], recent: []))
-    }
-
-    func testPreviewBotsAreCountedWithoutAClick() throws {
-        try write { tx in
-            try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: 1_000)
-            try tx.countPreview(appId: Fixture.appId, linkId: Fixture.linkId, platform: .bot, at: 2_000)
-            try tx.countPreview(appId: nil, linkId: "biq_lnk_web", platform: .bot, at: 2_000)
-        }
-        XCTAssertEqual(
-            try reader.analytics(app: Fixture.appId, since: 0, recent: 0).clicks,
-            [.init(platform: .bot, kind: .previewBot, count: 2)])
-        XCTAssertEqual(try count("clicks"), 0)
     }
 
     func testClickCountsAddUpAcrossBatchesAndATransactionReadsItsOwn() throws {

@@ -106,30 +106,6 @@ class LinkAnalyticsTests: StoreTestCase {
         XCTAssertEqual(try count("link_country_counts"), 600, "300 links, each once with a country and twice without")
     }
 
-    func testOpensOfALinkAreCountedByDayMatchTypeAndFirstOpen() throws {
-        try write { tx in
-            try tx.insertOpenEvent(Fixture.open(id: "o1", eventId: "e1", at: Self.now))
-            try tx.insertOpenEvent(Fixture.open(id: "o2", eventId: "e2", at: Self.now, firstOpen: false))
-            try tx.insertOpenEvent(Fixture.open(id: "o3", eventId: "e3", at: Self.now, matchedBy: .probabilistic))
-            try tx.insertOpenEvent(Fixture.open(id: "o4", eventId: "e4", at: Self.now - Self.day))
-            var unlinked = Fixture.open(id: "o5", eventId: "e5", at: Self.now, matchedBy: .none)
-            unlinked.linkId = nil
-            try tx.insertOpenEvent(unlinked)
-        }
-        // A second event with a taken eventId is refused and counts nothing.
-        XCTAssertEqual(
-            writeError { tx in try tx.insertOpenEvent(Fixture.open(id: "o6", eventId: "e1", at: Self.now)) },
-            .conflict(.eventId))
-        XCTAssertEqual(
-            try read().opens,
-            [
-                .init(day: Self.today - 1, matchedBy: .exactHandoff, firstOpen: true, count: 1),
-                .init(day: Self.today, matchedBy: .exactHandoff, firstOpen: false, count: 1),
-                .init(day: Self.today, matchedBy: .exactHandoff, firstOpen: true, count: 1),
-                .init(day: Self.today, matchedBy: .probabilistic, firstOpen: true, count: 1),
-            ])
-    }
-
     func testAJobThatFailsLeavesNoCountAndItsBatchMatesKeepTheirs() throws {
         let gate = holdWriter()
         let done = Latch()

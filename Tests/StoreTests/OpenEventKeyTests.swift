@@ -30,25 +30,6 @@ final class OpenEventKeyTests: StoreTestCase {
         XCTAssertEqual(try find(event: "open_a1", key: "open_a1"), "biq_open_1")
     }
 
-    func testEventsAreFoundByEventIdOrByEitherFormOfTheKey() throws {
-        XCTAssertNil(insert(open("biq_open_1", event: "open_a1", key: "open_a1"), key: "open_a1"))
-        XCTAssertNil(insert(open("biq_open_2", event: "open_b2", key: "key_other_b2"), key: "key_other_b2"))
-        XCTAssertEqual(try find(event: "open_a1", key: "unused_key"), "biq_open_1")
-        XCTAssertEqual(try find(event: "open_new", key: "open_a1"), "biq_open_1")  // key held as an eventId
-        XCTAssertEqual(try find(event: "open_new", key: "key_other_b2"), "biq_open_2")  // key held as a hash
-        XCTAssertEqual(try find(event: "open_b2", key: "open_b2"), "biq_open_2")
-        // open_b2's own id is not its key: not found as a key.
-        XCTAssertNil(try find(event: "open_new", key: "open_b2"))
-        XCTAssertNil(try find(event: "open_new", key: "open_a1", app: "biq_mapp_other"))
-        // Inside a transaction too.
-        let inTx = try write { tx in
-            try tx.openEvent(
-                app: Fixture.appId, eventId: "x_new_1", idempotencyKey: "open_a1", keyHash: SHA256.hash("open_a1")
-            )
-        }
-        XCTAssertEqual(inTx?.id, "biq_open_1")
-    }
-
     /// Schema version 4 (issue 14): the receipt and its expiry round-trip with the
     /// event, whichever form keeps its key; an event without one reads back nil.
     func testAnEventKeepsItsReceiptAndItsExpiryInEitherKeyForm() throws {
@@ -91,31 +72,6 @@ final class OpenEventKeyTests: StoreTestCase {
         event.receiptExpiresAt = 600_000
         XCTAssertEqual(event.receipt(validAt: 599_999), [1, 2, 3])
         XCTAssertNil(event.receipt(validAt: 600_000))
-    }
-
-    func testAKeyIsUniquePerAppInEitherForm() throws {
-        XCTAssertNil(insert(open("biq_open_1", event: "open_a1", key: "open_a1"), key: "open_a1"))
-        XCTAssertNil(insert(open("biq_open_2", event: "open_b2", key: "key_b2"), key: "key_b2"))
-        // A new event whose key is an existing event's own id.
-        XCTAssertEqual(
-            insert(open("biq_open_3", event: "open_c3", key: "open_a1"), key: "open_a1"), .conflict(.idempotencyKey))
-        // A new event named like an existing key, with itself as key.
-        XCTAssertEqual(
-            insert(open("biq_open_4", event: "key_b2", key: "key_b2"), key: "key_b2"), .conflict(.idempotencyKey))
-        // The same hashed key twice, and the same eventId twice.
-        XCTAssertEqual(
-            insert(open("biq_open_5", event: "open_e5", key: "key_b2"), key: "key_b2"), .conflict(.idempotencyKey))
-        XCTAssertEqual(
-            insert(open("biq_open_6", event: "open_a1", key: "key_f6"), key: "key_f6"), .conflict(.eventId))
-        XCTAssertEqual(
-            insert(open("biq_open_7", event: "open_a1", key: "open_a1"), key: "open_a1"), .conflict(.eventId))
-        for id in ["biq_open_3", "biq_open_4", "biq_open_5", "biq_open_6", "biq_open_7"] {
-            XCTAssertNil(try reader.openEvent(id: id), id)
-        }
-        // Other apps have their own keys.
-        XCTAssertNil(
-            insert(open("biq_open_8", event: "open_c3", key: "open_a1", app: "biq_mapp_other"), key: "open_a1"))
-        XCTAssertNil(insert(open("biq_open_9", event: "key_b2", key: "key_b2", app: "biq_mapp_other"), key: "key_b2"))
     }
 
     /// The transaction skips the insert's own check right after a lookup found the
@@ -163,39 +119,6 @@ final class OpenEventKeyTests: StoreTestCase {
                 tokenHash: [UInt8](repeating: token, count: 32), app: app, platform: platform, now: now, linkId: link,
                 instance: instance, openId: open)
         }
-    }
-
-    func testTheResolversClaimBindsOnlyAValidUnclaimedHandoffAndReturnsIt() throws {
-        let handoff = Fixture.handoff(token: 1, clickId: "biq_clk_1", expiresAt: 90_000)
-        try write { tx in try tx.insertHandoff(handoff) }
-        XCTAssertNil(try claim(1, app: "biq_mapp_other"))
-        XCTAssertNil(try claim(1, platform: .ios))
-        XCTAssertNil(try claim(1, now: 90_000), "expired at its expiry")
-        XCTAssertNil(try claim(1, link: "biq_lnk_other"))
-        XCTAssertNil(try claim(2))
-        XCTAssertNil(try reader.handoff(tokenHash: handoff.tokenHash)?.claimedByInstance, "nothing bound yet")
-
-        let view = try XCTUnwrap(try claim(1, now: 89_999, link: Fixture.linkId))
-        let expected = HandoffView(handoff)
-        XCTAssertEqual(view.metadataJSON, JSONWriter().bytes(handoff.snapshot.metadata))
-        XCTAssertEqual(view.metadataJSON, expected.metadataJSON)
-        XCTAssertEqual(
-            [view.clickId, view.appId, view.linkId, view.shortUrl, view.route, view.referralCode],
-            [
-                expected.clickId, expected.appId, expected.linkId, expected.shortUrl, expected.route,
-                expected.referralCode,
-            ])
-        XCTAssertEqual(view.platform, .android)
-        XCTAssertTrue(view.dynamic.elementsEqual(expected.dynamic, by: ==))
-        XCTAssertEqual([view.createdAt, view.expiresAt], [handoff.createdAt, handoff.expiresAt])
-        let stored = try reader.handoff(tokenHash: handoff.tokenHash)
-        XCTAssertEqual(stored?.claimedByInstance, "install_a")
-        XCTAssertEqual(stored?.claimedByOpen, "biq_open_a")
-
-        // Claimed: never again, not even by the same instance; the first binding stays.
-        XCTAssertNil(try claim(1, instance: "install_b", open: "biq_open_b"))
-        XCTAssertNil(try claim(1, open: "biq_open_c"))
-        XCTAssertEqual(try reader.handoff(tokenHash: handoff.tokenHash)?.claimedByOpen, "biq_open_a")
     }
 
     func testOpenEventsArePrunedAppByAppExactly() throws {

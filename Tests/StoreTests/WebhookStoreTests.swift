@@ -20,6 +20,34 @@ enum WebhookStoreCases {
 
     typealias Write = (@escaping @Sendable (any StoreTransaction) throws -> Void) throws -> Void
 
+    /// The cases every backend runs (`runContract`); retention's needs the backend's own pruning.
+    static let suite: [ContractCase] = [
+        (
+            "an event goes to the endpoints that subscribe to it and whose filters match",
+            { b in try enqueueFollowsSubscriptionsAndFilters(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+        (
+            "claims lease deliveries, and only the lease's claim writes their outcome",
+            { b in try claimsLeasesAndOutcomes(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+        (
+            "a replaced body reaches every delivery",
+            { b in try replacedBodyReachesEveryDelivery(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+        (
+            "failing for five days disables the endpoint",
+            { b in try failingForFiveDaysDisables(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+        (
+            "an event nobody wants is not built",
+            { b in try anEventNobodyWantsIsNotBuilt(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+        (
+            "test events' times and the key registry",
+            { b in try testEventTimesAndKeyRegistry(write: { try b.write($0) }, read: { b.committed }) }
+        ),
+    ]
+
     /// Rows go to the enabled endpoints that subscribe to the type and whose filters match.
     static func enqueueFollowsSubscriptionsAndFilters(write: Write, read: () -> any StoreReader) throws {
         try write { tx in
@@ -377,29 +405,6 @@ final class WebhookStoreTests: StoreTestCase {
         XCTAssertEqual(try reader.webhookDeliveries(endpointId: "biq_whk_a", before: nil, limit: 10).count, 0)
     }
 
-    func testEnqueueFollowsSubscriptionsAndFilters() throws {
-        try WebhookStoreCases.enqueueFollowsSubscriptionsAndFilters(write: { try write($0) }, read: { reader })
-    }
-
-    func testClaimsLeasesAndOutcomes() throws {
-        try WebhookStoreCases.claimsLeasesAndOutcomes(write: { try write($0) }, read: { reader })
-    }
-
-    func testReplacedBodyReachesEveryDelivery() throws {
-        try WebhookStoreCases.replacedBodyReachesEveryDelivery(write: { try write($0) }, read: { reader })
-    }
-
-    func testFailingForFiveDaysDisables() throws {
-        try WebhookStoreCases.failingForFiveDaysDisables(write: { try write($0) }, read: { reader })
-    }
-
-    func testAnEventNobodyWantsIsNotBuilt() throws {
-        try WebhookStoreCases.anEventNobodyWantsIsNotBuilt(write: { try write($0) }, read: { reader })
-    }
-
-    func testTestEventTimesAndKeyRegistry() throws {
-        try WebhookStoreCases.testEventTimesAndKeyRegistry(write: { try write($0) }, read: { reader })
-    }
 }
 
 final class PGWebhookStoreTests: PGTestCase {
@@ -407,36 +412,6 @@ final class PGWebhookStoreTests: PGTestCase {
         try WebhookStoreCases.retentionPrunesOldRows(
             write: { body in try inTransaction { tx in try body(tx) } }, read: { reader },
             prune: { tx in try (tx as! PGTransaction).pruneWebhookRows(before: 20 * 86_400_000, limit: 100) })
-    }
-
-    func testEnqueueFollowsSubscriptionsAndFilters() throws {
-        try WebhookStoreCases.enqueueFollowsSubscriptionsAndFilters(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testClaimsLeasesAndOutcomes() throws {
-        try WebhookStoreCases.claimsLeasesAndOutcomes(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testFailingForFiveDaysDisables() throws {
-        try WebhookStoreCases.failingForFiveDaysDisables(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testAnEventNobodyWantsIsNotBuilt() throws {
-        try WebhookStoreCases.anEventNobodyWantsIsNotBuilt(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testReplacedBodyReachesEveryDelivery() throws {
-        try WebhookStoreCases.replacedBodyReachesEveryDelivery(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
-    }
-
-    func testTestEventTimesAndKeyRegistry() throws {
-        try WebhookStoreCases.testEventTimesAndKeyRegistry(
-            write: { body in try inTransaction { tx in try body(tx) } }, read: { reader })
     }
 
     /// Two nodes claiming at once take disjoint rows: the second skips what the first's

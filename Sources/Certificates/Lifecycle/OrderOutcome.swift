@@ -64,7 +64,7 @@ struct OrderOutcome: Sendable {
 
     /// Writes the attempt, and the row unless it has news (then only the claim is given
     /// back). The row as stored.
-    func write(_ tx: any StoreTransaction) throws -> StoredCertificate? {
+    func write(_ tx: any CertificateWriting) throws -> StoredCertificate? {
         try tx.insertCertificateOrder(
             CertificateOrderRecord(
                 hostname: hostname, node: node, startedAt: started, finishedAt: finished, result: result,

@@ -19,7 +19,7 @@ struct RenewalInformationResult: Sendable {
     }
 
     /// Writes it into the row when the row still holds that certificate. The row as stored.
-    func write(_ tx: any StoreTransaction) throws -> StoredCertificate? {
+    func write(_ tx: any CertificateWriting) throws -> StoredCertificate? {
         guard let current = try tx.storedCertificate(hostname: hostname), current.chainPEM == chainPEM else {
             return nil
         }

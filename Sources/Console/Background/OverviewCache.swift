@@ -74,7 +74,7 @@ final class OverviewCache: Sendable {
         }
     }
 
-    private func take(_ reader: any StoreReader) -> OverviewSnapshot? {
+    private func take(_ reader: any ConsoleReading & LinkReading) -> OverviewSnapshot? {
         let started = now()
         let days = configuration.overviewDays
         let today = LinkAnalytics.day(of: started)

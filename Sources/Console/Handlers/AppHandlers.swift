@@ -7,7 +7,7 @@ import Store
 /// Mobile apps: their page and the rotation of their publishable keys.
 extension Console {
     /// `GET /console/apps/{id}`.
-    func appPage(_ id: String, csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func appPage(_ id: String, csrf: String, _ reader: any CatalogReading & KeyReading) throws -> HTTPResponse {
         guard let app = try reader.app(id) else { return MessagePage.notFound(csrf: csrf) }
         let model = AppPage.Model(
             app: app, keys: try reader.publishableKeys(app: id), now: environment.now(), rotated: nil)

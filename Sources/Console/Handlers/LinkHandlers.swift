@@ -7,7 +7,9 @@ import Store
 /// The links: list, form, create, page, edit, enable and disable, delete, QR code.
 extension Console {
     /// `GET /console/links?q=&domain=&after=`.
-    func linksPage(_ request: ConsoleRequest, csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func linksPage(_ request: ConsoleRequest, csrf: String, _ reader: any CatalogReading & LinkReading & ConsoleReading)
+        throws -> HTTPResponse
+    {
         let q = request.query.text("q")
         let domain = request.query.text("domain")
         let after = request.query["after"].flatMap { $0.isEmpty ? nil : $0 }
@@ -35,7 +37,7 @@ extension Console {
     }
 
     /// `GET /console/links/new`.
-    func newLinkPage(csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func newLinkPage(csrf: String, _ reader: any CatalogReading) throws -> HTTPResponse {
         LinkFormPage.render(try formModel(LinkForm(), editing: nil, reader), csrf: csrf)
     }
 
@@ -52,7 +54,10 @@ extension Console {
     }
 
     /// `GET /console/links/{id}?days=N`.
-    func linkPage(_ id: String, _ request: ConsoleRequest, csrf: String, _ reader: any StoreReader) throws
+    func linkPage(
+        _ id: String, _ request: ConsoleRequest, csrf: String,
+        _ reader: any CatalogReading & LinkReading & AnalyticsReading & ConsoleReading
+    ) throws
         -> HTTPResponse
     {
         guard let link = try reader.link(id: id) else { return MessagePage.notFound(csrf: csrf) }
@@ -67,7 +72,7 @@ extension Console {
     }
 
     /// `GET /console/links/{id}/edit`.
-    func editLinkPage(_ id: String, csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func editLinkPage(_ id: String, csrf: String, _ reader: any CatalogReading & LinkReading) throws -> HTTPResponse {
         guard let link = try reader.link(id: id) else { return MessagePage.notFound(csrf: csrf) }
         return LinkFormPage.render(try formModel(LinkForm(link), editing: link, reader), csrf: csrf)
     }
@@ -105,7 +110,7 @@ extension Console {
     }
 
     /// `GET /console/links/{id}/delete`: the confirmation.
-    func confirmDeletePage(_ id: String, csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func confirmDeletePage(_ id: String, csrf: String, _ reader: any LinkReading) throws -> HTTPResponse {
         guard let link = try reader.link(id: id) else { return MessagePage.notFound(csrf: csrf) }
         return LinkDeletePage.render(link, csrf: csrf)
     }
@@ -120,7 +125,7 @@ extension Console {
 
     /// `GET /console/links/{id}/qr.svg`: the API's QR code (default size, margin and
     /// level), for the page's `<img>`: a session's image, so no-store as the pages.
-    func qrCode(_ id: String, csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func qrCode(_ id: String, csrf: String, _ reader: any LinkReading) throws -> HTTPResponse {
         guard let link = try reader.link(id: id) else { return MessagePage.notFound(csrf: csrf) }
         var headers = ConsoleHeaders.common()
         headers.add("Content-Type", "image/svg+xml")
@@ -130,7 +135,8 @@ extension Console {
 
     // MARK: helpers
 
-    private func formModel(_ form: LinkForm, editing: Link?, _ reader: any StoreReader) throws -> LinkFormPage.Model {
+    private func formModel(_ form: LinkForm, editing: Link?, _ reader: any CatalogReading) throws -> LinkFormPage.Model
+    {
         LinkFormPage.Model(
             form: form, editing: editing, domains: try reader.domains().map(\.hostname),
             apps: try reader.apps().map { (id: $0.id, name: $0.name) })
@@ -140,7 +146,7 @@ extension Console {
     /// messages by field (422).
     private func saved(
         _ result: Result<Link, WriteError<ConsoleRefusal>>, form: LinkForm, editing: Link?, csrf: String,
-        _ reader: any StoreReader
+        _ reader: any CatalogReading
     ) -> HTTPResponse {
         switch result {
         case .success(let link):

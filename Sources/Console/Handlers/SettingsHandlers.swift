@@ -6,7 +6,7 @@ import Store
 /// `GET` and `POST /console/settings`: client-side click tracking's switch and hostnames,
 /// written through the API's operation (`WorkspaceOperations`).
 extension Console {
-    func settingsPage(csrf: String, _ reader: any StoreReader) throws -> HTTPResponse {
+    func settingsPage(csrf: String, _ reader: any ClientClickReading) throws -> HTTPResponse {
         let settings = try reader.clientClickSettings()
         let model = SettingsPage.Model(
             enabled: settings.enabled, hostnames: settings.hostnames.joined(separator: "\n"),

@@ -23,7 +23,7 @@ extension Console {
     /// that wrong keys sent by others from the same address (every SSH tunnel arrives as
     /// 127.0.0.1) never lock the operator out; a wrong one is counted, and once the
     /// address has spent its allowance it is answered 429 with `Retry-After`.
-    func signIn(_ request: ConsoleRequest, _ reader: any StoreReader) throws -> ConsoleAnswer {
+    func signIn(_ request: ConsoleRequest, _ reader: any KeyReading) throws -> ConsoleAnswer {
         guard let text = ConsoleCookies.value(ConsoleCookies.form, in: request.headers),
             let form = SessionToken(text), form.accepts(csrf: request.form?["csrf"])
         else {

@@ -5,7 +5,7 @@ import Model
 import Store
 
 extension Console {
-    func webhookPage(_ id: String, csrf: String, _ reader: any StoreReader, sent: WebhookDelivery? = nil) throws
+    func webhookPage(_ id: String, csrf: String, _ reader: any WebhookReading, sent: WebhookDelivery? = nil) throws
         -> HTTPResponse
     {
         guard let endpoint = try reader.webhookEndpoint(id: id) else { return MessagePage.notFound(csrf: csrf) }

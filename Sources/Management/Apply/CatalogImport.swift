@@ -88,7 +88,7 @@ public struct CatalogImport {
         }
     }
 
-    let tx: any StoreTransaction
+    let tx: any CatalogWriting & LinkWriting & KeyWriting & WebhookWriting & TransactionClock
     let now: Int64
     var problems = FieldProblems()
     var report = Report()
@@ -101,7 +101,7 @@ public struct CatalogImport {
     /// refusal names that entry.
     var linkDomains: [String: Int] = [:]
 
-    init(tx: any StoreTransaction, now: Int64) {
+    init(tx: any CatalogWriting & LinkWriting & KeyWriting & WebhookWriting & TransactionClock, now: Int64) {
         self.tx = tx
         self.now = now
     }

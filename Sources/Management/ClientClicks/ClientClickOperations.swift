@@ -8,14 +8,15 @@ import Store
 enum ClientClickOperations {
     // MARK: settings
 
-    static func getSettings(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func getSettings(_ call: ManagementCall, _ reader: any ClientClickReading, _ env: ManagementEnvironment)
+        throws
         -> ManagementAnswer
     {
         ManagementAnswer(200, settingsJSON(try reader.clientClickSettings()))
     }
 
     /// A merge of `enabled` and `hostnames` (the whole list, replaced) over the stored settings.
-    static func updateSettings(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment)
+    static func updateSettings(_ call: ManagementCall, _ tx: any ClientClickWriting, _ env: ManagementEnvironment)
         throws -> ManagementAnswer
     {
         var settings = try tx.clientClickSettings()
@@ -35,7 +36,7 @@ enum ClientClickOperations {
 
     // MARK: browser keys
 
-    static func listKeys(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func listKeys(_ call: ManagementCall, _ reader: any ClientClickReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -45,7 +46,7 @@ enum ClientClickOperations {
 
     /// 201 with the key, shown this once; a replay of the same request answers the record
     /// with `key: null` (the key is never stored in clear).
-    static func createKey(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func createKey(_ call: ManagementCall, _ tx: any ClientClickWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         var problems = FieldProblems()
@@ -61,7 +62,7 @@ enum ClientClickOperations {
     }
 
     /// Revokes the key (200 with its record, `revokedAt` set); a revoked key stays listed.
-    static func revokeKey(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func revokeKey(_ call: ManagementCall, _ tx: any ClientClickWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let id = call.parameter("id")

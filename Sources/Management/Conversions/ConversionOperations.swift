@@ -15,19 +15,27 @@ import Store
 enum ConversionOperations {
     static let customerPrefix = "biq_cus_"
 
-    static func lead(_ call: ManagementCall, _ tx: any StoreTransaction, _ environment: ManagementEnvironment) throws
+    static func lead(
+        _ call: ManagementCall, _ tx: any ConversionWriting & LinkReading & WebhookWriting,
+        _ environment: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         try record(.lead, call, tx)
     }
 
-    static func sale(_ call: ManagementCall, _ tx: any StoreTransaction, _ environment: ManagementEnvironment) throws
+    static func sale(
+        _ call: ManagementCall, _ tx: any ConversionWriting & LinkReading & WebhookWriting,
+        _ environment: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         try record(.sale, call, tx)
     }
 
-    static func record(_ type: ConversionType, _ call: ManagementCall, _ tx: any StoreTransaction) throws
+    static func record(
+        _ type: ConversionType, _ call: ManagementCall, _ tx: any ConversionWriting & LinkReading & WebhookWriting
+    ) throws
         -> ManagementAnswer
     {
         let input = try ConversionInput.parse(type, call.body ?? [], now: call.now)
@@ -76,7 +84,7 @@ enum ConversionOperations {
 
     /// The stored answer when this request was already answered; 409 when its key or
     /// `eventId` was used by another request; nil when neither is known.
-    static func replay(_ input: ConversionInput, keyHash: [UInt8], call: ManagementCall, _ tx: any StoreTransaction)
+    static func replay(_ input: ConversionInput, keyHash: [UInt8], call: ManagementCall, _ tx: any ConversionReading)
         throws -> ManagementAnswer?
     {
         let byKey = try tx.conversionEvent(idempotencyKeyHash: keyHash)

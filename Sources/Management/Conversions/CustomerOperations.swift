@@ -11,7 +11,7 @@ enum CustomerOperations {
     /// The prefix an erased customer's external ID takes, before its own id.
     static let erasedPrefix = CustomerErasure.prefix
 
-    static func list(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func list(_ call: ManagementCall, _ reader: any ConversionReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -21,7 +21,8 @@ enum CustomerOperations {
         return ManagementAnswer(200, ResourceJSON.page(items.map(CustomerJSON.customer), nextCursor: next))
     }
 
-    static func get(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func get(_ call: ManagementCall, _ reader: any ConversionReading & LinkReading, _ env: ManagementEnvironment)
+        throws
         -> ManagementAnswer
     {
         let customer = try existing(call.parameter("externalId"), reader)
@@ -36,7 +37,9 @@ enum CustomerOperations {
     /// as do their webhooks' payloads in the outbox, every endpoint's and whatever their
     /// state (decision 0028, "Erasure"), in this same transaction. The events, their
     /// amounts and their attribution stay: counts and revenue are kept.
-    static func erase(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func erase(
+        _ call: ManagementCall, _ tx: any ConversionWriting & WebhookWriting, _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         let customer = try existing(call.parameter("externalId"), tx)
@@ -58,7 +61,7 @@ enum CustomerOperations {
         return ManagementAnswer(200, .object([("id", .string(customer.id)), ("erased", .bool(true))]))
     }
 
-    static func events(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func events(_ call: ManagementCall, _ reader: any ConversionReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -79,7 +82,7 @@ enum CustomerOperations {
         return ManagementAnswer(200, ResourceJSON.page(items.map(CustomerJSON.event), nextCursor: next))
     }
 
-    static func existing(_ externalId: String, _ reader: any StoreReader) throws -> Customer {
+    static func existing(_ externalId: String, _ reader: any ConversionReading) throws -> Customer {
         guard let customer = try reader.customer(externalId: externalId) else {
             throw ManagementError.notFound("No customer has the external ID \(externalId).")
         }

@@ -16,7 +16,7 @@ public enum BrowserKeys {
 
     /// Stores a new browser key named `name` (checked with `WorkspaceKeys.nameProblem`)
     /// and returns its record and the key, the only time the key is seen.
-    public static func create(name: String, in tx: any StoreTransaction, now: Int64) throws(StoreError) -> (
+    public static func create(name: String, in tx: any ClientClickWriting, now: Int64) throws(StoreError) -> (
         BrowserKeyRecord, String
     ) {
         let key = KeyMaterial.newBrowserKey()
@@ -33,7 +33,7 @@ public enum BrowserKeys {
     }
 
     /// Revokes browser key `id`: calls with it are refused from the next one on.
-    public static func revoke(id: String, in tx: any StoreTransaction, now: Int64) throws(StoreError)
+    public static func revoke(id: String, in tx: any ClientClickWriting, now: Int64) throws(StoreError)
         -> (WorkspaceKeys.Revocation, BrowserKeyRecord?)
     {
         guard var record = try tx.browserKeys().first(where: { $0.id == id }) else { return (.notFound, nil) }
@@ -52,7 +52,7 @@ public enum BrowserKeys {
 
     /// The usable key behind a bearer token, nil for anything else (malformed, unknown,
     /// revoked, or another kind of key).
-    static func authenticate(_ token: String?, reader: any StoreReader) throws(StoreError) -> BrowserKeyRecord? {
+    static func authenticate(_ token: String?, reader: any ClientClickReading) throws(StoreError) -> BrowserKeyRecord? {
         guard let token, isWellFormed(token), let record = try reader.browserKey(hash: KeyMaterial.hash(token)),
             record.revokedAt == nil
         else { return nil }

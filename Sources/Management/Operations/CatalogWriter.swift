@@ -7,7 +7,7 @@ import Store
 /// `apply`: run inside one store transaction, so reads see the writes before them and
 /// a refused request writes nothing. Field names are the API's; `apply` prefixes them.
 enum CatalogWriter {
-    static func createDomain(_ domain: Domain, _ tx: any StoreTransaction) throws -> Domain {
+    static func createDomain(_ domain: Domain, _ tx: any CatalogWriting) throws -> Domain {
         // The test clock runs on test names alone (decision 0026): no real domain joins it.
         if Clock.backMilliseconds > 0, !TestHostnames.isReserved(domain.hostname) {
             throw ManagementError.invalid(
@@ -22,7 +22,7 @@ enum CatalogWriter {
     /// valid (`AssociationValidator.validateSave`: no app ID twice per domain, 128 KiB
     /// with the domain's links), then stores the app. Returns the app as stored
     /// (fingerprints normalised).
-    static func saveApp(_ app: MobileApp, _ tx: any StoreTransaction) throws -> MobileApp {
+    static func saveApp(_ app: MobileApp, _ tx: any CatalogWriting & LinkReading) throws -> MobileApp {
         var problems = FieldProblems()
         for (i, host) in app.domains.enumerated() where try tx.domain(host) == nil {
             problems.add("domains[\(i)]", "names no domain (\(host)); create the domain first")
@@ -51,7 +51,10 @@ enum CatalogWriter {
     /// `previous`: the link as stored before an update; what the update does not change
     /// is not checked again (its app may have gone, its domain's association file may
     /// have grown past the limit since), so that a link can always be disabled.
-    static func saveLink(_ link: Link, _ tx: any StoreTransaction, checkAssociation: Bool = true, previous: Link? = nil)
+    static func saveLink(
+        _ link: Link, _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock,
+        checkAssociation: Bool = true, previous: Link? = nil
+    )
         throws -> Link
     {
         var problems = FieldProblems()
@@ -97,7 +100,8 @@ enum CatalogWriter {
     /// Refuses (`validation_error` on `field`) when the AASA of `domain`, which lists
     /// each link's key once several iOS apps share it, is over 128 KiB with the links
     /// as they now are in `tx`.
-    static func checkLinkClaims(domain: String, _ tx: any StoreTransaction, field: String = "domain") throws {
+    static func checkLinkClaims(domain: String, _ tx: any CatalogReading & LinkReading, field: String = "domain") throws
+    {
         let apps = try tx.apps(attachedTo: domain)
         guard AssociationValidator.sizeDependsOnLinks(apps: apps) else { return }
         let links = try tx.linkClaims(domain: domain)
@@ -108,7 +112,7 @@ enum CatalogWriter {
         }
     }
 
-    private static func freeKey(domain: String, _ tx: any StoreTransaction) throws -> String {
+    private static func freeKey(domain: String, _ tx: any LinkReading) throws -> String {
         for _ in 0..<16 {
             let key = LinkKeyRule.generate()
             if !LinkKeyRule.isReserved(key), try tx.link(host: domain, key: key) == nil { return key }
@@ -117,7 +121,7 @@ enum CatalogWriter {
     }
 
     /// A new publishable key for `app`: stored hashed, returned in clear once.
-    static func issuePublishableKey(app: String, now: Int64, _ tx: any StoreTransaction) throws -> (
+    static func issuePublishableKey(app: String, now: Int64, _ tx: any KeyWriting) throws -> (
         String, PublishableKeyRecord
     ) {
         let key = KeyMaterial.newPublishableKey()
@@ -131,7 +135,7 @@ enum CatalogWriter {
     /// Rotation: every key still without an end now ends after the app's overlap; a new
     /// key is issued. Keys already winding down keep their end. Returns the new key and
     /// the end given to the previous ones (nil when there was no open-ended key).
-    static func rotate(app: MobileApp, now: Int64, _ tx: any StoreTransaction) throws -> (
+    static func rotate(app: MobileApp, now: Int64, _ tx: any KeyWriting) throws -> (
         String, PublishableKeyRecord, Int64?
     ) {
         let until = now + Int64(app.keyOverlapSeconds) * 1_000

@@ -4,7 +4,7 @@ import Store
 
 /// `/api/v1/domains` and `/api/v1/domains/{hostname}`.
 enum DomainOperations {
-    static func list(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func list(_ call: ManagementCall, _ reader: any CatalogReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -13,20 +13,20 @@ enum DomainOperations {
             200, ResourceJSON.page(items.map { json($0, env) }, nextCursor: next))
     }
 
-    static func get(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func get(_ call: ManagementCall, _ reader: any CatalogReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         ManagementAnswer(200, json(try existing(call.parameter("hostname"), reader), env))
     }
 
-    static func create(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func create(_ call: ManagementCall, _ tx: any CatalogWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let domain = try DomainInput.decode(call.bodyObject, existing: nil, now: call.now)
         return ManagementAnswer(201, json(try CatalogWriter.createDomain(domain, tx), env))
     }
 
-    static func update(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func update(_ call: ManagementCall, _ tx: any CatalogWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let current = try existing(call.parameter("hostname"), tx)
@@ -37,7 +37,7 @@ enum DomainOperations {
     }
 
     /// Deleting a domain deletes its links and detaches it from every Mobile App.
-    static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func delete(_ call: ManagementCall, _ tx: any CatalogWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let host = try existing(call.parameter("hostname"), tx).hostname
@@ -45,7 +45,7 @@ enum DomainOperations {
         return ManagementAnswer(200, ResourceJSON.deleted("hostname", host))
     }
 
-    static func existing(_ hostname: String, _ reader: any StoreReader) throws -> Domain {
+    static func existing(_ hostname: String, _ reader: any CatalogReading) throws -> Domain {
         guard let domain = try reader.domain(hostname) else {
             throw ManagementError.notFound("No domain \(hostname).")
         }

@@ -10,7 +10,9 @@ enum LinkAnalyticsOperations {
     static let defaultDays = 30
     static let dayRange = 1...MobileAppOperations.maxAnalyticsDays
 
-    static func analytics(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func analytics(
+        _ call: ManagementCall, _ reader: any LinkReading & AnalyticsReading, _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         let link = try LinkOperations.existing(call.parameter("id"), reader)
@@ -21,7 +23,7 @@ enum LinkAnalyticsOperations {
 
     /// The last `days` UTC days of `link` up to the day of `now`, and the totals of the
     /// `days` days before them: one range read of 2N days of each count table.
-    static func report(link: String, days: Int, now: Int64, _ reader: any StoreReader) throws(StoreError)
+    static func report(link: String, days: Int, now: Int64, _ reader: any AnalyticsReading) throws(StoreError)
         -> LinkAnalyticsReport
     {
         let today = LinkAnalytics.day(of: now)

@@ -4,7 +4,7 @@ import Store
 
 /// `/api/v1/links` and `/api/v1/links/{id}`.
 enum LinkOperations {
-    static func list(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func list(_ call: ManagementCall, _ reader: any LinkReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -16,25 +16,33 @@ enum LinkOperations {
         return ManagementAnswer(200, ResourceJSON.page(items.map(ResourceJSON.link), nextCursor: next))
     }
 
-    static func get(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func get(_ call: ManagementCall, _ reader: any LinkReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         ManagementAnswer(200, ResourceJSON.link(try existing(call.parameter("id"), reader)))
     }
 
-    static func create(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func create(
+        _ call: ManagementCall, _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock,
+        _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         ManagementAnswer(201, ResourceJSON.link(try create(call.bodyObject, now: call.now, tx)))
     }
 
     /// A new link from the fields of a create (`LinkInput`), stored.
-    static func create(_ body: JSONValue, now: Int64, _ tx: any StoreTransaction) throws -> Link {
+    static func create(
+        _ body: JSONValue, now: Int64, _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock
+    ) throws -> Link {
         let link = try LinkInput.decode(body, id: Identifier.make(Identifier.linkPrefix), existing: nil, now: now)
         return try CatalogWriter.saveLink(link, tx)
     }
 
-    static func update(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func update(
+        _ call: ManagementCall, _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock,
+        _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         ManagementAnswer(
@@ -45,7 +53,10 @@ enum LinkOperations {
     /// Only what the patch changes is validated (`LinkInput.decode`'s `keepUnchanged`) and
     /// checked against the store (`CatalogWriter.saveLink`'s `previous`): an operator can
     /// always take a link down, whatever rule its other fields would break today.
-    static func update(_ id: String, patch: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction) throws
+    static func update(
+        _ id: String, patch: [(String, JSONValue)], now: Int64,
+        _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock
+    ) throws
         -> Link
     {
         let current = try existing(id, tx)
@@ -54,14 +65,16 @@ enum LinkOperations {
         return try CatalogWriter.saveLink(link, tx, previous: current)
     }
 
-    static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func delete(
+        _ call: ManagementCall, _ tx: any LinkWriting & WebhookWriting & TransactionClock, _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         ManagementAnswer(200, ResourceJSON.deleted("id", try delete(call.parameter("id"), tx)))
     }
 
     /// Deletes the link `id` (404 when there is none); returns its id.
-    static func delete(_ id: String, _ tx: any StoreTransaction) throws -> String {
+    static func delete(_ id: String, _ tx: any LinkWriting & WebhookWriting & TransactionClock) throws -> String {
         let link = try existing(id, tx)
         _ = try tx.deleteLink(id: link.id)
         try tx.enqueueWebhookEvent(
@@ -71,7 +84,7 @@ enum LinkOperations {
         return link.id
     }
 
-    static func existing(_ id: String, _ reader: any StoreReader) throws -> Link {
+    static func existing(_ id: String, _ reader: any LinkReading) throws -> Link {
         guard let link = try reader.link(id: id) else { throw ManagementError.notFound("No link \(id).") }
         return link
     }

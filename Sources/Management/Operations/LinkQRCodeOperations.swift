@@ -18,14 +18,14 @@ enum LinkQRCodeOperations {
     static let cacheSeconds = 300
     static let query: Set<String> = ["size", "margin", "level"]
 
-    static func svg(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func svg(_ call: ManagementCall, _ reader: any LinkReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let (link, code, size, margin) = try prepare(call, reader)
         return answer(QRCodeSVG.render(code, margin: margin, size: size), "image/svg+xml", link, "svg")
     }
 
-    static func png(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func png(_ call: ManagementCall, _ reader: any LinkReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let (link, code, size, margin) = try prepare(call, reader)
@@ -33,7 +33,7 @@ enum LinkQRCodeOperations {
     }
 
     /// The link (404 first, as every route with an id), then the parameters (400 naming one).
-    private static func prepare(_ call: ManagementCall, _ reader: any StoreReader) throws -> (
+    private static func prepare(_ call: ManagementCall, _ reader: any LinkReading) throws -> (
         Link, QRCode, Int, Int
     ) {
         let link = try LinkOperations.existing(call.parameter("id"), reader)

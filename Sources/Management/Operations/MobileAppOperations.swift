@@ -4,7 +4,8 @@ import Store
 
 /// `/api/v1/mobile-apps`, `/api/v1/mobile-apps/{id}`, key rotation and analytics.
 enum MobileAppOperations {
-    static func list(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func list(_ call: ManagementCall, _ reader: any CatalogReading & KeyReading, _ env: ManagementEnvironment)
+        throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -14,14 +15,17 @@ enum MobileAppOperations {
         return ManagementAnswer(200, ResourceJSON.page(data, nextCursor: next))
     }
 
-    static func get(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func get(_ call: ManagementCall, _ reader: any CatalogReading & KeyReading, _ env: ManagementEnvironment)
+        throws
         -> ManagementAnswer
     {
         ManagementAnswer(200, try json(try existing(call.parameter("id"), reader), reader, now: call.now))
     }
 
     /// 201 with the app and its first publishable key, shown this once.
-    static func create(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func create(
+        _ call: ManagementCall, _ tx: any CatalogWriting & LinkReading & KeyWriting, _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         let id = Identifier.make(Identifier.mobileAppPrefix)
@@ -33,7 +37,9 @@ enum MobileAppOperations {
             201, with(base, ("publishableKey", .string(key))), replayBody: with(base, ("publishableKey", .null)))
     }
 
-    static func update(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func update(
+        _ call: ManagementCall, _ tx: any CatalogWriting & LinkReading & KeyReading, _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         let current = try existing(call.parameter("id"), tx)
@@ -48,7 +54,10 @@ enum MobileAppOperations {
     /// and turns its links into plain web links: a `link.updated` for each, in the same
     /// transaction, filtered as the deleted app's (the links were its until now: an
     /// endpoint that follows the app learns they no longer open it).
-    static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func delete(
+        _ call: ManagementCall, _ tx: any CatalogWriting & WebhookWriting & TransactionClock,
+        _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         let id = try existing(call.parameter("id"), tx).id
@@ -62,7 +71,8 @@ enum MobileAppOperations {
     }
 
     /// A new publishable key; the previous one keeps working for `keyOverlapSeconds`.
-    static func rotate(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func rotate(_ call: ManagementCall, _ tx: any CatalogReading & KeyWriting, _ env: ManagementEnvironment)
+        throws
         -> ManagementAnswer
     {
         if let body = call.body, !body.isEmpty {
@@ -81,7 +91,9 @@ enum MobileAppOperations {
 
     static let maxAnalyticsDays = 365
 
-    static func analytics(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func analytics(
+        _ call: ManagementCall, _ reader: any CatalogReading & AnalyticsReading, _ env: ManagementEnvironment
+    ) throws
         -> ManagementAnswer
     {
         let app = try existing(call.parameter("id"), reader)
@@ -92,12 +104,12 @@ enum MobileAppOperations {
             200, AnalyticsJSON.render(app: app.id, days: days, since: since, until: call.now, analytics: analytics))
     }
 
-    static func existing(_ id: String, _ reader: any StoreReader) throws -> MobileApp {
+    static func existing(_ id: String, _ reader: any CatalogReading) throws -> MobileApp {
         guard let app = try reader.app(id) else { throw ManagementError.notFound("No Mobile App \(id).") }
         return app
     }
 
-    static func json(_ app: MobileApp, _ reader: any StoreReader, now: Int64) throws -> JSONValue {
+    static func json(_ app: MobileApp, _ reader: any KeyReading, now: Int64) throws -> JSONValue {
         ResourceJSON.app(app, keys: try reader.publishableKeys(app: app.id), now: now)
     }
 

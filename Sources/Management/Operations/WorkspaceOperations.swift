@@ -15,7 +15,7 @@ public enum WorkspaceOperations {
     /// key (the API's bearer rule) with every power; nil otherwise. A scoped key (`keys
     /// create --scope`, decision 0024) does not open the console, where a session can do
     /// everything.
-    public static func authenticate(key: String, reader: any StoreReader) throws(StoreError) -> SecretKeyRecord? {
+    public static func authenticate(key: String, reader: any KeyReading) throws(StoreError) -> SecretKeyRecord? {
         guard ManagementAuth.isWellFormed(key), let record = try reader.secretKey(hash: KeyMaterial.hash(key)),
             record.revokedAt == nil, record.scopes == nil
         else { return nil }
@@ -23,7 +23,10 @@ public enum WorkspaceOperations {
     }
 
     /// `POST /api/v1/links` with `fields` as its body.
-    public static func createLink(_ fields: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction) throws
+    public static func createLink(
+        _ fields: [(String, JSONValue)], now: Int64,
+        _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock
+    ) throws
         -> Link
     {
         try refusing { try LinkOperations.create(.object(fields), now: now, tx) }
@@ -31,20 +34,21 @@ public enum WorkspaceOperations {
 
     /// `PATCH /api/v1/links/{id}` with `patch` as its body (JSON Merge Patch).
     public static func updateLink(
-        _ id: String, patch: [(String, JSONValue)], now: Int64, _ tx: any StoreTransaction
+        _ id: String, patch: [(String, JSONValue)], now: Int64,
+        _ tx: any CatalogReading & LinkWriting & WebhookWriting & TransactionClock
     ) throws -> Link {
         try refusing { try LinkOperations.update(id, patch: patch, now: now, tx) }
     }
 
     /// `DELETE /api/v1/links/{id}`.
-    public static func deleteLink(_ id: String, _ tx: any StoreTransaction) throws {
+    public static func deleteLink(_ id: String, _ tx: any LinkWriting & WebhookWriting & TransactionClock) throws {
         _ = try refusing { try LinkOperations.delete(id, tx) }
     }
 
     /// `PATCH /api/v1/client-click-tracking` with `enabled` and the whole list of
     /// `hostnames` (decision 0027); the stored settings.
     public static func updateClientClickSettings(
-        enabled: Bool, hostnames: [String], now: Int64, _ tx: any StoreTransaction
+        enabled: Bool, hostnames: [String], now: Int64, _ tx: any ClientClickWriting
     ) throws -> ClientClickSettings {
         try refusing {
             var settings = try tx.clientClickSettings()
@@ -67,7 +71,7 @@ public enum WorkspaceOperations {
     }
 
     /// `POST /api/v1/mobile-apps/{id}/keys/rotate`.
-    public static func rotatePublishableKey(app id: String, now: Int64, _ tx: any StoreTransaction) throws
+    public static func rotatePublishableKey(app id: String, now: Int64, _ tx: any CatalogReading & KeyWriting) throws
         -> RotatedKey
     {
         try refusing {
@@ -81,7 +85,7 @@ public enum WorkspaceOperations {
     public static let analyticsDays = LinkAnalyticsOperations.dayRange
 
     /// `GET /api/v1/links/{id}/analytics?days=N`, as values.
-    public static func linkAnalytics(link: String, days: Int, now: Int64, _ reader: any StoreReader)
+    public static func linkAnalytics(link: String, days: Int, now: Int64, _ reader: any AnalyticsReading)
         throws(StoreError) -> LinkAnalyticsReport
     {
         try LinkAnalyticsOperations.report(link: link, days: days, now: now, reader)
@@ -93,7 +97,8 @@ public enum WorkspaceOperations {
     /// A customer's journey as `GET /api/v1/customers/{externalId}` reads it: the customer,
     /// the click that brought it (nil when none or no longer kept) and its link, its
     /// leads and sales oldest first (at most the API's number). Nil: no such customer.
-    public static func customerJourney(externalId: String, _ reader: any StoreReader) throws(StoreError)
+    public static func customerJourney(externalId: String, _ reader: any ConversionReading & LinkReading)
+        throws(StoreError)
         -> CustomerJourney?
     {
         guard let customer = try reader.customer(externalId: externalId) else { return nil }
@@ -115,7 +120,7 @@ public enum WorkspaceOperations {
 
     /// `GET /api/v1/customers?cursor=&limit=`: customers by id after `after`, and the next
     /// page's cursor (nil on the last page).
-    public static func customers(after: String?, limit: Int, _ reader: any StoreReader) throws(StoreError)
+    public static func customers(after: String?, limit: Int, _ reader: any ConversionReading) throws(StoreError)
         -> (customers: [Customer], next: String?)
     {
         let rows = try reader.customers(after: after, limit: limit + 1)

@@ -28,7 +28,7 @@ enum WebhookOperations {
     static let defaultOverlapSeconds = 86_400
     static let maxOverlapSeconds = 7 * 86_400
 
-    static func list(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func list(_ call: ManagementCall, _ reader: any WebhookReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -36,13 +36,13 @@ enum WebhookOperations {
         return ManagementAnswer(200, ResourceJSON.page(items.map { WebhookJSON.endpoint($0) }, nextCursor: next))
     }
 
-    static func get(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func get(_ call: ManagementCall, _ reader: any WebhookReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         ManagementAnswer(200, WebhookJSON.endpoint(try existing(call.parameter("id"), reader)))
     }
 
-    static func create(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func create(_ call: ManagementCall, _ tx: any WebhookWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let endpoint = try WebhookInput.decode(
@@ -60,7 +60,7 @@ enum WebhookOperations {
             replayBody: WebhookJSON.endpoint(endpoint, secret: "").replacing("secret", with: .null))
     }
 
-    static func update(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func update(_ call: ManagementCall, _ tx: any WebhookWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let current = try existing(call.parameter("id"), tx)
@@ -75,7 +75,7 @@ enum WebhookOperations {
         return ManagementAnswer(200, WebhookJSON.endpoint(endpoint))
     }
 
-    static func delete(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func delete(_ call: ManagementCall, _ tx: any WebhookWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let endpoint = try existing(call.parameter("id"), tx)
@@ -85,7 +85,7 @@ enum WebhookOperations {
 
     /// A new secret, shown this once; the previous one keeps signing (both signatures are
     /// sent) for `overlapSeconds`.
-    static func rotate(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func rotate(_ call: ManagementCall, _ tx: any WebhookWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         var problems = FieldProblems()
@@ -110,7 +110,7 @@ enum WebhookOperations {
 
     /// A `webhook.test` event to this endpoint alone, whatever it subscribes to (even when
     /// disabled: it is then delivered once the endpoint is enabled again).
-    static func test(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func test(_ call: ManagementCall, _ tx: any WebhookWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         if let body = call.body, !body.isEmpty {
@@ -121,7 +121,7 @@ enum WebhookOperations {
 
     /// A `webhook.test` event to endpoint `id`, within `WebhookTestLimit` (the API's and the
     /// console's: one count, in the outbox); its delivery, pending.
-    static func sendTest(_ id: String, now: Int64, _ tx: any StoreTransaction) throws -> WebhookDelivery {
+    static func sendTest(_ id: String, now: Int64, _ tx: any WebhookWriting) throws -> WebhookDelivery {
         let endpoint = try existing(id, tx)
         let times = try tx.webhookTestEventTimes(
             endpointId: endpoint.id, since: now - WebhookTestLimit.windowMilliseconds)
@@ -144,7 +144,7 @@ enum WebhookOperations {
         }
     }
 
-    static func deliveries(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func deliveries(_ call: ManagementCall, _ reader: any WebhookReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let page = try Pagination(call.query)
@@ -155,7 +155,7 @@ enum WebhookOperations {
         return ManagementAnswer(200, ResourceJSON.page(items.map { WebhookJSON.delivery($0) }, nextCursor: next))
     }
 
-    static func delivery(_ call: ManagementCall, _ reader: any StoreReader, _ env: ManagementEnvironment) throws
+    static func delivery(_ call: ManagementCall, _ reader: any WebhookReading, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         let d = try existingDelivery(call, reader)
@@ -164,7 +164,7 @@ enum WebhookOperations {
     }
 
     /// Due again now, with a new schedule; the same `webhook-id` and body.
-    static func redeliver(_ call: ManagementCall, _ tx: any StoreTransaction, _ env: ManagementEnvironment) throws
+    static func redeliver(_ call: ManagementCall, _ tx: any WebhookWriting, _ env: ManagementEnvironment) throws
         -> ManagementAnswer
     {
         if let body = call.body, !body.isEmpty {
@@ -182,7 +182,7 @@ enum WebhookOperations {
 
     /// `endpoint` as stored: its secrets sealed (decision 0031) when the edge seals them.
     static func sealed(
-        _ endpoint: WebhookEndpoint, _ tx: any StoreTransaction, _ env: ManagementEnvironment, now: Int64
+        _ endpoint: WebhookEndpoint, _ tx: any WebhookWriting, _ env: ManagementEnvironment, now: Int64
     )
         throws -> WebhookEndpoint
     {
@@ -195,14 +195,14 @@ enum WebhookOperations {
             data: ["endpointId": .string(endpoint.id), "message": "A test event sent on request."])
     }
 
-    static func existing(_ id: String, _ reader: any StoreReader) throws -> WebhookEndpoint {
+    static func existing(_ id: String, _ reader: any WebhookReading) throws -> WebhookEndpoint {
         guard let e = try reader.webhookEndpoint(id: id) else {
             throw ManagementError.notFound("No webhook endpoint \(id).")
         }
         return e
     }
 
-    static func existingDelivery(_ call: ManagementCall, _ reader: any StoreReader) throws -> WebhookDelivery {
+    static func existingDelivery(_ call: ManagementCall, _ reader: any WebhookReading) throws -> WebhookDelivery {
         let endpoint = try existing(call.parameter("id"), reader)
         let id = call.parameter("deliveryId")
         guard let d = try reader.webhookDelivery(endpointId: endpoint.id, messageId: id) else {

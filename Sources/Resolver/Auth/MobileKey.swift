@@ -46,7 +46,7 @@ enum MobileKey {
     /// Checked on the header value's own bytes, and cached under the whole value:
     /// no string is made for the key, and only a cache miss hashes it.
     static func authenticate(
-        _ authorization: HeaderLookup, loop: Int, now: Int64, keysVersion: UInt64, reader: any StoreReader,
+        _ authorization: HeaderLookup, loop: Int, now: Int64, keysVersion: UInt64, reader: any KeyReading,
         cache: KeyCache
     ) throws(ResolverError) -> PublishableKeyRecord {
         guard let value = authorization.value else { throw .invalidMobileKey }

@@ -9,7 +9,9 @@ import Store
 /// snapshot) with dynamic values from the deep link's own query. Everything
 /// else is nil, which the resolver answers with 200 `none`, never a 4xx.
 enum AppLinkMatcher {
-    static func match(_ deepLink: String, app: MobileApp, reader: any StoreReader) throws(StoreError) -> Match? {
+    static func match(_ deepLink: String, app: MobileApp, reader: any CatalogReading & LinkReading) throws(StoreError)
+        -> Match?
+    {
         guard let dl = DeepLink.parse(deepLink), app.domains.contains(dl.host) else { return nil }
         guard let domain = try reader.domain(dl.host), domain.verified else { return nil }
         guard let link = try reader.link(host: dl.host, key: dl.key), link.enabled, let payload = link.mobile,

@@ -21,7 +21,9 @@ import Store
 enum Resolution {
     static let unavailableHandoff = ResolverError.resourceNotFound("The handoff is unknown, expired or unavailable.")
 
-    static func run(_ c: ResolutionContext, in tx: any StoreTransaction) throws(StoreError) -> Outcome {
+    static func run(_ c: ResolutionContext, in tx: any OpenWriting & VisitWriting & LinkReading & WebhookWriting)
+        throws(StoreError) -> Outcome
+    {
         let r = c.request
         let appId = c.app.id
 

@@ -115,7 +115,7 @@ public final class ReceiptKeyring: Sendable {
     /// Reads the keys again when another process changed them (another edge rotated):
     /// called on a loop with its reader before signing, so that a node never keeps
     /// signing with a key the fleet retired.
-    func refreshIfChanged(reader: any StoreReader) {
+    func refreshIfChanged(reader: any SigningKeyReading) {
         let version = store.publishableKeysVersion
         guard state.withLock({ $0.version != version }) else { return }
         guard let records = try? reader.signingKeys() else { return }
@@ -197,7 +197,7 @@ public final class ReceiptKeyring: Sendable {
     /// With `unlessRotatedSince`, nothing happens when the newest usable key is no longer
     /// that one and is not due: another edge rotated first.
     private static func install(
-        _ record: SigningKeyRecord, tx: any StoreTransaction, now: Int64, until: Int64,
+        _ record: SigningKeyRecord, tx: any SigningKeyWriting & StoreLocking, now: Int64, until: Int64,
         unlessRotatedSince known: String? = nil, configuration: Configuration = Configuration()
     ) throws(StoreError) -> [SigningKeyRecord] {
         try tx.lock(.signingKeys)

@@ -3,7 +3,7 @@ import Model
 
 /// Prunes a store in the background: every `intervalMilliseconds`, clicks and
 /// open events older than `maxAgeMilliseconds` and expired handoffs go, through
-/// the store's writer in small transactions (`Store.prune`).
+/// the store's writer in small transactions (`RetentionPruning.prune`).
 ///
 /// ```swift
 /// let pruner = RetentionPruner(store: store, maxAgeMilliseconds: 90 * 86_400_000)
@@ -12,7 +12,7 @@ import Model
 /// pruner.stop()   // before store.close()
 /// ```
 public final class RetentionPruner: Sendable {
-    private let store: any Store
+    private let store: any RetentionPruning & Sendable
     public let maxAgeMilliseconds: Int64
     public let intervalMilliseconds: Int64
     private let clock: @Sendable () -> Int64
@@ -28,7 +28,7 @@ public final class RetentionPruner: Sendable {
     ///   - onPass: called on the pruner's thread after each pass with the rows
     ///     deleted or the error (for logs and metrics).
     public init(
-        store: any Store, maxAgeMilliseconds: Int64, intervalMilliseconds: Int64 = 60_000,
+        store: any RetentionPruning & Sendable, maxAgeMilliseconds: Int64, intervalMilliseconds: Int64 = 60_000,
         clock: @escaping @Sendable () -> Int64 = { Int64(Clock.nowMilliseconds()) },
         onPass: @escaping @Sendable (Result<Int, StoreError>) -> Void = { _ in }
     ) {

@@ -117,18 +117,8 @@ final class InMemoryStore: Store, @unchecked Sendable {
         return try box.get().get()
     }
 
-    func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int {
-        try writeAndWait { tx in
-            let access = tx as! MemoryAccess
-            var st = access.local!
-            let before = st.clicks.count + st.openEvents.count + st.handoffs.count
-            st.clicks = st.clicks.filter { $0.value.at >= olderThan }
-            st.openEvents = st.openEvents.filter { $0.value.at >= olderThan }
-            st.handoffs = st.handoffs.filter { $0.value.expiresAt > now }
-            access.local = st
-            return before - (st.clicks.count + st.openEvents.count + st.handoffs.count)
-        }
-    }
+    /// Retention is not kept here (no suite of it runs on this store).
+    func prune(olderThan: Int64, now: Int64) throws(StoreError) -> Int { throw MemoryAccess.notKept("retention") }
 
     func close() {
         lock.withLock { isClosed = true }

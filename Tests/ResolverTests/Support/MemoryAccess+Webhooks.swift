@@ -2,22 +2,32 @@ import Model
 import Store
 
 /// The resolver's tests keep the outbox's events (`MemoryState.webhookEvents`) as if one
-/// endpoint took every type; endpoints and deliveries are not kept.
+/// endpoint took every type: a recorder of what write bodies enqueue. Endpoints,
+/// deliveries and the key registry are not kept: their reads and writes fail
+/// (`MemoryAccess.notKept`).
 extension MemoryAccess {
-    func webhookEndpoint(id: String) throws(StoreError) -> WebhookEndpoint? { nil }
-    func webhookEndpoints() throws(StoreError) -> [WebhookEndpoint] { [] }
-    func webhookDelivery(endpointId: String, messageId: String) throws(StoreError) -> WebhookDelivery? { nil }
-    func webhookDeliveries(endpointId: String, before: String?, limit: Int) throws(StoreError) -> [WebhookDelivery] {
-        []
+    func webhookEndpoint(id: String) throws(StoreError) -> WebhookEndpoint? { throw Self.notKept("webhook endpoints") }
+    func webhookEndpoints() throws(StoreError) -> [WebhookEndpoint] { throw Self.notKept("webhook endpoints") }
+    func webhookDelivery(endpointId: String, messageId: String) throws(StoreError) -> WebhookDelivery? {
+        throw Self.notKept("webhook deliveries")
     }
-    func webhookAttempts(endpointId: String, messageId: String) throws(StoreError) -> [WebhookAttempt] { [] }
+    func webhookDeliveries(endpointId: String, before: String?, limit: Int) throws(StoreError) -> [WebhookDelivery] {
+        throw Self.notKept("webhook deliveries")
+    }
+    func webhookAttempts(endpointId: String, messageId: String) throws(StoreError) -> [WebhookAttempt] {
+        throw Self.notKept("webhook deliveries")
+    }
     func webhookOutboxDepth() throws(StoreError) -> (pending: Int, oldestCreatedAt: Int64?) {
         (s.webhookEvents.count, s.webhookEvents.first?.at)
     }
-    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] { [] }
-    func webhookSecretKeyIds() throws(StoreError) -> [String] { [] }
-    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) {}
-    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] { [id] }
+    func webhookTestEventTimes(endpointId: String, since: Int64) throws(StoreError) -> [Int64] {
+        throw Self.notKept("webhook deliveries")
+    }
+    func webhookSecretKeyIds() throws(StoreError) -> [String] { throw Self.notKept("webhook keys") }
+    func registerWebhookSecretKey(id: String, now: Int64) throws(StoreError) { throw Self.notKept("webhook keys") }
+    func registerFirstWebhookSecretKey(id: String, now: Int64) throws(StoreError) -> [String] {
+        throw Self.notKept("webhook keys")
+    }
 
     func webhookEventWanted(_ type: WebhookEventType, appId: String?, linkId: String?) throws(StoreError) -> Bool {
         true
@@ -39,15 +49,17 @@ extension MemoryAccess {
         }
         return changed
     }
-    func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) {}
-    func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { false }
+    func putWebhookEndpoint(_ endpoint: WebhookEndpoint) throws(StoreError) { throw Self.notKept("webhook endpoints") }
+    func deleteWebhookEndpoint(id: String) throws(StoreError) -> Bool { throw Self.notKept("webhook endpoints") }
     func claimWebhookDeliveries(
         owner: String, now: Int64, leaseUntil: Int64, limit: Int, perEndpoint: Int, excluding: Set<String>,
         leaving: (WebhookEndpoint) -> Bool
-    ) throws(StoreError) -> [WebhookDelivery] { [] }
+    ) throws(StoreError) -> [WebhookDelivery] { throw Self.notKept("webhook deliveries") }
     func finishWebhookAttempt(
         _ attempt: WebhookAttempt, owner: String, claimedAttempts: Int, outcome: WebhookAttemptOutcome, now: Int64
-    ) throws(StoreError) -> Bool { false }
-    func redeliverWebhook(endpointId: String, messageId: String, now: Int64) throws(StoreError) -> Bool { false }
-    func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError) {}
+    ) throws(StoreError) -> Bool { throw Self.notKept("webhook deliveries") }
+    func redeliverWebhook(endpointId: String, messageId: String, now: Int64) throws(StoreError) -> Bool {
+        throw Self.notKept("webhook deliveries")
+    }
+    func releaseWebhookLeases(ownerPrefix: String?) throws(StoreError) { throw Self.notKept("webhook deliveries") }
 }

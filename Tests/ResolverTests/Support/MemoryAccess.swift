@@ -2,7 +2,9 @@ import Core
 import Model
 import Store
 
-/// Reads and writes over a `MemoryState`, with the SQLite store's semantics.
+/// Reads and writes over a `MemoryState`, with the SQLite store's semantics, for the
+/// features the resolver uses (catalog, links, keys, visits, opens, signing keys,
+/// idempotency records; the webhook events it enqueues, recorded); the others throw.
 ///
 /// A reader (`local == nil`) always sees the last committed state; a
 /// transaction works on its own copy, which the writer commits or drops.
@@ -87,52 +89,39 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
     func idempotencyRecord(scope: String, keyHash: [UInt8]) throws(StoreError) -> IdempotencyRecord? {
         s.idempotency[scope + "\n" + SHA256.hex(keyHash)]
     }
+    /// Neither counts nor the console's rows are kept here: their reads and writes fail.
     func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics {
-        let events = s.openEvents.values.filter { $0.appId == app && $0.at >= since }.sorted { $0.at > $1.at }
-        var opens: [AppAnalytics.OpenCount] = []
-        for e in events {
-            if let i = opens.firstIndex(where: { $0.matchedBy == e.matchedBy && $0.firstOpen == e.firstOpen }) {
-                opens[i].count += 1
-            } else {
-                opens.append(.init(matchedBy: e.matchedBy, firstOpen: e.firstOpen, count: 1))
-            }
-        }
-        return AppAnalytics(clicks: [], opens: opens, recent: Array(events.prefix(recent)))
+        throw Self.notKept("counts")
     }
-    /// The opens only, counted from the events (the resolver's tests keep no click counts).
     func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
-        var opens: [LinkAnalytics.OpenCount] = []
-        for e in s.openEvents.values where e.linkId == link {
-            let day = LinkAnalytics.day(of: e.at)
-            guard (fromDay...throughDay).contains(day) else { continue }
-            if let i = opens.firstIndex(where: {
-                $0.day == day && $0.matchedBy == e.matchedBy && $0.firstOpen == e.firstOpen
-            }) {
-                opens[i].count += 1
-            } else {
-                opens.append(.init(day: day, matchedBy: e.matchedBy, firstOpen: e.firstOpen, count: 1))
-            }
-        }
-        return LinkAnalytics(clicks: [], opens: opens)
+        throw Self.notKept("counts")
     }
-    /// The operator console's reads and sessions: not the resolver's concern.
     func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)
         throws(StoreError) -> [Link]
-    {
-        let all = try links(domain: domain, after: nil, limit: Int.max).filter { $0.key.hasPrefix(keyPrefix) }
-        let sorted = all.sorted { ($0.key, $0.id) < ($1.key, $1.id) }
-        return Array(sorted.filter { after == nil || ($0.key, $0.id) > (after!.key, after!.id) }.prefix(limit))
+    { throw Self.notKept("the console's reads") }
+    func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click] {
+        throw Self.notKept("the console's reads")
     }
-    func recentClicks(link: String, limit: Int) throws(StoreError) -> [Click] { [] }
     func recentOpenEvents(link: String, limit: Int) throws(StoreError) -> [OpenEvent] {
-        Array(s.openEvents.values.filter { $0.linkId == link }.sorted { $0.at > $1.at }.prefix(limit))
+        throw Self.notKept("the console's reads")
     }
     func workspaceActivity(fromDay: Int64, throughDay: Int64, topLinks: Int) throws(StoreError) -> WorkspaceActivity {
-        WorkspaceActivity(days: [], topLinks: [])
+        throw Self.notKept("the console's reads")
     }
-    func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? { nil }
-    func putConsoleSession(_ session: ConsoleSession) throws(StoreError) {}
-    func deleteConsoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? { nil }
+    func consoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? {
+        throw Self.notKept("console sessions")
+    }
+    func putConsoleSession(_ session: ConsoleSession) throws(StoreError) { throw Self.notKept("console sessions") }
+    func deleteConsoleSession(tokenHash: [UInt8]) throws(StoreError) -> ConsoleSession? {
+        throw Self.notKept("console sessions")
+    }
+
+    /// What a read or write of a feature this store does not keep throws: it keeps what the
+    /// resolver reads and writes, checked by the store's contract suites of those features
+    /// (`MemoryContractTests`), and nothing it would have to make up.
+    static func notKept(_ feature: String) -> StoreError {
+        .backend(code: -1, message: "\(feature): not kept by the in-memory store")
+    }
 
     // MARK: writes
 
@@ -208,7 +197,12 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         try mutate { found = $0.domains.removeValue(forKey: hostname) != nil }
         return found
     }
-    func putApp(_ app: MobileApp) throws(StoreError) { try mutate { $0.apps[app.id] = app } }
+    func putApp(_ app: MobileApp) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if app.domains.contains(where: { st.domains[$0] == nil }) { throw .missingReference(.domain) }
+            st.apps[app.id] = app
+        }
+    }
     func deleteApp(_ id: String) throws(StoreError) -> [Link]? {
         var found = false
         var unlinked: [Link] = []
@@ -226,18 +220,47 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         }
         return found ? unlinked : nil
     }
-    func putLink(_ link: Link) throws(StoreError) { try mutate { $0.links[link.id] = link } }
+    /// A key is unique per domain (`.conflict(.linkKey)`), and its domain and app exist, as
+    /// on the real stores.
+    func putLink(_ link: Link) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.domains[link.domain] == nil { throw .missingReference(.domain) }
+            if let app = link.mobile?.appId, st.apps[app] == nil { throw .missingReference(.app) }
+            if st.links.values.contains(where: { $0.domain == link.domain && $0.key == link.key && $0.id != link.id }) {
+                throw .conflict(.linkKey)
+            }
+            st.links[link.id] = link
+        }
+    }
     func deleteLink(id: String) throws(StoreError) -> Bool {
         var found = false
         try mutate { found = $0.links.removeValue(forKey: id) != nil }
         return found
     }
-    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) { try mutate { $0.secretKeys[key.id] = key } }
+    func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) {
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.secretKeys.values.contains(where: { $0.keyHash == key.keyHash && $0.id != key.id }) {
+                throw .conflict(.secretKey)
+            }
+            st.secretKeys[key.id] = key
+        }
+    }
     func putPublishableKey(_ key: PublishableKeyRecord) throws(StoreError) {
-        try mutate { $0.publishableKeys[key.id] = key }
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            if st.apps[key.appId] == nil { throw .missingReference(.app) }
+            if st.publishableKeys.values.contains(where: { $0.keyHash == key.keyHash && $0.id != key.id }) {
+                throw .conflict(.publishableKey)
+            }
+            st.publishableKeys[key.id] = key
+        }
     }
     func putSigningKey(_ key: SigningKeyRecord) throws(StoreError) { try mutate { $0.signingKeys[key.kid] = key } }
+    /// An answer is stored once (`.conflict(.idempotencyRecord)` after), as on the real stores.
     func putIdempotencyRecord(_ record: IdempotencyRecord) throws(StoreError) {
-        try mutate { $0.idempotency[record.scope + "\n" + SHA256.hex(record.keyHash)] = record }
+        try mutate { (st: inout MemoryState) throws(StoreError) in
+            let key = record.scope + "\n" + SHA256.hex(record.keyHash)
+            if st.idempotency[key] != nil { throw .conflict(.idempotencyRecord) }
+            st.idempotency[key] = record
+        }
     }
 }

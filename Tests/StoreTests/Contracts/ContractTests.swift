@@ -1,0 +1,27 @@
+import XCTest
+
+@testable import Store
+
+/// Every feature's contract suite on SQLite.
+final class SQLiteContractTests: StoreTestCase {
+    func testAnalytics() { runContract(AnalyticsContract.suite, on: self) }
+    func testCatalog() { runContract(CatalogContract.suite, on: self) }
+    func testVisits() { runContract(VisitContract.suite, on: self) }
+    func testOpens() { runContract(OpenContract.suite, on: self) }
+    func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
+    func testConsole() { runContract(ConsoleContract.suite, on: self) }
+    func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
+    func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
+}
+
+/// The same suites on PostgreSQL (skipped without `BIQLI_TEST_POSTGRES_URL`).
+final class PGContractTests: PGTestCase {
+    func testAnalytics() { runContract(AnalyticsContract.suite, on: self) }
+    func testCatalog() { runContract(CatalogContract.suite, on: self) }
+    func testVisits() { runContract(VisitContract.suite, on: self) }
+    func testOpens() { runContract(OpenContract.suite, on: self) }
+    func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
+    func testConsole() { runContract(ConsoleContract.suite, on: self) }
+    func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
+    func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
+}
