@@ -27,9 +27,9 @@ let package = Package(
         .target(name: "Model", dependencies: ["Core", "CSodium"]),
         // HTTP message types (request, response, headers, methods, status) that every
         // layer can build and return; no I/O.
-        .target(name: "HTTPTypes"),
+        .target(name: "HTTPMessages"),
         // Transport: event loops, TLS, HTTP/1.1 parsing, routing. Knows nothing of links.
-        .target(name: "HTTP", dependencies: ["Core", "HTTPTypes", "CSystem", "COpenSSL"]),
+        .target(name: "HTTP", dependencies: ["Core", "HTTPMessages", "CSystem", "COpenSSL"]),
         // Persistence behind the `Store` protocol: SQLite (embedded) and PostgreSQL.
         .target(name: "Store", dependencies: ["Core", "Model", "CSQLite", "CPostgreSQL", "CSystem", "CSodium"]),
         // apple-app-site-association and assetlinks.json: validation and rendering.
@@ -42,23 +42,23 @@ let package = Package(
         // Countries of client addresses from a MaxMind DB file (libmaxminddb), reloaded when it changes.
         .target(name: "GeoIP", dependencies: ["Core", "CMaxMindDB"]),
         // HTML pages, escaping, CSP nonces.
-        .target(name: "Templates", dependencies: ["Core", "HTTPTypes", "Model"]),
+        .target(name: "Templates", dependencies: ["Core", "HTTPMessages", "Model"]),
         // POST /api/v1/track/open: validation, matching, idempotency, receipts, rate limits.
-        .target(name: "Resolver", dependencies: ["Core", "HTTPTypes", "Model", "Store", "CSodium"]),
+        .target(name: "Resolver", dependencies: ["Core", "HTTPMessages", "Model", "Store", "CSodium"]),
         // The workspace API (/api/v1/ but track/open): routing, auth, validation, operations,
         // idempotency, the OpenAPI document; `apply`'s import, workspace keys, the demo data.
         // Takes an HTTPRequest and answers an HTTPResponse; knows neither the server nor the CLI.
         .target(
             name: "Management",
             dependencies: [
-                "Core", "HTTPTypes", "Model", "Store", "Association", "Templates", "Visit", "Graphics", "CSodium",
+                "Core", "HTTPMessages", "Model", "Store", "Association", "Templates", "Visit", "Graphics", "CSodium",
             ]),
         // The operator console under /console/ on its own listener: pages (HTML and SVG charts),
         // sessions and CSRF, forms; through the workspace API's operations. Knows neither the server
         // nor the CLI: the edge routes its listener's requests here.
         .target(
             name: "Console",
-            dependencies: ["Core", "HTTPTypes", "Model", "Store", "Management", "Templates"]),
+            dependencies: ["Core", "HTTPMessages", "Model", "Store", "Management", "Templates"]),
         // The blocking outgoing HTTP(S) client that ACME and webhooks share: timeouts, size
         // caps, no redirects, the destination's addresses checked (decision 0028).
         .target(name: "Outbound", dependencies: ["Core", "CSystem", "COpenSSL"]),
@@ -72,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "Edge",
             dependencies: [
-                "HTTP", "HTTPTypes", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
+                "HTTP", "HTTPMessages", "Model", "Store", "Association", "Templates", "Resolver", "Visit", "Management",
                 "Console", "Certificates", "Webhooks", "Outbound", "GeoIP", "Core",
                 "CSystem",
                 "COpenSSL",
@@ -84,26 +84,26 @@ let package = Package(
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "ModelTests", dependencies: ["Model", "Core"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPTypes", "Core", "CSystem", "COpenSSL"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPMessages", "Core", "CSystem", "COpenSSL"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core", "Model"]),
         .testTarget(name: "AssociationTests", dependencies: ["Association", "Store", "Core", "Model"]),
         .testTarget(name: "VisitTests", dependencies: ["Visit", "Store", "Core", "Model"]),
-        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPTypes"]),
+        .testTarget(name: "TemplatesTests", dependencies: ["Templates", "Core", "Model", "HTTPMessages"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "CZlib"]),
         .testTarget(name: "GeoIPTests", dependencies: ["GeoIP"]),
         .testTarget(
             name: "ResolverTests",
-            dependencies: ["Resolver", "Store", "Core", "Model", "HTTPTypes", "StoreTests"]),
-        .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPTypes", "Store", "Core", "Model"]),
+            dependencies: ["Resolver", "Store", "Core", "Model", "HTTPMessages", "StoreTests"]),
+        .testTarget(name: "ManagementTests", dependencies: ["Management", "HTTPMessages", "Store", "Core", "Model"]),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "Management", "Templates", "HTTPTypes", "Store", "Core", "Model"]),
+            dependencies: ["Console", "Management", "Templates", "HTTPMessages", "Store", "Core", "Model"]),
         .testTarget(
             name: "CertificatesTests",
             dependencies: ["Certificates", "Outbound", "Store", "Core", "CSystem", "COpenSSL"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "Store", "Model", "Core"]),
         .testTarget(
             name: "EdgeTests",
-            dependencies: ["Edge", "HTTP", "HTTPTypes", "Store", "Core", "Model", "Resolver", "Management"]),
+            dependencies: ["Edge", "HTTP", "HTTPMessages", "Store", "Core", "Model", "Resolver", "Management"]),
     ]
 )

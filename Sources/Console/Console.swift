@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 import Management
 import Model
 import Store

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// Who sent a request to the console, as the edge established it.
 public struct ConsoleClient: Sendable {

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Store
 
 @testable import Console

@@ -1,7 +1,7 @@
 import Console
 import Core
 import Dispatch
-import HTTPTypes
+import HTTPMessages
 import Model
 import Store
 import Synchronization

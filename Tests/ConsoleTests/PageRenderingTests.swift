@@ -1,5 +1,5 @@
 import Dispatch
-import HTTPTypes
+import HTTPMessages
 import Model
 import Store
 import XCTest

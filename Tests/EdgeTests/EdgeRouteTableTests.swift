@@ -1,7 +1,7 @@
 import Certificates
 import Foundation
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Management
 import XCTest
 

@@ -1,6 +1,6 @@
 import CSystem
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import Synchronization
 import XCTest
 

@@ -1,7 +1,7 @@
 import COpenSSL
 import CSystem
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import XCTest
 
 @testable import HTTP

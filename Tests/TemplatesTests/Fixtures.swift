@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Model
 
 @testable import Templates

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import XCTest
 
 @testable import Templates

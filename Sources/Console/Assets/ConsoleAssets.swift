@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 import Templates
 
 /// The console's stylesheet, script and icon, in the binary, served under

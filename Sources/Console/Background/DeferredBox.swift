@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Synchronization
 
 /// Meets a response made on one thread with the responder that another hands over,

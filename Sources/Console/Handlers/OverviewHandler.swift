@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// `GET /console/`.
 extension Console {

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The headers of every answer under `/console/`.
 ///

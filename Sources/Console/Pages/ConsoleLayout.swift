@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Templates
 
 /// The frame of every page: `lang="en"`, the stylesheet and script (same origin,

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Templates
 
 /// A page that only says something: not found, a refused form, a failure.

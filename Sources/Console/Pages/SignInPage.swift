@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Templates
 
 /// `GET /console/sign-in`: the form (a workspace secret key), and its answers to a wrong

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// One route of the console, as the edge's router adds it below `/console` (`:name`
 /// parameters, percent-decoded by the console listener's router): the method, the

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// A request to the console, read once: the query, the cookies that matter, and a POST's
 /// form (its path's segments are the router's: `Console.segments`).

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// What a request under `/console/` asks for: the page of its route (`ConsoleEndpoint`),
 /// with the values of the route's parameters.

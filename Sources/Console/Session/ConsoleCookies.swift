@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The console's two cookies and how they are read and set.
 ///

@@ -1,7 +1,7 @@
 import Certificates
 import Core
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Store
 
 #if canImport(Glibc)

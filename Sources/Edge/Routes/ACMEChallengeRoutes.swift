@@ -1,6 +1,6 @@
 import Certificates
 import HTTP
-import HTTPTypes
+import HTTPMessages
 
 /// `/.well-known/acme-challenge/{token}` (RFC 8555, section 8.3), installed only with
 /// `BIQLI_EDGE_ACME=on` and first in the table: the key authorization of a pending

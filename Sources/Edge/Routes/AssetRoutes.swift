@@ -1,5 +1,5 @@
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Templates
 
 /// `/_biqli/assets/<name>.<hash>.<ext>`: the pages' CSS, script and icons, embedded in

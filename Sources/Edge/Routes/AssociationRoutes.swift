@@ -1,7 +1,7 @@
 import Association
 import Core
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Model
 import Store
 

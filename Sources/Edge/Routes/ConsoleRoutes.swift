@@ -1,7 +1,7 @@
 import Console
 import Core
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Management
 import Model
 import Store

@@ -1,11 +1,14 @@
 import HTTP
 
-/// The route table, in matching order. The first segments routed here (`api`, `m`,
+/// The edge's route table. The order below is only for reading: the router answers with
+/// the most specific route and refuses, when built, two routes that could take one request
+/// (`RouterBuilder.validate`, `EdgeRouteTableTests`). The first segments routed here (`api`, `m`,
 /// `_biqli`, `.well-known`, `healthz`, `metrics`, `apple-app-site-association`, ...)
 /// are `LinkKey.reserved` (Model): they can never be link keys.
 enum EdgeRoutes {
     static func install(on router: RouterBuilder, services: EdgeServices) {
-        // First: a CA's HTTP-01 request must never become a redirect or a visit.
+        // A CA's HTTP-01 request must never become a redirect or a visit: its literal
+        // `/.well-known/acme-challenge/:token` is more specific than a link key.
         if let acme = services.acme { ACMEChallengeRoutes.install(on: router, board: acme.manager.board) }
         OperationsRoutes.install(
             on: router, server: services.server, backend: services.backend, clicks: services.clicks,

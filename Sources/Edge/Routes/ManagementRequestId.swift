@@ -1,5 +1,5 @@
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Management
 
 /// The workspace API's request id, set before its route runs (its 404 and 405 included):

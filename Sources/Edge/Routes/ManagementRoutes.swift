@@ -1,5 +1,5 @@
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Management
 import Store
 

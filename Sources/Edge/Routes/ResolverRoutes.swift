@@ -1,6 +1,6 @@
 import Core
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Resolver
 
 /// `POST /api/v1/track/open` (every method reaches the resolver, which answers 405

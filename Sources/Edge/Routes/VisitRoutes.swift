@@ -1,5 +1,5 @@
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Model
 import Store
 import Templates

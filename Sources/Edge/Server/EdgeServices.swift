@@ -1,7 +1,7 @@
 import Core
 import GeoIP
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Management
 import Model
 import Resolver

@@ -1,5 +1,5 @@
 import HTTP
-import HTTPTypes
+import HTTPMessages
 
 /// The server's handler: the console's listener goes to the console's route table and
 /// every other listener to the edge's, so that neither can reach the other's routes

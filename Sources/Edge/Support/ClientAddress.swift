@@ -1,5 +1,5 @@
 import HTTP
-import HTTPTypes
+import HTTPMessages
 
 /// Who the client really is, honouring `X-Forwarded-For` and `X-Forwarded-Proto`
 /// only from trusted proxies (`BIQLI_EDGE_TRUSTED_PROXIES`).

@@ -1,6 +1,6 @@
 import Core
 import HTTP
-import HTTPTypes
+import HTTPMessages
 import Management
 import Model
 import Store

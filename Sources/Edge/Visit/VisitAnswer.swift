@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Model
 
 /// What a visit answers (`VisitFlow.answer`): at once, or once its click (and handoff)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import HTTPTypes
+import HTTPMessages
 import Glibc
 #elseif canImport(Musl)
 import Musl

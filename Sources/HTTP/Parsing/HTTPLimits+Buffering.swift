@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 extension HTTPLimits {
     /// The most input one request can occupy before `HTTPRequestParser` answers (with the

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// A strict, incremental HTTP/1.1 request parser (RFC 9112) with no I/O.
 ///

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// What the parser has learnt from the request line and header fields of the request it is
 /// reading, line by line, so a head that arrives in pieces is never re-read.

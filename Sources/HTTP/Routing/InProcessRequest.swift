@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 
 /// One request answered by a handler (a route table) in process, without a socket: the
 /// unit tests of the modules whose routes are in the table run their requests through

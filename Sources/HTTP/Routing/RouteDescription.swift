@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// One route of a table as it was added (Hummingbird's `Router.routes`): what tests compare
 /// with the documents that describe the table (the workspace API's OpenAPI document).

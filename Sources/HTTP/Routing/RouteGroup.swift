@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// Routes under one path prefix that share middleware (Hummingbird's `RouterGroup`):
 /// `router.group("/api/v1", middleware: [requestId])` adds its routes below `/api/v1`,

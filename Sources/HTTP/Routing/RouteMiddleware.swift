@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// Work that a route group puts around each of its routes (Hummingbird's
 /// `RouterMiddleware`): a request id, authentication and scopes, a rate limit. It answers

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The route table the server answers with, built by `RouterBuilder` and never changed
 /// after: every loop reads it at once without a lock.

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The route table while the application puts it together at start-up; `build()` freezes
 /// it into the `Router` the server answers with. Routes go in through groups (`root`,

@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 
 /// HTTP/1.1 on one connection, apart from its socket: parsing what arrived, handing
 /// each complete request to the handler, writing the answers in request order,

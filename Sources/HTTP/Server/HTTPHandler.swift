@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 
 /// What the server calls for every request.
 ///

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// Writes HTTP/1.1 responses into an output buffer.
 enum ResponseSerializer {

@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 import Model
 import Store
 

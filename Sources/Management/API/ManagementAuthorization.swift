@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 import Model
 
 /// The workspace secret key a request acts as (`id` empty on a public operation; `scopes`

@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 import Model
 
 /// One authenticated, parsed workspace-API request, as an operation sees it.

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// One operation of the workspace API as the edge's router adds it: a route below
 /// `/api/v1` (OpenAPI's `{name}` parameters), named by its operation id.

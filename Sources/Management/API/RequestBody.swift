@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 
 /// The body of a write: empty, or one JSON object within the limits below. Anything
 /// else is 400 `validation_error` naming `body`.

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The six headers the resolver reads, found in one pass over the request's
 /// header list: a name is compared only with the one wanted name of its length,

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// One `/api/v1/track/open` request as the HTTP layer hands it over.
 public struct ResolveInput: Sendable {

@@ -1,5 +1,5 @@
 import Core
-import HTTPTypes
+import HTTPMessages
 
 /// Builds every response of the endpoint, so that the headers every answer
 /// must carry (`Cache-Control: no-store`, `Content-Type`, `X-Biq-Request-Id`) are

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The static assets the pages use, served by the edge under `prefix`.
 ///

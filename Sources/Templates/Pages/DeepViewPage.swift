@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The Deep View: what an iPhone visitor without the app sees.
 ///

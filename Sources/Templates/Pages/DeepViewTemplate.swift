@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// A Deep View rendered once for a link, app and language, with two holes: the handoff
 /// token and the CSP nonce, the only parts that change from one visit to the next.

@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// `/m/handoff` in a browser: the copied URL was opened instead of pasted into the app. Explains
 /// the three steps; never shows the token (the model does not even carry it).

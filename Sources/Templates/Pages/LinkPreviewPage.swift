@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The page link-preview bots (iMessage, Slack, WhatsApp, ...) get: Open Graph and Twitter tags,
 /// and a readable card for anyone who ends up seeing it. No script, no click, no token.

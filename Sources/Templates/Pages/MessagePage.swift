@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The short pages with one message: not found, disabled link, server error, domain root.
 /// They echo nothing from the request (no path, no key, no host).

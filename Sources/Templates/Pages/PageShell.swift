@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// The frame every page shares: document head (charset, viewport, color scheme, stylesheet,
 /// optional script with the response's nonce), `lang`/`dir`, and the response headers.

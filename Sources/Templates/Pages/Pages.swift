@@ -1,4 +1,4 @@
-import HTTPTypes
+import HTTPMessages
 
 /// Every page the edge renders, as plain function calls: model in, complete response out
 /// (status, headers with a fresh CSP nonce where a script runs, UTF-8 body). Pure: no I/O, no

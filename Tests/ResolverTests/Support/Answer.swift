@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import Resolver
 import XCTest
 

@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import Resolver
 
 /// A request shaped exactly like one of the official SDKs' (resolver-contract.md,
