@@ -22,7 +22,10 @@ final class MemoryVisitStore: VisitStore, @unchecked Sendable {
         return apps[id]
     }
 
-    func write(_ click: Click, handoff: Handoff?, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+    func write(
+        _ click: consuming Click, handoff: consuming Handoff?,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
         written.append((click, handoff))
     }
 }

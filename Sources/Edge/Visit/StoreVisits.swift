@@ -11,7 +11,12 @@ struct StoreVisits: VisitStore {
 
     func app(_ id: String, loop: Int) throws(StoreError) -> MobileApp? { try store.reader(loop: loop).app(id) }
 
-    func write(_ click: Click, handoff: Handoff?, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+    func write(
+        _ click: consuming Click, handoff: consuming Handoff?,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        let click = consume click
+        let handoff = consume handoff
         store.write(
             { tx in
                 try tx.insertClick(click)

@@ -10,3 +10,10 @@ enum VisitAnswer {
     case afterWrite(
         click: Click, handoff: Handoff?, success: HTTPResponse, fallback: @Sendable () -> HTTPResponse)
 }
+
+/// `VisitFlow`'s way of handing over an answer that waits for its write: the click, its
+/// handoff, the answer once they are durable, and the one when the write fails.
+/// Owned, so that the click and the handoff move into the write rather than being copied.
+typealias AfterWrite<Result> = (
+    consuming Click, consuming Handoff?, consuming HTTPResponse, @escaping @Sendable () -> HTTPResponse
+) -> Result

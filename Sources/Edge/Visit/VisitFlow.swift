@@ -60,32 +60,43 @@ struct VisitFlow: Sendable {
     func visit(_ request: HTTPRequest, _ context: inout RequestContext, domain: Domain, key: Substring)
         -> HTTPHandlerResult
     {
-        switch answer(request, context, domain: domain, key: key) {
-        case .now(let response):
-            return .response(response)
-        case .afterWrite(let click, let handoff, let success, let fallback):
-            return answerAfterWrite(&context, click, handoff, success: success, fallback: fallback)
-        }
+        answer(
+            request, context, domain: domain, key: key, immediate: { .response($0) },
+            afterWrite: { click, handoff, success, fallback in
+                answerAfterWrite(&context, click, handoff, success: success, fallback: fallback)
+            })
     }
 
-    /// What the visit answers, the clicks no answer waits for recorded.
+    /// What the visit answers, the clicks no answer waits for recorded (the unit tests' view).
     func answer(_ request: HTTPRequest, _ context: RequestContext, domain: Domain, key: Substring) -> VisitAnswer {
+        answer(
+            request, context, domain: domain, key: key, immediate: { .now($0) },
+            afterWrite: { .afterWrite(click: $0, handoff: $1, success: $2, fallback: $3) })
+    }
+
+    /// The answer handed to `immediate`, or to `afterWrite` with what must be durable first.
+    /// Closures rather than a returned `VisitAnswer` on the serving path: the click and the
+    /// handoff reach the write borrowed, not copied out of an enum (the guard's durable cases).
+    private func answer<Result>(
+        _ request: HTTPRequest, _ context: RequestContext, domain: Domain, key: Substring,
+        immediate: (HTTPResponse) -> Result, afterWrite: AfterWrite<Result>
+    ) -> Result {
         let loop = context.loopIndex
-        guard LinkKey.isPossible(key) else { return .now(notFound(domain, request)) }
+        guard LinkKey.isPossible(key) else { return immediate(notFound(domain, request)) }
         let found: Link?
         do {
             found = try store.link(host: domain.hostname, key: String(key), loop: loop)
         } catch {
             // Not in this loop's cache and the database is away: say "again shortly", not
             // "no such link" (a 404 would send the visitor to the domain's not-found URL).
-            return .now(
+            return immediate(
                 pages.unavailable(
                     acceptLanguage: request.headers["accept-language"], retryAfterSeconds: VisitFlow.retryAfterSeconds))
         }
-        guard let link = found else { return .now(notFound(domain, request)) }
+        guard let link = found else { return immediate(notFound(domain, request)) }
         guard link.enabled else {
-            if let url = domain.notFoundUrl { return .now(Self.redirect(url)) }
-            return .now(pages.linkDisabled(acceptLanguage: request.headers["accept-language"]))
+            if let url = domain.notFoundUrl { return immediate(Self.redirect(url)) }
+            return immediate(pages.linkDisabled(acceptLanguage: request.headers["accept-language"]))
         }
         let visitor = visitors.with(loop) {
             $0.classify(method: request.method.name, userAgent: request.headers["user-agent"])
@@ -101,37 +112,38 @@ struct VisitFlow: Sendable {
             if let planned = plan.click {
                 let dynamic = link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) }
                 let click = makeClick(planned, link, visitor, dynamic ?? [], request, context, now: now)
-                if plan.carriesClickId { return trackedVisit(click, webURL: link.url) }
+                if plan.carriesClickId { return trackedVisit(click, webURL: link.url, afterWrite) }
                 // Nothing in this answer depends on the click being stored: do not wait for it.
                 clicks.record(click, loop: loop)
             }
-            return .now(Self.redirect(target.location(webURL: link.url, app: app)))
+            return immediate(Self.redirect(target.location(webURL: link.url, app: app)))
         case .preview(let pageFallback):
             clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: loop)
             guard let model = LinkPreviewModel(link: link, app: app) else {
-                return .now(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+                return immediate(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
             }
-            return .now(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
+            return immediate(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
         case .playStore, .deepView:
-            return durableVisit(plan, link: link, app: app, visitor: visitor, request, context, now: now)
+            return durableVisit(
+                plan, link: link, app: app, visitor: visitor, request, context, now: now, immediate, afterWrite)
         }
     }
 
     /// An answer that carries a handoff token: the click and the handoff are written in one
     /// transaction, and the answer waits until they are durable (decision 0003).
-    private func durableVisit(
+    private func durableVisit<Result>(
         _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, _ request: HTTPRequest,
-        _ context: RequestContext, now: Int64
-    ) -> VisitAnswer {
+        _ context: RequestContext, now: Int64, _ immediate: (HTTPResponse) -> Result, _ afterWrite: AfterWrite<Result>
+    ) -> Result {
         // The plan gives a handoff only with a click, an app and a mobile payload.
         guard let planned = plan.click, let platform = plan.handoff, let app,
             let dynamicKeys = link.mobile?.dynamicKeys
-        else { return .now(Self.redirect(link.url)) }
+        else { return immediate(Self.redirect(link.url)) }
         let dynamic = DynamicValues.capture(query: request.query, allowed: dynamicKeys)
         let click = makeClick(planned, link, visitor, dynamic, request, context, now: now)
         let token = HandoffToken.generate(milliseconds: UInt64(max(now, 0)))
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
-            return .now(Self.redirect(link.url))
+            return immediate(Self.redirect(link.url))
         }
         let handoff = HandoffSnapshotBuilder.handoff(
             token: token, clickId: click.id, app: app, platform: platform, snapshot: snapshot, now: now)
@@ -141,7 +153,7 @@ struct VisitFlow: Sendable {
         let writeFallback: VisitTarget
         switch plan.answer {
         case .playStore(let fallback):
-            guard let android = app.android else { return .now(Self.redirect(link.url)) }
+            guard let android = app.android else { return immediate(Self.redirect(link.url)) }
             success = Self.redirect(PlayReferrer.url(app: android, token: token))
             writeFallback = fallback
         case .deepView(let pageFallback, let fallback):
@@ -150,42 +162,42 @@ struct VisitFlow: Sendable {
                     app: app, link: link, token: token, nonce: CSPNonce.fresh(),
                     acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
             else {
-                return .now(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+                return immediate(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
             }
             success = page
             writeFallback = fallback
         case .redirect, .preview:
-            return .now(Self.redirect(link.url))
+            return immediate(Self.redirect(link.url))
         }
         let webURL = link.url
         // When the write fails the visitor still reaches the store; only this install's
         // attribution is lost.
-        return .afterWrite(
-            click: click, handoff: handoff, success: success,
-            fallback: { Self.redirect(writeFallback.location(webURL: webURL, app: app)) })
+        return afterWrite(click, handoff, success, { Self.redirect(writeFallback.location(webURL: webURL, app: app)) })
     }
 
     /// A web redirect with conversion tracking: the destination gets the click's id as
     /// `bq_id`, so the answer waits until the click is durable (decision 0003's rule for
     /// handoff tokens: an id the store does not know would lose the lead later). When the
     /// write fails the visitor still reaches the destination, without an id.
-    private func trackedVisit(_ click: Click, webURL: String) -> VisitAnswer {
-        .afterWrite(
-            click: click, handoff: nil, success: Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id)),
-            fallback: { Self.redirect(webURL) })
+    private func trackedVisit<Result>(_ click: Click, webURL: String, _ afterWrite: AfterWrite<Result>) -> Result {
+        afterWrite(
+            click, nil, Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id)), { Self.redirect(webURL) }
+        )
     }
 
     /// Writes `click` (and `handoff`) through the store's group commit and answers
     /// `success` once they are durable; when the write fails, logs it (throttled) and
     /// answers `fallback()`: the visitor always goes on (decision 0011).
     private func answerAfterWrite(
-        _ context: inout RequestContext, _ click: Click, _ handoff: Handoff?, success: HTTPResponse,
+        _ context: inout RequestContext, _ click: consuming Click, _ handoff: consuming Handoff?,
+        success: consuming HTTPResponse,
         fallback: @escaping @Sendable () -> HTTPResponse
     ) -> HTTPHandlerResult {
         let responder = context.deferResponse()
         let writeFailures = self.writeFailures
+        let success = consume success
         store.write(
-            click, handoff: handoff,
+            consume click, handoff: consume handoff,
             completion: { result in
                 switch result {
                 case .success:

@@ -9,5 +9,7 @@ protocol VisitStore: Sendable {
     func app(_ id: String, loop: Int) throws(StoreError) -> MobileApp?
     /// Writes `click` (and `handoff`) through the store's group commit; `completion` runs
     /// once they are durable, or the write failed.
-    func write(_ click: Click, handoff: Handoff?, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+    func write(
+        _ click: consuming Click, handoff: consuming Handoff?,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 }
