@@ -184,7 +184,7 @@ public final class Console: Sendable {
         let session: ConsoleSession
     }
 
-    func signedIn(_ request: ConsoleRequest, _ reader: any StoreReader) throws(StoreError) -> SignedIn? {
+    func signedIn(_ request: ConsoleRequest, _ reader: any ConsoleReading) throws(StoreError) -> SignedIn? {
         guard let text = ConsoleCookies.value(ConsoleCookies.session, in: request.headers),
             let token = SessionToken(text),
             let session = try reader.consoleSession(tokenHash: token.hash),

@@ -247,7 +247,7 @@ public final class WebhookDispatcher: Sendable {
         WebhookOutcomeWriter(store: store, owner: owner, statistics: statistics, warn: warn).record(made)
     }
 
-    private func depthLoop(_ reader: any StoreReader) {
+    private func depthLoop(_ reader: any WebhookReading) {
         while !isStopping {
             if let (pending, oldest) = try? reader.webhookOutboxDepth() {
                 let age = oldest.map { max(0, clock.now() - $0) } ?? 0

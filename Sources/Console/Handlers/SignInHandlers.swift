@@ -11,7 +11,7 @@ extension Console {
 
     /// `GET /console/sign-in`: the form, with its CSRF token derived from a cookie of its
     /// own (set here when missing); a signed-in operator goes to the overview.
-    func signInForm(_ request: ConsoleRequest, _ reader: any StoreReader) throws -> ConsoleAnswer {
+    func signInForm(_ request: ConsoleRequest, _ reader: any ConsoleReading) throws -> ConsoleAnswer {
         if try signedIn(request, reader) != nil { return .response(Self.redirect(ConsolePaths.overview.path)) }
         let (token, setCookie) = formToken(request)
         return .response(SignInPage.render(csrf: token.csrf, extraHeaders: setCookie))

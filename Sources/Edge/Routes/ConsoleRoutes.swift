@@ -98,9 +98,9 @@ enum ConsoleRoutes {
 
     /// `biqli-edge check`'s findings about the store (keys, certificates of the domains,
     /// association files), with the certificates the edge serves now.
-    static func domainFindings(_ reader: any StoreReader, _ certificates: CertificateSet, now: Int64) throws
-        -> [DomainFinding]
-    {
+    static func domainFindings(
+        _ reader: any CatalogReading & LinkReading & KeyReading, _ certificates: CertificateSet, now: Int64
+    ) throws -> [DomainFinding] {
         let domains = try reader.domains()
         var links: [String: [LinkClaim]] = [:]
         for domain in domains { links[domain.hostname] = try reader.linkClaims(domain: domain.hostname) }

@@ -31,7 +31,7 @@ enum ManagementAuth {
     /// The key record that authenticates `headers`. A request with two `Authorization`
     /// fields is refused whatever they hold: a proxy or a client library that added a
     /// second one must not decide which key acts (RFC 9110 5.3 allows no list here).
-    static func authenticate(_ headers: HTTPHeaders, reader: any StoreReader) throws -> SecretKeyRecord {
+    static func authenticate(_ headers: HTTPHeaders, reader: any KeyReading) throws -> SecretKeyRecord {
         let values = headers.values("authorization")
         guard values.count == 1, let key = bearer(values[0]), isWellFormed(key),
             let record = try reader.secretKey(hash: KeyMaterial.hash(key)), record.revokedAt == nil

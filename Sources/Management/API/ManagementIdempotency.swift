@@ -38,7 +38,7 @@ enum ManagementIdempotency {
 
     /// Runs `operation` unless the key already answered this request.
     static func run(
-        _ call: ManagementCall, _ tx: any StoreTransaction, _ operation: () throws -> ManagementAnswer
+        _ call: ManagementCall, _ tx: any IdempotencyWriting, _ operation: () throws -> ManagementAnswer
     ) throws -> ManagementAnswer {
         guard let key = call.idempotencyKey else { return try operation() }
         let scope = scope(call)

@@ -3,6 +3,9 @@ import HTTPMessages
 import Model
 import Store
 
+/// What `track/click`'s checks read: the browser keys and settings, the domain, the link.
+public typealias ClickCheckReading = ClientClickReading & CatalogReading & LinkReading
+
 /// `POST /api/v1/track/click` and its CORS preflight: client-side click tracking
 /// (issue 25 item 3, decision 0027). The browser script (`analytics-v3.js`, or v2) on a
 /// customer's page calls it with a workspace browser key when the page was reached
@@ -58,7 +61,7 @@ public final class ClientClickAPI: Sendable {
 
     /// Everything before the click. `clientAddress`: the caller's, as the edge knows it
     /// (through trusted proxies), for its rate limit.
-    public func prepare(_ request: HTTPRequest, reader: any StoreReader, clientAddress: String) -> Prepared {
+    public func prepare(_ request: HTTPRequest, reader: any ClickCheckReading, clientAddress: String) -> Prepared {
         let callerIds = request.headers.values("x-biq-request-id")
         let requestId = ManagementAPI.requestId(callerIds.count == 1 ? callerIds[0] : nil)
         let origin = Self.origin(request.headers)
@@ -102,7 +105,7 @@ public final class ClientClickAPI: Sendable {
 
     // MARK: the checks
 
-    private func preflight(_ request: HTTPRequest, reader: any StoreReader, requestId: String) throws
+    private func preflight(_ request: HTTPRequest, reader: any ClickCheckReading, requestId: String) throws
         -> HTTPResponse
     {
         let origin = try requiredOrigin(request.headers)
@@ -124,7 +127,7 @@ public final class ClientClickAPI: Sendable {
         return HTTPResponse(status: 204, headers: headers, body: [])
     }
 
-    private func check(_ request: HTTPRequest, reader: any StoreReader, clientAddress: String, requestId: String)
+    private func check(_ request: HTTPRequest, reader: any ClickCheckReading, clientAddress: String, requestId: String)
         throws -> Pending
     {
         if let wait = limitAddress?(clientAddress) { throw ManagementError.rateLimited(retryAfterSeconds: wait) }
