@@ -42,11 +42,15 @@ public struct Click: Sendable, Equatable {
     /// The referring site (`ReferringSite.host` of the visit's `Referer`), or nil. Counted
     /// per link and day (`link_referrer_counts`), not kept in the click's row.
     public var referrer: String?
+    /// The index in the link's `variants` of the arm this visit got (an A/B test's web
+    /// visits only), or nil.
+    public var variant: Int?
 
     public init(
         id: String, linkId: String, appId: String?, domain: String, at: Int64, kind: ClickKind,
         platform: VisitorPlatform, inAppBrowser: String? = nil, dynamic: [(String, String)] = [],
-        sourceHash: [UInt8]? = nil, osVersion: String? = nil, country: String? = nil, referrer: String? = nil
+        sourceHash: [UInt8]? = nil, osVersion: String? = nil, country: String? = nil, referrer: String? = nil,
+        variant: Int? = nil
     ) {
         self.id = id
         self.linkId = linkId
@@ -61,6 +65,7 @@ public struct Click: Sendable, Equatable {
         self.osVersion = osVersion
         self.country = country
         self.referrer = referrer
+        self.variant = variant
     }
 
     public static func == (a: Click, b: Click) -> Bool {
@@ -68,5 +73,6 @@ public struct Click: Sendable, Equatable {
             && a.kind == b.kind && a.platform == b.platform && a.inAppBrowser == b.inAppBrowser
             && a.dynamic.elementsEqual(b.dynamic, by: ==) && a.sourceHash == b.sourceHash
             && a.osVersion == b.osVersion && a.country == b.country && a.referrer == b.referrer
+            && a.variant == b.variant
     }
 }

@@ -13,13 +13,17 @@ public struct Domain: Sendable, Equatable {
     public var notFoundUrl: String?
     /// Conversion tracking for the domain's links that do not say (`Link.trackConversions`).
     public var trackConversions: Bool
+    /// Whether the visitor's query goes on to the web destination for the domain's links
+    /// that do not say (`LinkOptions.passQuery`); off by default.
+    public var passQuery: Bool
     /// Milliseconds since the epoch.
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(
         hostname: String, verified: Bool = false, deepViewEnabled: Bool = true, rootUrl: String? = nil,
-        notFoundUrl: String? = nil, trackConversions: Bool = false, createdAt: Int64 = 0, updatedAt: Int64 = 0
+        notFoundUrl: String? = nil, trackConversions: Bool = false, passQuery: Bool = false, createdAt: Int64 = 0,
+        updatedAt: Int64 = 0
     ) {
         self.hostname = hostname
         self.verified = verified
@@ -27,6 +31,7 @@ public struct Domain: Sendable, Equatable {
         self.rootUrl = rootUrl
         self.notFoundUrl = notFoundUrl
         self.trackConversions = trackConversions
+        self.passQuery = passQuery
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

@@ -16,12 +16,16 @@ public struct Link: Sendable, Equatable {
     /// Conversion tracking: a web redirect carries the click's id to the destination as
     /// `bq_id` (`ClickIdParameter`). Nil follows the domain's default.
     public var trackConversions: Bool?
+    /// Rules, variants, UTM, the visitor's query, expiry, tags and an external id (issue
+    /// 35); nil for a link with none (`LinkOptions.normalized`).
+    public var options: LinkOptions?
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(
         id: String, domain: String, key: String, url: String, enabled: Bool = true, mobile: MobilePayload? = nil,
-        preview: LinkPreview? = nil, trackConversions: Bool? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
+        preview: LinkPreview? = nil, trackConversions: Bool? = nil, options: LinkOptions? = nil,
+        createdAt: Int64 = 0, updatedAt: Int64 = 0
     ) {
         self.id = id
         self.domain = domain
@@ -31,6 +35,7 @@ public struct Link: Sendable, Equatable {
         self.mobile = mobile
         self.preview = preview
         self.trackConversions = trackConversions
+        self.options = LinkOptions.normalized(options)
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
