@@ -4,8 +4,9 @@ import HTTPMessages
 import Model
 import Store
 import Templates
-import enum Visit.VariantDraw
 import XCTest
+
+import enum Visit.VariantDraw
 
 @testable import Edge
 @testable import HTTP
