@@ -34,20 +34,32 @@ final class VisitFlowOptionsTests: XCTestCase {
     private let clicks = KeptClicks()
     private var flow: VisitFlow!
     private var context: RequestContext!
-    private var scratch: ScratchDirectory!
 
-    override func setUpWithError() throws {
-        scratch = ScratchDirectory(prefix: "visit-options")
+    /// One GeoIP file for the whole class (making it takes perl most of a second).
+    nonisolated(unsafe) private static var scratch: ScratchDirectory?
+    private static var database: String { (scratch?.path ?? "") + "/countries.mmdb" }
+
+    override class func setUp() {
+        let directory = ScratchDirectory(prefix: "visit-options")
+        scratch = directory
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../tests/geoip/make-mmdb.pl").standardized.path
-        let database = scratch.path + "/countries.mmdb"
-        XCTAssertEqual(system("perl '\(script)' '\(database)' '203.0.113.0/24=BR'"), 0, "make-mmdb.pl failed")
+        let status = system("perl '\(script)' '\(database)' '203.0.113.0/24=BR'")
+        precondition(status == 0, "make-mmdb.pl failed")
+    }
+
+    override class func tearDown() {
+        unlink(database)
+        scratch?.remove()
+    }
+
+    override func setUpWithError() throws {
         let pages = Pages()
         flow = VisitFlow(
             store: store, pages: pages, deepViews: DeepViewCache(pages: pages, loops: 1), clicks: clicks,
             clock: { Self.now }, clients: ClientAddressResolver(trusted: []),
             sourceHasher: SourceAddressHasher(key: SourceAddressHasher.generateKey()),
-            geoIP: try GeoIPLookup(path: database, loops: 1), loops: 1,
+            geoIP: try GeoIPLookup(path: Self.database, loops: 1), loops: 1,
             log: Log(level: .error, sink: CapturingLogSink()))
         let loop = try EventLoop(
             index: 0, configuration: HTTPServerConfiguration(), handler: NoHandler(), listeners: [],
@@ -58,11 +70,6 @@ final class VisitFlowOptionsTests: XCTestCase {
         store.apps[Self.appId] = MobileApp(
             id: Self.appId, name: "Example", enabled: true, ios: nil,
             android: AndroidPlatform(packageName: "com.example.app", playStoreUrl: nil))
-    }
-
-    override func tearDown() {
-        unlink(scratch.path + "/countries.mmdb")
-        scratch.remove()
     }
 
     private func serve(_ options: LinkOptions, mobile: Bool = false, trackConversions: Bool? = nil) {
