@@ -37,7 +37,8 @@ final class VariantDrawTests: XCTestCase {
 
     func testTheFingerprintChangesWithTheTest() {
         let fp = VariantDraw.fingerprint(variants)
-        XCTAssertEqual(fp.utf8.count, 8)
+        // Pinned: a new hash would start every running test afresh after an upgrade.
+        XCTAssertEqual(fp, "f1d92b91")
         XCTAssertTrue(fp.allSatisfy(\.isHexDigit))
         XCTAssertEqual(fp, VariantDraw.fingerprint(variants))
         var reweighted = variants

@@ -33,32 +33,37 @@ public enum LanguagePreference {
     }
 
     /// One entry, `tag[;q=0.8]`: the tag and its weight in thousandths; nil when malformed.
+    /// Scanned in place (no array of parts): every visit of a link with language rules
+    /// reads a few of these.
     static func entry(_ text: Substring) -> (Substring, Int)? {
-        let parts = text.split(separator: ";", maxSplits: 8, omittingEmptySubsequences: false)
-        guard let first = parts.first else { return nil }
-        let tag = trimmed(first)
+        let semicolon = text.firstIndex(of: ";") ?? text.endIndex
+        let tag = trimmed(text[..<semicolon])
         guard isTag(tag) else { return nil }
         var q = 1_000
-        for parameter in parts.dropFirst() {
-            let p = trimmed(parameter)
-            guard p.utf8.count >= 2, p.utf8.first == UInt8(ascii: "q") || p.utf8.first == UInt8(ascii: "Q"),
+        var rest = semicolon == text.endIndex ? text[text.endIndex...] : text[text.index(after: semicolon)...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: ";") ?? rest.endIndex
+            let p = trimmed(rest[..<end])
+            if p.utf8.count >= 2, p.utf8.first == UInt8(ascii: "q") || p.utf8.first == UInt8(ascii: "Q"),
                 p.utf8.dropFirst().first == UInt8(ascii: "=")
-            else { continue }
-            guard let value = qValue(p.dropFirst(2)) else { return nil }
-            q = value
+            {
+                guard let value = qValue(p.dropFirst(2)) else { return nil }
+                q = value
+            }
+            rest = end == rest.endIndex ? rest[rest.endIndex...] : rest[rest.index(after: end)...]
         }
         return (tag, q)
     }
 
     /// RFC 9110's qvalue, `0[.ddd]` or `1[.000]`, in thousandths.
     static func qValue(_ text: Substring) -> Int? {
-        let bytes = Array(text.utf8)
+        let bytes = text.utf8
         guard let lead = bytes.first, lead == UInt8(ascii: "0") || lead == UInt8(ascii: "1") else { return nil }
         var value = Int(lead - UInt8(ascii: "0")) * 1_000
         if bytes.count == 1 { return value }
-        guard bytes[1] == UInt8(ascii: "."), bytes.count <= 5 else { return nil }
+        guard bytes.dropFirst().first == UInt8(ascii: "."), bytes.count <= 5 else { return nil }
         var scale = 100
-        for b in bytes[2...] {
+        for b in bytes.dropFirst(2) {
             guard b >= 0x30 && b <= 0x39 else { return nil }
             value += Int(b - 0x30) * scale
             scale /= 10

@@ -1,4 +1,3 @@
-import Core
 import Model
 
 /// The arm of a link's A/B test a visitor gets (decision 0032): drawn with the weights
@@ -21,16 +20,30 @@ public enum VariantDraw {
         return variants.count - 1
     }
 
-    /// 8 hex digits of SHA-256 of the variants' weights and URLs: an edit of the test
-    /// changes it, and every visitor then draws afresh.
+    /// 8 hex digits of FNV-1a (32 bits) over the variants' weights and URLs: an edit of
+    /// the test changes it, and every visitor then draws afresh. Not SHA-256, as decision
+    /// 0032 first said: nothing here needs a cryptographic hash (a visitor can write any
+    /// cookie), and every visit of a test computes it, so it reads the URLs in place and
+    /// builds nothing but its 8 characters (a small string, no allocation).
     public static func fingerprint(_ variants: [LinkVariant]) -> String {
-        var text = ""
-        for v in variants {
-            text += String(v.weight)
-            text += " "
-            text += v.url
-            text += "\n"
+        var hash: UInt32 = 0x811C_9DC5
+        @inline(__always) func mix(_ byte: UInt8) {
+            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
         }
-        return SHA256.hex(SHA256.hash(text).prefix(4))
+        for v in variants {
+            var weight = max(v.weight, 0)
+            repeat {
+                mix(UInt8(0x30 + weight % 10))
+                weight /= 10
+            } while weight > 0
+            mix(0x20)
+            for b in v.url.utf8 { mix(b) }
+            mix(0x0A)
+        }
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 8) { out in
+            for i in 0..<8 { out[i] = digits.utf8Start[Int((hash >> UInt32(28 - 4 * i)) & 0xF)] }
+            return 8
+        }
     }
 }
