@@ -84,7 +84,7 @@ final class VisitPlanInvariantTests: XCTestCase {
             case .deepView:
                 XCTAssertEqual(plan.handoff, .ios, "\(c)")
                 XCTAssertEqual(plan.click?.kind, .deepView, "\(c)")
-            case .redirect, .preview:
+            case .redirect, .preview, .expired:
                 XCTAssertNil(plan.handoff, "\(c)")
             }
         }
@@ -113,6 +113,7 @@ final class VisitPlanInvariantTests: XCTestCase {
             case .preview(let page): targets = [page]
             case .playStore(let write): targets = [write]
             case .deepView(let page, let write): targets = [page, write]
+            case .expired: targets = []
             }
             for target in targets {
                 switch target {

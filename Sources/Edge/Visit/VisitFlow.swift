@@ -104,46 +104,93 @@ struct VisitFlow: Sendable {
         let app = VisitPlanner.appToLoad(link: link, visitor: visitor).flatMap {
             (try? store.app($0, loop: loop)) ?? nil
         }
-        let plan = VisitPlanner.plan(link: link, app: app, domain: domain, visitor: visitor)
         let now = clock()
+        // A link without options plans as before and reads nothing more (decision 0032).
+        guard let options = link.options else {
+            let plan = VisitPlanner.plan(link: link, app: app, domain: domain, visitor: visitor)
+            return carryOut(
+                plan, link: link, app: app, visitor: visitor, webURL: link.url, cookie: nil, country: .none, request,
+                context, now: now, immediate, afterWrite)
+        }
+        // The country before the plan only when a rule names countries; else in the click.
+        let country: String?? =
+            RuleMatcher.namesCountries(options.rules) ? .some(self.country(request, context)) : .none
+        let facts = VisitFacts(
+            now: now, acceptLanguage: request.headers["accept-language"].map { $0[...] }, country: country ?? nil,
+            cookie: options.variants.isEmpty ? nil : request.headers["cookie"].map { $0[...] })
+        var random = SystemRandomNumberGenerator()
+        let plan = VisitPlanner.plan(
+            link: link, app: app, domain: domain, visitor: visitor, facts: facts, random: &random)
+        if case .expired = plan.answer {
+            if let url = options.expiredUrl { return immediate(Self.redirect(url)) }
+            return immediate(pages.linkExpired(acceptLanguage: request.headers["accept-language"]))
+        }
+        let webURL = WebDestination.compose(
+            plan.web.url(in: link), utm: options.utm,
+            visitorQuery: (options.passQuery ?? domain.passQuery) ? request.query : nil)
+        var cookie: String?
+        if plan.drewVariant, let arm = plan.variant {
+            cookie = VariantCookie.setCookie(
+                arm: arm, fingerprint: VariantDraw.fingerprint(options.variants), key: key,
+                secure: context.listener == .https)
+        }
+        return carryOut(
+            plan, link: link, app: app, visitor: visitor, webURL: webURL, cookie: cookie, country: country, request,
+            context, now: now, immediate, afterWrite)
+    }
 
+    /// The plan carried out: the clicks recorded, the answer given. `webURL` is the web
+    /// destination composed (the link's `url` for a link without options); `cookie`, a
+    /// `Set-Cookie` for a variant drawn; `country`, the visitor's when already looked up.
+    private func carryOut<Result>(
+        _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, webURL: String, cookie: String?,
+        country: String??, _ request: HTTPRequest, _ context: RequestContext, now: Int64,
+        _ immediate: (HTTPResponse) -> Result, _ afterWrite: AfterWrite<Result>
+    ) -> Result {
         switch plan.answer {
         case .redirect(let target):
             if let planned = plan.click {
                 let dynamic = link.mobile.map { DynamicValues.capture(query: request.query, allowed: $0.dynamicKeys) }
-                let click = makeClick(planned, link, visitor, dynamic ?? [], request, context, now: now)
-                if plan.carriesClickId { return trackedVisit(click, webURL: link.url, afterWrite) }
+                let click = makeClick(
+                    planned, link, visitor, dynamic ?? [], request, context, now: now, variant: plan.variant,
+                    country: country)
+                if plan.carriesClickId { return trackedVisit(click, webURL: webURL, cookie: cookie, afterWrite) }
                 // Nothing in this answer depends on the click being stored: do not wait for it.
-                clicks.record(click, loop: loop)
+                clicks.record(click, loop: context.loopIndex)
             }
-            return immediate(Self.redirect(target.location(webURL: link.url, app: app)))
+            return immediate(Self.redirect(target.location(webURL: webURL, app: app), cookie: cookie))
         case .preview(let pageFallback):
-            clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: loop)
+            clicks.recordPreview(appId: link.mobile?.appId, linkId: link.id, at: now, loop: context.loopIndex)
             guard let model = LinkPreviewModel(link: link, app: app) else {
-                return immediate(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+                return immediate(Self.redirect(pageFallback.location(webURL: webURL, app: app)))
             }
             return immediate(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
         case .playStore, .deepView:
             return durableVisit(
-                plan, link: link, app: app, visitor: visitor, request, context, now: now, immediate, afterWrite)
+                plan, link: link, app: app, visitor: visitor, webURL: webURL, country: country, request, context,
+                now: now, immediate, afterWrite)
+        case .expired:
+            // Planned only for a link with options, answered before.
+            return immediate(Self.redirect(link.options?.expiredUrl ?? webURL))
         }
     }
 
     /// An answer that carries a handoff token: the click and the handoff are written in one
     /// transaction, and the answer waits until they are durable (decision 0003).
     private func durableVisit<Result>(
-        _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, _ request: HTTPRequest,
-        _ context: RequestContext, now: Int64, _ immediate: (HTTPResponse) -> Result, _ afterWrite: AfterWrite<Result>
+        _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, webURL: String, country: String??,
+        _ request: HTTPRequest, _ context: RequestContext, now: Int64, _ immediate: (HTTPResponse) -> Result,
+        _ afterWrite: AfterWrite<Result>
     ) -> Result {
         // The plan gives a handoff only with a click, an app and a mobile payload.
         guard let planned = plan.click, let platform = plan.handoff, let app,
             let dynamicKeys = link.mobile?.dynamicKeys
-        else { return immediate(Self.redirect(link.url)) }
+        else { return immediate(Self.redirect(webURL)) }
         let dynamic = DynamicValues.capture(query: request.query, allowed: dynamicKeys)
-        let click = makeClick(planned, link, visitor, dynamic, request, context, now: now)
+        let click = makeClick(planned, link, visitor, dynamic, request, context, now: now, country: country)
         let token = HandoffToken.generate(milliseconds: UInt64(max(now, 0)))
         guard let snapshot = HandoffSnapshotBuilder.snapshot(link: link, dynamic: dynamic) else {
-            return immediate(Self.redirect(link.url))
+            return immediate(Self.redirect(webURL))
         }
         let handoff = HandoffSnapshotBuilder.handoff(
             token: token, clickId: click.id, app: app, platform: platform, snapshot: snapshot, now: now)
@@ -153,7 +200,7 @@ struct VisitFlow: Sendable {
         let writeFallback: VisitTarget
         switch plan.answer {
         case .playStore(let fallback):
-            guard let android = app.android else { return immediate(Self.redirect(link.url)) }
+            guard let android = app.android else { return immediate(Self.redirect(webURL)) }
             success = Self.redirect(PlayReferrer.url(app: android, token: token))
             writeFallback = fallback
         case .deepView(let pageFallback, let fallback):
@@ -162,14 +209,13 @@ struct VisitFlow: Sendable {
                     app: app, link: link, token: token, nonce: CSPNonce.fresh(),
                     acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
             else {
-                return immediate(Self.redirect(pageFallback.location(webURL: link.url, app: app)))
+                return immediate(Self.redirect(pageFallback.location(webURL: webURL, app: app)))
             }
             success = page
             writeFallback = fallback
-        case .redirect, .preview:
-            return immediate(Self.redirect(link.url))
+        case .redirect, .preview, .expired:
+            return immediate(Self.redirect(webURL))
         }
-        let webURL = link.url
         // When the write fails the visitor still reaches the store; only this install's
         // attribution is lost.
         return afterWrite(click, handoff, success, { Self.redirect(writeFallback.location(webURL: webURL, app: app)) })
@@ -179,10 +225,12 @@ struct VisitFlow: Sendable {
     /// `bq_id`, so the answer waits until the click is durable (decision 0003's rule for
     /// handoff tokens: an id the store does not know would lose the lead later). When the
     /// write fails the visitor still reaches the destination, without an id.
-    private func trackedVisit<Result>(_ click: Click, webURL: String, _ afterWrite: AfterWrite<Result>) -> Result {
+    private func trackedVisit<Result>(
+        _ click: Click, webURL: String, cookie: String?, _ afterWrite: AfterWrite<Result>
+    ) -> Result {
         afterWrite(
-            click, nil, Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id)), { Self.redirect(webURL) }
-        )
+            click, nil, Self.redirect(ClickIdParameter.append(to: webURL, clickId: click.id), cookie: cookie),
+            { Self.redirect(webURL, cookie: cookie) })
     }
 
     /// Writes `click` (and `handoff`) through the store's group commit and answers
@@ -212,10 +260,11 @@ struct VisitFlow: Sendable {
 
     func makeClick(
         _ planned: PlannedClick, _ link: Link, _ visitor: Visitor, _ dynamic: [(String, String)],
-        _ request: HTTPRequest, _ context: RequestContext, now: Int64, keepReferrer: Bool = true
+        _ request: HTTPRequest, _ context: RequestContext, now: Int64, keepReferrer: Bool = true,
+        variant: Int? = nil, country known: String?? = .none
     ) -> Click {
         var sourceHash: [UInt8]?
-        var country: String?
+        var country: String? = known ?? nil
         // The client's address (through trusted proxies) only when something uses it; it
         // leaves as a keyed hash and a country code, never as itself.
         // Behind a proxy that named no client, the address is the proxy's: hashing it would
@@ -224,14 +273,23 @@ struct VisitFlow: Sendable {
             let client = clients.client(context, request.headers)
             if client.known {
                 if planned.sourceHash { sourceHash = sourceHasher.hash(client.address) }
-                country = geoIP?.country(of: client.address, loop: context.loopIndex)
+                if case .none = known { country = geoIP?.country(of: client.address, loop: context.loopIndex) }
             }
         }
         return Click(
             id: clicks.newId(at: now, loop: context.loopIndex), linkId: link.id,
             appId: link.mobile?.appId, domain: link.domain, at: now, kind: planned.kind, platform: planned.platform,
             inAppBrowser: visitor.inAppBrowser, dynamic: dynamic, sourceHash: sourceHash, osVersion: visitor.osVersion,
-            country: country, referrer: keepReferrer ? ReferringSite.host(request.headers["referer"]) : nil)
+            country: country, referrer: keepReferrer ? ReferringSite.host(request.headers["referer"]) : nil,
+            variant: variant)
+    }
+
+    /// The visitor's country (GeoIP), when the client's address is known: a link whose
+    /// rules name countries needs it before the plan.
+    func country(_ request: HTTPRequest, _ context: RequestContext) -> String? {
+        guard let geoIP else { return nil }
+        let client = clients.client(context, request.headers)
+        return client.known ? geoIP.country(of: client.address, loop: context.loopIndex) : nil
     }
 
     func notFound(_ domain: Domain?, _ request: HTTPRequest) -> HTTPResponse {
@@ -242,6 +300,12 @@ struct VisitFlow: Sendable {
     /// `HTTPResponse.redirect(302, to:)` plus `Referrer-Policy`.
     static func redirect(_ location: String) -> HTTPResponse {
         HTTPResponse.redirect(302, to: location, extra: referrerPolicy)
+    }
+
+    /// A redirect that also sets the variant's cookie when one was drawn.
+    static func redirect(_ location: String, cookie: String?) -> HTTPResponse {
+        guard let cookie else { return redirect(location) }
+        return HTTPResponse.redirect(302, to: location, extra: referrerPolicy + [("Set-Cookie", cookie)])
     }
 
     /// Seconds a visitor's browser is told to wait when the link cannot be read for now.

@@ -40,6 +40,9 @@ public enum StringKey: String, CaseIterable, Sendable {
     case notFoundBody = "notFound.body"
     case disabledTitle = "disabled.title"
     case disabledBody = "disabled.body"
+    /// A link past its `expiresAt` without an `expiredUrl` (410).
+    case expiredTitle = "expired.title"
+    case expiredBody = "expired.body"
     case errorTitle = "error.title"
     case errorBody = "error.body"
     case rootTitle = "root.title"

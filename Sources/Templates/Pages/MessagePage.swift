@@ -5,6 +5,8 @@ import HTTPMessages
 enum MessagePage {
     enum Kind {
         case notFound, disabled, error, root
+        /// A link past its `expiresAt` (decision 0032).
+        case expired
         /// The link cannot be read for now (the database is away): try again shortly.
         case unavailable
 
@@ -13,7 +15,7 @@ enum MessagePage {
             case .notFound: return 404
             // A link its owner switched off is gone on purpose, not mistyped: 410 says so to
             // crawlers and caches, and the page can say why.
-            case .disabled: return 410
+            case .disabled, .expired: return 410
             case .error: return 500
             case .unavailable: return 503
             case .root: return 200
@@ -24,6 +26,7 @@ enum MessagePage {
             switch self {
             case .notFound: return (.notFoundTitle, .notFoundBody)
             case .disabled: return (.disabledTitle, .disabledBody)
+            case .expired: return (.expiredTitle, .expiredBody)
             case .error, .unavailable: return (.errorTitle, .errorBody)
             case .root: return (.rootTitle, .rootBody)
             }
@@ -33,6 +36,7 @@ enum MessagePage {
             switch self {
             case .notFound: return .search
             case .disabled: return .off
+            case .expired: return .clock
             case .error, .unavailable: return .warning
             case .root: return .link
             }
@@ -52,12 +56,13 @@ enum MessagePage {
 
     /// Decorative line icons (24x24, drawn with `currentColor`), hidden from screen readers.
     enum Symbol {
-        case search, off, warning, link, clipboard
+        case search, off, warning, link, clipboard, clock
 
         var paths: HTML {
             switch self {
             case .search: return "<circle cx=\"11\" cy=\"11\" r=\"7\"/><path d=\"M16.5 16.5 21 21\"/>"
             case .off: return "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M5.6 5.6l12.8 12.8\"/>"
+            case .clock: return "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M12 7v5l3 2\"/>"
             case .warning:
                 return
                     "<path d=\"M10.3 4.2 2.6 17.5A2 2 0 0 0 4.3 20.5h15.4a2 2 0 0 0 1.7-3L13.7 4.2a2 2 0 0 0-3.4 0z\"/><path d=\"M12 9.5v4\"/><path d=\"M12 17h.01\"/>"

@@ -42,6 +42,11 @@ public struct Pages: Sendable {
         MessagePage.render(.disabled, strings: strings.strings(acceptLanguage: acceptLanguage))
     }
 
+    /// 410, a link past its `expiresAt` that names no `expiredUrl` (decision 0032).
+    public func linkExpired(acceptLanguage: String?) -> HTTPResponse {
+        MessagePage.render(.expired, strings: strings.strings(acceptLanguage: acceptLanguage))
+    }
+
     /// 500, anything unexpected. Says nothing about the cause.
     public func serverError(acceptLanguage: String?) -> HTTPResponse {
         MessagePage.render(.error, strings: strings.strings(acceptLanguage: acceptLanguage))

@@ -84,6 +84,10 @@ enum UserAgentPatterns {
 
     /// `Android` token: Android phones and tablets, WebViews, in-app browsers.
     static let android = "android"
+    /// An Android UA without it is a tablet's (Chrome and Firefox drop it there).
+    static let mobile = "mobile"
+    /// The one iOS device that is a tablet.
+    static let iPad = "ipad"
     /// iOS devices. iPadOS Safari in desktop mode sends a Mac UA and is not here.
     static let iOS: [String] = ["iphone", "ipod", "ipad"]
 

@@ -25,10 +25,20 @@ public struct Visitor: Sendable, Equatable {
     /// `webview` (an unnamed Android or iOS WebView), or nil for a regular browser.
     /// Always nil for `.head` and `.bot`.
     public var inAppBrowser: String?
+    /// Phone, tablet or desktop, from the user agent (a link's `devices` rules): an iPad or
+    /// an Android UA without `Mobile` is a tablet. Decided with the class, so a cached
+    /// visitor costs nothing more per visit.
+    public var device: DeviceClass
 
-    public init(kind: VisitorClass, inAppBrowser: String? = nil) {
+    /// - Parameter device: nil takes the class's usual one (a phone for Android and iOS,
+    ///   a desktop otherwise); the classifier names tablets.
+    public init(kind: VisitorClass, inAppBrowser: String? = nil, device: DeviceClass? = nil) {
         self.kind = kind
         self.inAppBrowser = inAppBrowser
+        switch kind {
+        case .android, .ios: self.device = device ?? .phone
+        case .head, .bot, .desktop: self.device = device ?? .desktop
+        }
     }
 
     /// The platform recorded on a click; nil for `HEAD`, which is never recorded.
@@ -36,6 +46,17 @@ public struct Visitor: Sendable, Equatable {
         switch kind {
         case .head: return nil
         case .bot: return .bot
+        case .android: return .android
+        case .ios: return .ios
+        case .desktop: return .desktop
+        }
+    }
+
+    /// The platform a link's `platforms` rules name; nil for HEAD and bots, which match
+    /// no platform rule.
+    public var rulePlatform: RulePlatform? {
+        switch kind {
+        case .head, .bot: return nil
         case .android: return .android
         case .ios: return .ios
         case .desktop: return .desktop

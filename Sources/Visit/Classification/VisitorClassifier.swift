@@ -40,6 +40,8 @@ public enum VisitorClassifier {
         let crawlerMarkers: [Int]
         let mobilePlatforms: [Int]
         let android: Int
+        let mobile: Int
+        let iPad: Int
         let iOS: [Int]
         let inAppBrowsers: [(index: Int, tag: String)]
         let safari: Int
@@ -60,6 +62,8 @@ public enum VisitorClassifier {
             UserAgentPatterns.crawlerMarkers.forEach(add)
             UserAgentPatterns.mobilePlatforms.forEach(add)
             add(UserAgentPatterns.android)
+            add(UserAgentPatterns.mobile)
+            add(UserAgentPatterns.iPad)
             UserAgentPatterns.iOS.forEach(add)
             UserAgentPatterns.inAppBrowsers.forEach { add($0.token) }
             add(UserAgentPatterns.safari)
@@ -70,6 +74,8 @@ public enum VisitorClassifier {
             crawlerMarkers = UserAgentPatterns.crawlerMarkers.map(set.index(of:))
             mobilePlatforms = UserAgentPatterns.mobilePlatforms.map(set.index(of:))
             android = set.index(of: UserAgentPatterns.android)
+            mobile = set.index(of: UserAgentPatterns.mobile)
+            iPad = set.index(of: UserAgentPatterns.iPad)
             iOS = UserAgentPatterns.iOS.map(set.index(of:))
             inAppBrowsers = UserAgentPatterns.inAppBrowsers.map { (set.index(of: $0.token), $0.tag) }
             safari = set.index(of: UserAgentPatterns.safari)
@@ -97,11 +103,15 @@ public enum VisitorClassifier {
                 return Visitor(kind: .bot("generic"))
             }
         }
-        if m.contains(p.android) { return Visitor(kind: .android, inAppBrowser: tag) }
+        if m.contains(p.android) {
+            return Visitor(kind: .android, inAppBrowser: tag, device: m.contains(p.mobile) ? .phone : .tablet)
+        }
         if m.intersects(p.iOSMask) {
             // Every iOS browser keeps `Safari/`; an iOS UA without it is an app's WKWebView.
             let webView = tag == nil && !m.contains(p.safari)
-            return Visitor(kind: .ios(osVersion: iOSVersion(lowercased: ua)), inAppBrowser: webView ? "webview" : tag)
+            return Visitor(
+                kind: .ios(osVersion: iOSVersion(lowercased: ua)), inAppBrowser: webView ? "webview" : tag,
+                device: m.contains(p.iPad) ? .tablet : .phone)
         }
         return Visitor(kind: .desktop, inAppBrowser: tag)
     }

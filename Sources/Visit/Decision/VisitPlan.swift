@@ -19,13 +19,48 @@ public struct VisitPlan: Sendable, Equatable {
     /// tracking): like a handoff token, an id the store does not know would break the
     /// attribution later, so this answer too waits until its click is durable.
     public var carriesClickId: Bool
+    /// Which web destination `.web` means: the link's `url`, a rule's or a variant's
+    /// (a link's options, decision 0032).
+    public var web: WebChoice
+    /// The variant was drawn on this visit (not read from the visitor's cookie): the
+    /// answer sets the `bq_v` cookie that keeps it.
+    public var drewVariant: Bool
 
-    public init(answer: VisitAnswer, click: PlannedClick? = nil, handoff: Platform? = nil, carriesClickId: Bool = false)
-    {
+    public init(
+        answer: VisitAnswer, click: PlannedClick? = nil, handoff: Platform? = nil, carriesClickId: Bool = false,
+        web: WebChoice = .link, drewVariant: Bool = false
+    ) {
         self.answer = answer
         self.click = click
         self.handoff = handoff
         self.carriesClickId = carriesClickId
+        self.web = web
+        self.drewVariant = drewVariant
+    }
+
+    /// The arm of the link's A/B test this visit got, recorded on its click.
+    public var variant: Int? {
+        if case .variant(let arm) = web { return arm }
+        return nil
+    }
+}
+
+/// The web destination a plan chose, named by its place in the link.
+public enum WebChoice: Sendable, Equatable {
+    /// The link's `url`.
+    case link
+    /// `options.rules[i].url`: the first rule that held.
+    case rule(Int)
+    /// `options.variants[i].url`: the arm of the A/B test.
+    case variant(Int)
+
+    /// The URL chosen in `link` (before UTM and the visitor's query).
+    public func url(in link: Link) -> String {
+        switch self {
+        case .link: return link.url
+        case .rule(let i): return link.options?.rules[i].url ?? link.url
+        case .variant(let i): return link.options?.variants[i].url ?? link.url
+        }
     }
 }
 
@@ -45,6 +80,9 @@ public enum VisitAnswer: Sendable, Equatable {
     /// is no `https:` URL); to `writeFallback`, without a token, when the click and the
     /// handoff cannot be written.
     case deepView(pageFallback: VisitTarget, writeFallback: VisitTarget)
+    /// The link's `expiresAt` has passed: a 302 to its `expiredUrl`, else the localized
+    /// 410 page. No click, whoever the visitor.
+    case expired
 }
 
 /// The click a visit records.

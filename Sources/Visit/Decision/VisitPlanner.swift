@@ -29,6 +29,65 @@ public enum VisitPlanner {
         return plan
     }
 
+    /// The plan of a visit of the enabled `link`, with its options (decision 0032), in
+    /// their order: expiry, then the first rule that holds (with `skipApp`, for a mobile
+    /// visitor of an app link, the answer too), then the variant of a web visit no rule
+    /// took (kept from the cookie, else drawn from `random`), else the link's `url`. A
+    /// link without options plans as `plan(link:app:domain:visitor:)`, reading nothing more.
+    public static func plan<R: RandomNumberGenerator>(
+        link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, facts: VisitFacts, random: inout R
+    ) -> VisitPlan {
+        guard let options = link.options else { return plan(link: link, app: app, domain: domain, visitor: visitor) }
+        if LinkExpiry.isExpired(options, now: facts.now) { return VisitPlan(answer: .expired) }
+        if !options.rules.isEmpty {
+            let language =
+                RuleMatcher.namesLanguages(options.rules) ? LanguagePreference.preferred(facts.acceptLanguage) : nil
+            let ruleFacts = RuleMatcher.Facts(
+                platform: visitor.rulePlatform, device: visitor.device, language: language, country: facts.country)
+            if let index = RuleMatcher.firstMatch(options.rules, ruleFacts) {
+                if options.rules[index].skipApp, let skipped = skipApp(link, app, domain, visitor, rule: index) {
+                    return skipped
+                }
+                var plan = plan(link: link, app: app, domain: domain, visitor: visitor)
+                plan.web = .rule(index)
+                return plan
+            }
+        }
+        var plan = plan(link: link, app: app, domain: domain, visitor: visitor)
+        // Variants split the web visits of people (not HEAD, not bots' previews).
+        if options.variants.count >= 2, plan.click != nil, case .redirect(.web) = plan.answer {
+            let fingerprint = VariantDraw.fingerprint(options.variants)
+            if let kept = VariantCookie.arm(
+                cookieHeader: facts.cookie, fingerprint: fingerprint, count: options.variants.count)
+            {
+                plan.web = .variant(kept)
+            } else {
+                plan.web = .variant(VariantDraw.arm(options.variants, roll: random.next()))
+                plan.drewVariant = true
+            }
+        }
+        return plan
+    }
+
+    /// A `skipApp` rule's answer for a mobile visitor of an app link: a 302 to the rule's
+    /// URL, a `desktop` click on its platform, no handoff. Nil for anyone else, whom the
+    /// rule only gives a web destination.
+    private static func skipApp(_ link: Link, _ app: MobileApp?, _ domain: Domain, _ visitor: Visitor, rule: Int)
+        -> VisitPlan?
+    {
+        guard case .some = link.mobile else { return nil }
+        let platform: VisitorPlatform
+        switch visitor.kind {
+        case .android: platform = .android
+        case .ios: platform = .ios
+        case .head, .bot, .desktop: return nil
+        }
+        let sourceHash = platform == .ios && app?.ios?.probabilisticFallback == true
+        return VisitPlan(
+            answer: .redirect(.web), click: PlannedClick(kind: .desktop, platform: platform, sourceHash: sourceHash),
+            carriesClickId: link.tracksConversions(on: domain), web: .rule(rule))
+    }
+
     private static func answer(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitPlan {
         switch visitor.kind {
         case .head:

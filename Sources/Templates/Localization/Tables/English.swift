@@ -20,6 +20,9 @@ extension BuiltInStrings {
         .notFoundBody: "This link doesn’t exist. Check that it was typed correctly, or ask the sender for a new one.",
         .disabledTitle: "This link is no longer active",
         .disabledBody: "Its owner has turned it off. If you still need it, ask the sender for a new one.",
+        .expiredTitle: "This link has expired",
+        .expiredBody:
+            "It was set to work until a given date, which has passed. If you still need it, ask the sender for a new one.",
         .errorTitle: "Something went wrong",
         .errorBody: "This link couldn’t be opened right now. Please try again in a moment.",
         .rootTitle: "Short links live here",

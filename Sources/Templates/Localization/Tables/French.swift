@@ -22,6 +22,9 @@ extension BuiltInStrings {
         .disabledTitle: "Ce lien n’est plus actif",
         .disabledBody:
             "Son propriétaire l’a désactivé. Si vous en avez encore besoin, demandez-en un nouveau à son expéditeur.",
+        .expiredTitle: "Ce lien a expiré",
+        .expiredBody:
+            "Il ne devait fonctionner que jusqu’à une date désormais passée. Si vous en avez encore besoin, demandez-en un nouveau à son expéditeur.",
         .errorTitle: "Un problème est survenu",
         .errorBody: "Impossible d’ouvrir ce lien pour le moment. Réessayez dans un instant.",
         .rootTitle: "Ici vivent des liens courts",

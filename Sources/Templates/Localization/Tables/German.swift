@@ -21,6 +21,9 @@ extension BuiltInStrings {
         .disabledTitle: "Dieser Link ist nicht mehr aktiv",
         .disabledBody:
             "Sein Inhaber hat ihn abgeschaltet. Wenn du ihn noch brauchst, bitte den Absender um einen neuen.",
+        .expiredTitle: "Dieser Link ist abgelaufen",
+        .expiredBody:
+            "Er galt nur bis zu einem Datum, das inzwischen vorbei ist. Wenn Sie ihn noch brauchen, bitten Sie den Absender um einen neuen.",
         .errorTitle: "Etwas ist schiefgelaufen",
         .errorBody: "Dieser Link konnte gerade nicht geöffnet werden. Bitte versuche es gleich noch einmal.",
         .rootTitle: "Hier wohnen Kurzlinks",

@@ -20,6 +20,9 @@ extension BuiltInStrings {
         .notFoundBody: "Este link não existe. Confira se foi digitado corretamente ou peça um novo a quem o enviou.",
         .disabledTitle: "Este link não está mais ativo",
         .disabledBody: "O responsável o desativou. Se ainda precisar dele, peça um novo a quem o enviou.",
+        .expiredTitle: "Este link expirou",
+        .expiredBody:
+            "Ele funcionava só até uma data que já passou. Se ainda precisar dele, peça um novo a quem o enviou.",
         .errorTitle: "Algo deu errado",
         .errorBody: "Não foi possível abrir este link agora. Tente novamente em instantes.",
         .rootTitle: "Aqui moram links curtos",

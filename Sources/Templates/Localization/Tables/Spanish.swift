@@ -20,6 +20,9 @@ extension BuiltInStrings {
         .notFoundBody: "Este enlace no existe. Comprueba que esté bien escrito o pide uno nuevo a quien te lo envió.",
         .disabledTitle: "Este enlace ya no está activo",
         .disabledBody: "Su propietario lo desactivó. Si todavía lo necesitas, pide uno nuevo a quien te lo envió.",
+        .expiredTitle: "Este enlace ha caducado",
+        .expiredBody:
+            "Solo funcionaba hasta una fecha que ya pasó. Si todavía lo necesitas, pide uno nuevo a quien te lo envió.",
         .errorTitle: "Algo salió mal",
         .errorBody: "No se pudo abrir este enlace en este momento. Inténtalo de nuevo en unos instantes.",
         .rootTitle: "Aquí viven enlaces cortos",

@@ -1,0 +1,19 @@
+/// What the plan of a visit of a link with options (decision 0032) reads beyond the link
+/// and the visitor; a link without options never makes one.
+public struct VisitFacts: Sendable {
+    /// Unix milliseconds: expiry.
+    public var now: Int64
+    /// `Accept-Language`, parsed only when a rule names languages.
+    public var acceptLanguage: Substring?
+    /// The visitor's country (upper case), looked up only when a rule names countries.
+    public var country: String?
+    /// `Cookie`, read only for a link with variants.
+    public var cookie: Substring?
+
+    public init(now: Int64, acceptLanguage: Substring? = nil, country: String? = nil, cookie: Substring? = nil) {
+        self.now = now
+        self.acceptLanguage = acceptLanguage
+        self.country = country
+        self.cookie = cookie
+    }
+}
