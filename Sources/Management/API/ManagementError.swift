@@ -68,6 +68,8 @@ enum ManagementError: Error, Sendable, Equatable {
     /// 429 `rate_limit_exceeded` with `Retry-After`: the endpoint was sent its
     /// `WebhookTestLimit` of test events in the last minute.
     case webhookTestLimited(retryAfterSeconds: Int)
+    /// 409 `external_id_taken`: another link (its id) has this `externalId` (issue 35).
+    case externalIdTaken(linkId: String)
 
     static func invalid(_ field: String, _ rule: String) -> ManagementError {
         .invalid([FieldProblem(field, rule)])
@@ -80,7 +82,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .methodNotAllowed: return 405
         case .malformed: return 400
         case .invalid: return 422
-        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken: return 409
+        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken, .externalIdTaken:
+            return 409
         case .internalError: return 500
         case .insufficientScope: return 403
         case .idempotencyKeyRequired: return 400
@@ -111,6 +114,7 @@ enum ManagementError: Error, Sendable, Equatable {
         case .currencyUnavailable: return "currency_unavailable"
         case .rateLimited, .webhookTestLimited: return "rate_limit_exceeded"
         case .webhookURLTaken: return "webhook_url_taken"
+        case .externalIdTaken: return "external_id_taken"
         case .invalidBrowserKey: return "invalid_token"
         case .originRequired: return "origin_required"
         case .originNotAllowed: return "origin_not_allowed"
@@ -171,6 +175,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .webhookURLTaken(let id):
             return
                 "The webhook endpoint \(id) already has this URL; change that endpoint (its events, its filters) instead of adding another."
+        case .externalIdTaken(let id):
+            return "The link \(id) already has this externalId; an external id names one link of the workspace."
         case .webhookTestLimited(let seconds):
             return
                 "An endpoint is sent at most \(WebhookTestLimit.perWindow) test events a minute; retry after \(seconds) seconds."
@@ -194,6 +200,7 @@ enum ManagementError: Error, Sendable, Equatable {
         case .rateLimited(let seconds), .webhookTestLimited(let seconds):
             return .object([("retryAfter", .int(Int64(seconds)))])
         case .webhookURLTaken(let id): return .object([("field", "url"), ("endpointId", .string(id))])
+        case .externalIdTaken(let id): return .object([("field", "externalId"), ("linkId", .string(id))])
         case .originNotAllowed(let origin): return .object([("origin", .string(origin))])
         default: return nil
         }

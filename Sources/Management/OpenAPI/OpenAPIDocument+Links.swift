@@ -32,7 +32,7 @@ extension OpenAPIDocument {
                 description:
                     "The domain and the mobile app must exist (422 naming the field); the key must be free on the domain (409 alias_taken). On a domain with several iOS apps, whose apple-app-site-association lists each app link's key, a link with a mobile app that would take that file over 128 KiB is refused (422 validation_error on domain): use one domain per app.",
                 writes: true, answer: 201, "The link.", schema: schemaRef("Link"), links: linkLinks, body: "LinkCreate",
-                errors: .creating, more: ["409": [.aliasTaken], "422": [.urlBlocked]]),
+                errors: .creating, more: ["409": [.aliasTaken, .externalIdTaken], "422": [.urlBlocked]]),
         ],
         "/api/v1/links/{id}": [
             "get": operation(
@@ -44,7 +44,7 @@ extension OpenAPIDocument {
                     "Merge of the given fields; mobile and preview one level deep. The 128 KiB rule of create applies to the link as changed.",
                 parameters: [parameterRef("LinkId")], writes: true,
                 answer: 200, "The link.", schema: schemaRef("Link"), body: "LinkUpdate", errors: .changing,
-                more: ["409": [.aliasTaken], "422": [.urlBlocked]]),
+                more: ["409": [.aliasTaken, .externalIdTaken], "422": [.urlBlocked]]),
             "delete": operation(
                 "links.delete", tag: "Links", summary: "Delete a link", parameters: [parameterRef("LinkId")],
                 writes: true, answer: 200, "Deleted.", schema: schemaRef("DeletedResource"), errors: .deleting),

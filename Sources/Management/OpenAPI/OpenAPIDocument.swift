@@ -37,7 +37,8 @@ enum OpenAPIDocument {
             webhookPaths, trackOpenPaths,
         ].flatMap(members)
         let schemas = [
-            domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
+            domainSchemas, linkSchemas, linkOptionSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas,
+            conversionSchemas,
             customerSchemas, clientClickSchemas, webhookSchemas, trackOpenSchemas,
         ]
         .flatMap(members)

@@ -29,6 +29,7 @@ public struct OperationRefusal: Error, Sendable, Equatable {
             problems = [FieldProblem("key", "is already used on \(domain) (\(key))")]
         case .domainTaken: problems = [FieldProblem("hostname", "is already a domain")]
         case .webhookURLTaken(let id): problems = [FieldProblem("url", "is already the URL of endpoint \(id)")]
+        case .externalIdTaken(let id): problems = [FieldProblem("externalId", "is already the external id of \(id)")]
         default: problems = []
         }
     }
