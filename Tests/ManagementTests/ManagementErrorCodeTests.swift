@@ -18,7 +18,7 @@ final class ManagementErrorCodeTests: XCTestCase {
         .currencyUnavailable("xxx"), .rateLimited(retryAfterSeconds: 1), .invalidBrowserKey, .originRequired,
         .originNotAllowed("o"), .hostnameNotConfigured, .invalidPreflight("w"), .clientClickTrackingDisabled("w"),
         .webhookURLTaken(endpointId: "e"), .webhookTestLimited(retryAfterSeconds: 1),
-        .externalIdTaken(linkId: "l"),
+        .externalIdTaken(linkId: "l"), .tagNameTaken(tagId: "t"),
     ]
 
     func sampleCovers(_ error: ManagementError) -> Bool {
@@ -27,7 +27,8 @@ final class ManagementErrorCodeTests: XCTestCase {
             .idempotencyConflict, .eventConflict, .internalError, .insufficientScope, .idempotencyKeyRequired,
             .invalidClickId, .attributionRequired, .currencyUnavailable, .rateLimited, .invalidBrowserKey,
             .originRequired, .originNotAllowed, .hostnameNotConfigured, .invalidPreflight,
-            .clientClickTrackingDisabled, .webhookURLTaken, .webhookTestLimited, .externalIdTaken:
+            .clientClickTrackingDisabled, .webhookURLTaken, .webhookTestLimited, .externalIdTaken,
+            .tagNameTaken:
             return true
         }
     }

@@ -70,6 +70,8 @@ enum ManagementError: Error, Sendable, Equatable {
     case webhookTestLimited(retryAfterSeconds: Int)
     /// 409 `external_id_taken`: another link (its id) has this `externalId` (issue 35).
     case externalIdTaken(linkId: String)
+    /// 409 `tag_name_taken`: another tag (its id) has this name, ignoring case.
+    case tagNameTaken(tagId: String)
 
     static func invalid(_ field: String, _ rule: String) -> ManagementError {
         .invalid([FieldProblem(field, rule)])
@@ -82,7 +84,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .methodNotAllowed: return 405
         case .malformed: return 400
         case .invalid: return 422
-        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken, .externalIdTaken:
+        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken, .externalIdTaken,
+            .tagNameTaken:
             return 409
         case .internalError: return 500
         case .insufficientScope: return 403
@@ -115,6 +118,7 @@ enum ManagementError: Error, Sendable, Equatable {
         case .rateLimited, .webhookTestLimited: return "rate_limit_exceeded"
         case .webhookURLTaken: return "webhook_url_taken"
         case .externalIdTaken: return "external_id_taken"
+        case .tagNameTaken: return "tag_name_taken"
         case .invalidBrowserKey: return "invalid_token"
         case .originRequired: return "origin_required"
         case .originNotAllowed: return "origin_not_allowed"
@@ -177,6 +181,8 @@ enum ManagementError: Error, Sendable, Equatable {
                 "The webhook endpoint \(id) already has this URL; change that endpoint (its events, its filters) instead of adding another."
         case .externalIdTaken(let id):
             return "The link \(id) already has this externalId; an external id names one link of the workspace."
+        case .tagNameTaken(let id):
+            return "The tag \(id) already has this name (names are compared ignoring case)."
         case .webhookTestLimited(let seconds):
             return
                 "An endpoint is sent at most \(WebhookTestLimit.perWindow) test events a minute; retry after \(seconds) seconds."
@@ -201,6 +207,7 @@ enum ManagementError: Error, Sendable, Equatable {
             return .object([("retryAfter", .int(Int64(seconds)))])
         case .webhookURLTaken(let id): return .object([("field", "url"), ("endpointId", .string(id))])
         case .externalIdTaken(let id): return .object([("field", "externalId"), ("linkId", .string(id))])
+        case .tagNameTaken(let id): return .object([("field", "name"), ("tagId", .string(id))])
         case .originNotAllowed(let origin): return .object([("origin", .string(origin))])
         default: return nil
         }

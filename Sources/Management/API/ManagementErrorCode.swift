@@ -24,5 +24,6 @@ enum ManagementErrorCode: String, CaseIterable, Sendable {
     case clientClickTrackingDisabled = "client_click_tracking_disabled"
     case webhookURLTaken = "webhook_url_taken"
     case externalIdTaken = "external_id_taken"
+    case tagNameTaken = "tag_name_taken"
     case internalServerError = "internal_server_error"
 }

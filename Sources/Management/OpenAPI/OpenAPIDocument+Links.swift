@@ -19,12 +19,16 @@ extension OpenAPIDocument {
         "/api/v1/links": [
             "get": operation(
                 "links.list", tag: "Links", summary: "List links",
-                description: "Ordered by id (creation order), paginated; filter by domain.",
+                description: "Ordered by id (creation order), paginated; filter by domain and by tag.",
                 parameters: pageParameters + [
                     [
                         "name": "domain", "in": "query", "description": "Only the links of this domain.",
                         "schema": ["type": "string"],
-                    ]
+                    ],
+                    [
+                        "name": "tagId", "in": "query", "description": "Only the links carrying this tag.",
+                        "schema": ["type": "string"],
+                    ],
                 ],
                 answer: 200, "A page of links.", schema: schemaRef("LinkList"), errors: .listing),
             "post": operation(
@@ -36,17 +40,17 @@ extension OpenAPIDocument {
         ],
         "/api/v1/links/{id}": [
             "get": operation(
-                "links.get", tag: "Links", summary: "Get a link", parameters: [parameterRef("LinkId")],
+                "links.get", tag: "Links", summary: "Get a link", parameters: [parameterRef("LinkRef")],
                 answer: 200, "The link.", schema: schemaRef("Link"), errors: .reading),
             "patch": operation(
                 "links.update", tag: "Links", summary: "Update a link",
                 description:
                     "Merge of the given fields; mobile and preview one level deep. The 128 KiB rule of create applies to the link as changed.",
-                parameters: [parameterRef("LinkId")], writes: true,
+                parameters: [parameterRef("LinkRef")], writes: true,
                 answer: 200, "The link.", schema: schemaRef("Link"), body: "LinkUpdate", errors: .changing,
                 more: ["409": [.aliasTaken, .externalIdTaken], "422": [.urlBlocked]]),
             "delete": operation(
-                "links.delete", tag: "Links", summary: "Delete a link", parameters: [parameterRef("LinkId")],
+                "links.delete", tag: "Links", summary: "Delete a link", parameters: [parameterRef("LinkRef")],
                 writes: true, answer: 200, "Deleted.", schema: schemaRef("DeletedResource"), errors: .deleting),
         ],
     ]

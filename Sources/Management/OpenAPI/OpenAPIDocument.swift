@@ -21,7 +21,7 @@ enum OpenAPIDocument {
         ],
         "security": [["workspaceSecretKey": []]],
         "tags": [
-            ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"],
+            ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Tags"], ["name": "Conversions"],
             ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Mobile attribution"],
             ["name": "Meta"],
         ],
@@ -34,10 +34,11 @@ enum OpenAPIDocument {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
             domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
-            webhookPaths, trackOpenPaths,
+            webhookPaths, trackOpenPaths, tagPaths,
         ].flatMap(members)
         let schemas = [
-            domainSchemas, linkSchemas, linkOptionSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas,
+            domainSchemas, linkSchemas, linkOptionSchemas, tagSchemas, appSchemas, platformSchemas, otherSchemas,
+            linkReportSchemas,
             conversionSchemas,
             customerSchemas, clientClickSchemas, webhookSchemas, trackOpenSchemas,
         ]

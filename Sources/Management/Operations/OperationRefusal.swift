@@ -30,6 +30,7 @@ public struct OperationRefusal: Error, Sendable, Equatable {
         case .domainTaken: problems = [FieldProblem("hostname", "is already a domain")]
         case .webhookURLTaken(let id): problems = [FieldProblem("url", "is already the URL of endpoint \(id)")]
         case .externalIdTaken(let id): problems = [FieldProblem("externalId", "is already the external id of \(id)")]
+        case .tagNameTaken(let id): problems = [FieldProblem("name", "is already the name of tag \(id)")]
         default: problems = []
         }
     }
