@@ -185,3 +185,66 @@ def test_the_domain_says_whether_links_pass_the_query_by_default(api):
     r = api.patch(f"/api/v1/domains/{h}", {"passQuery": True})
     assert r.status == 200 and r.json["passQuery"] is True
     assert api.get(f"/api/v1/domains/{h}").json["passQuery"] is True
+
+
+# ---------------------------------------------------------------- bulk
+
+
+def test_bulk_create_answers_per_item_and_a_bad_item_stops_no_other(api):
+    h = host(api)
+    t = tag(api)
+    items = [
+        {"domain": h, "key": "one", "url": "https://e.com/1", "tagIds": [t["id"]], "externalId": f"b-{t['id']}"},
+        {"domain": h, "key": "two", "url": "javascript:alert(1)"},
+        {"domain": h, "key": "one", "url": "https://e.com/dup"},
+        {"domain": h, "key": "three", "url": "https://e.com/3", "variants": [{"url": "https://a.com/", "weight": 50},
+                                                                             {"url": "https://b.com/", "weight": 50}]},
+        {"domain": h, "key": "four", "url": "https://e.com/4", "externalId": f"b-{t['id']}"},
+    ]
+    r = api.post(f"{L}/bulk", {"links": items})
+    assert r.status == 200, r
+    data = r.json["data"]
+    assert [d["index"] for d in data] == [0, 1, 2, 3, 4]
+    assert [d["status"] for d in data] == [201, 422, 409, 201, 409]
+    assert data[0]["link"]["tagIds"] == [t["id"]] and data[3]["link"]["variants"][0]["weight"] == 50
+    assert data[1]["error"]["code"] == "url_blocked" and data[1]["error"]["details"]["field"] == "url"
+    assert data[2]["error"]["code"] == "alias_taken"
+    assert data[4]["error"]["code"] == "external_id_taken"
+    keys = sorted(l["key"] for l in api.get(f"{L}?domain={h}").json["data"])
+    assert keys == ["one", "three"]
+
+
+def test_bulk_update_and_delete_by_id_and_external_id(api):
+    h = host(api)
+    a = api.link(h, externalId=f"ua-{uuid.uuid4().hex}")
+    b = api.link(h)
+    r = api.patch(f"{L}/bulk", {"links": [
+        {"id": "ext_" + a["externalId"], "passQuery": True},
+        {"id": b["id"], "variants": [{"url": "https://a.com/", "weight": 100}]},
+        {"id": "biq_lnk_01HZZZZZZZZZZZZZZZZZZZZZZZ", "enabled": False},
+        {"passQuery": True},
+    ]})
+    assert r.status == 200, r
+    assert [d["status"] for d in r.json["data"]] == [200, 422, 404, 422]
+    assert r.json["data"][0]["link"]["passQuery"] is True
+    assert api.get(f"{L}/{b['id']}").json["variants"] == []
+    d = api.call("DELETE", f"{L}/bulk", {"ids": [b["id"], "ext_" + a["externalId"], b["id"]]})
+    assert d.status == 200, d
+    assert [x["status"] for x in d.json["data"]] == [200, 200, 404]
+    assert api.get(f"{L}?domain={h}").json["data"] == []
+
+
+def test_bulk_limits_and_idempotency(api):
+    h = host(api)
+    too_many = api.post(f"{L}/bulk", {"links": [{"domain": h, "url": "https://e.com/"}] * 101})
+    assert too_many.status == 422 and too_many.code == "validation_error" and too_many.details["field"] == "links"
+    empty = api.post(f"{L}/bulk", {"links": []})
+    assert empty.status == 422 and empty.details["field"] == "links"
+    key = {"Idempotency-Key": "bulk-" + uuid.uuid4().hex}
+    body = {"links": [{"domain": h, "url": f"https://e.com/{i}"} for i in range(100)]}
+    first = api.post(f"{L}/bulk", body, headers=key)
+    assert first.status == 200 and [d["status"] for d in first.json["data"]] == [201] * 100, first
+    again = api.post(f"{L}/bulk", body, headers=key)
+    assert again.status == 200 and again.json == first.json
+    assert again.headers.get("idempotent-replayed") == "true" or again.headers.get("Idempotent-Replayed") == "true"
+    assert len(api.get(f"{L}?domain={h}&limit=100").json["data"]) == 100

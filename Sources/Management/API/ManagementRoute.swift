@@ -113,6 +113,12 @@ enum ManagementRoutesTable {
             .get, "/api/v1/links", "links.list", query: listQuery.union(["domain", "tagId"]),
             .read(LinkOperations.list)),
         ManagementRoute(.post, "/api/v1/links", "links.create", requiresBody: true, .write(LinkOperations.create)),
+        ManagementRoute(
+            .post, "/api/v1/links/bulk", "links.bulkCreate", requiresBody: true, .write(LinkBulkOperations.create)),
+        ManagementRoute(
+            .patch, "/api/v1/links/bulk", "links.bulkUpdate", requiresBody: true, .write(LinkBulkOperations.update)),
+        ManagementRoute(
+            .delete, "/api/v1/links/bulk", "links.bulkDelete", requiresBody: true, .write(LinkBulkOperations.delete)),
         ManagementRoute(.get, "/api/v1/links/{id}", "links.get", .read(LinkOperations.get)),
         ManagementRoute(
             .patch, "/api/v1/links/{id}", "links.update", requiresBody: true, .write(LinkOperations.update)),

@@ -34,10 +34,11 @@ enum OpenAPIDocument {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
             domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
-            webhookPaths, trackOpenPaths, tagPaths,
+            webhookPaths, trackOpenPaths, tagPaths, linkBulkPaths,
         ].flatMap(members)
         let schemas = [
-            domainSchemas, linkSchemas, linkOptionSchemas, tagSchemas, appSchemas, platformSchemas, otherSchemas,
+            domainSchemas, linkSchemas, linkOptionSchemas, tagSchemas, linkBulkSchemas, appSchemas, platformSchemas,
+            otherSchemas,
             linkReportSchemas,
             conversionSchemas,
             customerSchemas, clientClickSchemas, webhookSchemas, trackOpenSchemas,
