@@ -14,6 +14,15 @@ extension OpenAPIDocument {
             "details": ["type": "object", "additionalProperties": true],
         ], optional: ["details"], description: "The error the item would have had alone (its status is the item's).")
 
+    /// A link's PATCH with the link's id (or `ext_` and its external id) beside it.
+    static let bulkPatchItem: JSONValue = {
+        let id: JSONValue = [
+            "type": "string", "minLength": 1, "description": "The link's id, or ext_ and its externalId.",
+        ]
+        let fields = [OpenAPIField("id", read: id, create: id, update: id)] + linkFields.filter { $0.name != "id" }
+        return fields.schema(.update, required: ["id"])
+    }()
+
     static let linkBulkSchemas: JSONValue = [
         "LinkBulkCreate": record([
             "links": ["type": "array", "minItems": 1, "maxItems": 100, "items": schemaRef("LinkCreate")]
@@ -21,20 +30,7 @@ extension OpenAPIDocument {
         "LinkBulkUpdate": record([
             "links": [
                 "type": "array", "minItems": 1, "maxItems": 100,
-                "items": [
-                    "allOf": [
-                        schemaRef("LinkUpdate"),
-                        [
-                            "type": "object", "required": ["id"],
-                            "properties": [
-                                "id": [
-                                    "type": "string", "minLength": 1,
-                                    "description": "The link's id, or ext_ and its externalId.",
-                                ]
-                            ],
-                        ],
-                    ]
-                ],
+                "items": bulkPatchItem,
                 "description": "Each item: the link's id and the fields to change (as a PATCH of the link).",
             ]
         ]),
