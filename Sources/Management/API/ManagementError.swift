@@ -236,6 +236,9 @@ extension ManagementError {
         case .conflict(.linkKey): self = .invalid("key", "is already used on this domain")
         case .missingReference(.domain): self = .invalid("domain", "names no domain; create the domain first")
         case .missingReference(.app): self = .invalid("mobile.appId", "names no Mobile App")
+        case .conflict(.externalId): self = .invalid("externalId", "is already the external id of another link")
+        case .conflict(.tagName): self = .invalid("name", "is already the name of another tag")
+        case .missingReference(.tag): self = .invalid("tagIds", "names a tag that does not exist")
         case .textWithNUL: self = .malformed(FieldProblem("request", "must not contain a NUL byte (U+0000)"))
         default: return nil
         }
