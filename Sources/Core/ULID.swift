@@ -84,6 +84,7 @@ public enum Identifier {
     public static let linkPrefix = "biq_lnk_"
     public static let openPrefix = "biq_open_"
     public static let clickPrefix = "biq_clk_"
+    public static let tagPrefix = "biq_tag_"
 
     public static func make(_ prefix: String) -> String { ULID.make(prefix: prefix) }
 

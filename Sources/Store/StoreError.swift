@@ -73,6 +73,11 @@ public enum StoreConflict: String, Sendable, Equatable, CustomStringConvertible 
     /// A click read as unconsumed was consumed by another probabilistic match first
     /// (thrown by the resolver's body, which is then run again).
     case clickConsumed = "click_consumed"
+    /// Another link of the workspace has this external id (`external_id_taken`).
+    case externalId = "external_id"
+    /// A tag of the workspace has this name, ignoring case (`tag_name_taken`).
+    case tagName = "tag_name"
+    case tagId = "tag_id"
     /// A uniqueness rule the backend did not name.
     case unnamed = "unique"
 
@@ -83,6 +88,8 @@ public enum StoreConflict: String, Sendable, Equatable, CustomStringConvertible 
 public enum StoreReference: String, Sendable, Equatable, CustomStringConvertible {
     case domain
     case app
+    /// A link names a tag that does not exist.
+    case tag
     /// A foreign key the backend did not name (SQLite does not say which).
     case unnamed = "reference"
 

@@ -18,6 +18,7 @@ final class ManagementErrorCodeTests: XCTestCase {
         .currencyUnavailable("xxx"), .rateLimited(retryAfterSeconds: 1), .invalidBrowserKey, .originRequired,
         .originNotAllowed("o"), .hostnameNotConfigured, .invalidPreflight("w"), .clientClickTrackingDisabled("w"),
         .webhookURLTaken(endpointId: "e"), .webhookTestLimited(retryAfterSeconds: 1),
+        .externalIdTaken(linkId: "l"), .tagNameTaken(tagId: "t"),
     ]
 
     func sampleCovers(_ error: ManagementError) -> Bool {
@@ -26,7 +27,8 @@ final class ManagementErrorCodeTests: XCTestCase {
             .idempotencyConflict, .eventConflict, .internalError, .insufficientScope, .idempotencyKeyRequired,
             .invalidClickId, .attributionRequired, .currencyUnavailable, .rateLimited, .invalidBrowserKey,
             .originRequired, .originNotAllowed, .hostnameNotConfigured, .invalidPreflight,
-            .clientClickTrackingDisabled, .webhookURLTaken, .webhookTestLimited:
+            .clientClickTrackingDisabled, .webhookURLTaken, .webhookTestLimited, .externalIdTaken,
+            .tagNameTaken:
             return true
         }
     }
@@ -83,7 +85,8 @@ final class ManagementErrorCodeTests: XCTestCase {
             }
         }
         XCTAssertEqual(documented["domains.create"]?["409"], ["idempotency_conflict", "domain_taken"])
-        XCTAssertEqual(documented["links.update"]?["409"], ["idempotency_conflict", "alias_taken"])
+        XCTAssertEqual(
+            documented["links.update"]?["409"], ["idempotency_conflict", "alias_taken", "external_id_taken"])
         XCTAssertEqual(documented["domains.get"]?["404"], ["resource_not_found"])
         XCTAssertNil(documented["domains.list"]?["404"])
     }

@@ -49,8 +49,8 @@ final class MigrationTests: XCTestCase {
                 "console_sessions",
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
                 "link_conversion_counts", "link_country_counts", "link_open_counts", "link_referrer_counts",
-                "links", "mobile_apps", "open_events",
-                "publishable_keys", "secret_keys", "signing_keys", "webhook_attempts", "webhook_endpoints",
+                "link_tags", "links", "mobile_apps", "open_events",
+                "publishable_keys", "secret_keys", "signing_keys", "tags", "webhook_attempts", "webhook_endpoints",
                 "webhook_outbox", "webhook_secret_keys",
             ])
         XCTAssertEqual(try db.queryAll("PRAGMA foreign_key_check") { $0.text(0) }, [])
@@ -129,6 +129,15 @@ final class MigrationTests: XCTestCase {
                     ? ClientClickSettings(
                         enabled: true, hostnames: ["shop.example.com", "*.example.org"], updatedAt: 1000)
                     : .initial, context)
+            // A link's options, tags and the click's variant (version 17): the fixture's; none before.
+            XCTAssertEqual(
+                link?.options,
+                fixture.version >= 17
+                    ? LinkOptions(
+                        rules: [LinkRule(conditions: RuleConditions(countries: ["DE"]), url: "https://example.com/de")],
+                        externalId: "crm-1", tagIds: ["biq_tag_fixture"]) : nil, context)
+            XCTAssertEqual(click?.variant, fixture.version >= 17 ? 1 : nil, context)
+            XCTAssertEqual(try reader.tags().map(\.name), fixture.version >= 17 ? ["Fixture"] : [], context)
             // The keys that seal webhook secrets (version 16): the fixture's; none before.
             XCTAssertEqual(try reader.webhookSecretKeyIds(), fixture.version >= 16 ? ["wk_fixture"] : [], context)
             // The upgraded file takes new writes.

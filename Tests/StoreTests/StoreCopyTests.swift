@@ -42,11 +42,21 @@ final class StoreCopyTests: PGTestCase {
         { tx in
             try tx.putDomain(Fixture.domain())
             try tx.putDomain(Fixture.domain(otherHost))
-            try tx.putDomain(Domain(hostname: "bare.example.com"))
+            try tx.putDomain(Domain(hostname: "bare.example.com", passQuery: true))
+            try tx.putTag(Tag(id: "biq_tag_a", name: "Spring", color: .teal, createdAt: 1, updatedAt: 2))
             try tx.putApp(Fixture.app(domains: [otherHost, Fixture.host]))
             try tx.putApp(MobileApp(id: "biq_mapp_bare", name: "Bare", domains: [Fixture.host]))
             try tx.putLink(Fixture.link())
-            try tx.putLink(Fixture.link(id: "biq_lnk_web", key: "web", appId: nil))
+            var web = Fixture.link(id: "biq_lnk_web", key: "web", appId: nil)
+            web.options = LinkOptions(
+                rules: [LinkRule(conditions: RuleConditions(countries: ["NZ"]), url: "https://example.com/nz")],
+                variants: [
+                    LinkVariant(url: "https://a.example/", weight: 50),
+                    LinkVariant(url: "https://b.example/", weight: 50),
+                ],
+                utm: UTMParameters(source: "s"), passQuery: true, expiresAt: now, externalId: "ext 1",
+                tagIds: ["biq_tag_a"])
+            try tx.putLink(web)
             var bare = Link(id: "biq_lnk_bare", domain: "bare.example.com", key: "w", url: "https://example.com/")
             bare.enabled = false
             try tx.putLink(bare)
@@ -126,7 +136,7 @@ final class StoreCopyTests: PGTestCase {
             try tx.insertClick(Fixture.click(id: "biq_clk_1", at: now - 1_000))
             var desktop = Click(
                 id: "biq_clk_2", linkId: "l", appId: nil, domain: "d", at: now - 2_000, kind: .desktop,
-                platform: .desktop, country: "NZ")
+                platform: .desktop, country: "NZ", variant: 1)
             desktop.dynamic = []
             try tx.insertClick(desktop)
             try tx.insertClick(Fixture.click(id: "biq_clk_old", at: oldAt, platform: .android, sourceHash: nil))
@@ -202,6 +212,8 @@ final class StoreCopyTests: PGTestCase {
         try same("apps") { try $0.apps() }
         try same("attached") { try $0.apps(attachedTo: Fixture.host) }
         try same("links") { try $0.links(domain: nil, after: nil, limit: 100) }
+        try same("tags") { try $0.tags() }
+        try same("links of a tag") { try $0.links(tagId: "biq_tag_a", after: nil, limit: 10) }
         try same("link by key") { try $0.link(host: Fixture.host, key: "invite") }
         try same("claims") { try $0.linkClaims(domain: Fixture.host) }
         try same("secret keys") { try $0.secretKeys() }

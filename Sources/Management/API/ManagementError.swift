@@ -68,6 +68,10 @@ enum ManagementError: Error, Sendable, Equatable {
     /// 429 `rate_limit_exceeded` with `Retry-After`: the endpoint was sent its
     /// `WebhookTestLimit` of test events in the last minute.
     case webhookTestLimited(retryAfterSeconds: Int)
+    /// 409 `external_id_taken`: another link (its id) has this `externalId` (issue 35).
+    case externalIdTaken(linkId: String)
+    /// 409 `tag_name_taken`: another tag (its id) has this name, ignoring case.
+    case tagNameTaken(tagId: String)
 
     static func invalid(_ field: String, _ rule: String) -> ManagementError {
         .invalid([FieldProblem(field, rule)])
@@ -80,7 +84,9 @@ enum ManagementError: Error, Sendable, Equatable {
         case .methodNotAllowed: return 405
         case .malformed: return 400
         case .invalid: return 422
-        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken: return 409
+        case .domainTaken, .aliasTaken, .idempotencyConflict, .eventConflict, .webhookURLTaken, .externalIdTaken,
+            .tagNameTaken:
+            return 409
         case .internalError: return 500
         case .insufficientScope: return 403
         case .idempotencyKeyRequired: return 400
@@ -111,6 +117,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .currencyUnavailable: return "currency_unavailable"
         case .rateLimited, .webhookTestLimited: return "rate_limit_exceeded"
         case .webhookURLTaken: return "webhook_url_taken"
+        case .externalIdTaken: return "external_id_taken"
+        case .tagNameTaken: return "tag_name_taken"
         case .invalidBrowserKey: return "invalid_token"
         case .originRequired: return "origin_required"
         case .originNotAllowed: return "origin_not_allowed"
@@ -171,6 +179,10 @@ enum ManagementError: Error, Sendable, Equatable {
         case .webhookURLTaken(let id):
             return
                 "The webhook endpoint \(id) already has this URL; change that endpoint (its events, its filters) instead of adding another."
+        case .externalIdTaken(let id):
+            return "The link \(id) already has this externalId; an external id names one link of the workspace."
+        case .tagNameTaken(let id):
+            return "The tag \(id) already has this name (names are compared ignoring case)."
         case .webhookTestLimited(let seconds):
             return
                 "An endpoint is sent at most \(WebhookTestLimit.perWindow) test events a minute; retry after \(seconds) seconds."
@@ -194,6 +206,8 @@ enum ManagementError: Error, Sendable, Equatable {
         case .rateLimited(let seconds), .webhookTestLimited(let seconds):
             return .object([("retryAfter", .int(Int64(seconds)))])
         case .webhookURLTaken(let id): return .object([("field", "url"), ("endpointId", .string(id))])
+        case .externalIdTaken(let id): return .object([("field", "externalId"), ("linkId", .string(id))])
+        case .tagNameTaken(let id): return .object([("field", "name"), ("tagId", .string(id))])
         case .originNotAllowed(let origin): return .object([("origin", .string(origin))])
         default: return nil
         }
@@ -222,6 +236,9 @@ extension ManagementError {
         case .conflict(.linkKey): self = .invalid("key", "is already used on this domain")
         case .missingReference(.domain): self = .invalid("domain", "names no domain; create the domain first")
         case .missingReference(.app): self = .invalid("mobile.appId", "names no Mobile App")
+        case .conflict(.externalId): self = .invalid("externalId", "is already the external id of another link")
+        case .conflict(.tagName): self = .invalid("name", "is already the name of another tag")
+        case .missingReference(.tag): self = .invalid("tagIds", "names a tag that does not exist")
         case .textWithNUL: self = .malformed(FieldProblem("request", "must not contain a NUL byte (U+0000)"))
         default: return nil
         }

@@ -23,5 +23,7 @@ enum ManagementErrorCode: String, CaseIterable, Sendable {
     case invalidPreflight = "invalid_preflight"
     case clientClickTrackingDisabled = "client_click_tracking_disabled"
     case webhookURLTaken = "webhook_url_taken"
+    case externalIdTaken = "external_id_taken"
+    case tagNameTaken = "tag_name_taken"
     case internalServerError = "internal_server_error"
 }

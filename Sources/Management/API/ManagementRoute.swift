@@ -110,8 +110,15 @@ enum ManagementRoutesTable {
             .read(MobileAppOperations.analytics)),
 
         ManagementRoute(
-            .get, "/api/v1/links", "links.list", query: listQuery.union(["domain"]), .read(LinkOperations.list)),
+            .get, "/api/v1/links", "links.list", query: listQuery.union(["domain", "tagId"]),
+            .read(LinkOperations.list)),
         ManagementRoute(.post, "/api/v1/links", "links.create", requiresBody: true, .write(LinkOperations.create)),
+        ManagementRoute(
+            .post, "/api/v1/links/bulk", "links.bulkCreate", requiresBody: true, .write(LinkBulkOperations.create)),
+        ManagementRoute(
+            .patch, "/api/v1/links/bulk", "links.bulkUpdate", requiresBody: true, .write(LinkBulkOperations.update)),
+        ManagementRoute(
+            .delete, "/api/v1/links/bulk", "links.bulkDelete", requiresBody: true, .write(LinkBulkOperations.delete)),
         ManagementRoute(.get, "/api/v1/links/{id}", "links.get", .read(LinkOperations.get)),
         ManagementRoute(
             .patch, "/api/v1/links/{id}", "links.update", requiresBody: true, .write(LinkOperations.update)),
@@ -125,6 +132,17 @@ enum ManagementRoutesTable {
         ManagementRoute(
             .get, "/api/v1/links/{id}/qr.png", "links.qrCodePNG", query: LinkQRCodeOperations.query,
             .read(LinkQRCodeOperations.png)),
+
+        ManagementRoute(
+            .get, "/api/v1/tags", "tags.list", query: listQuery, scope: .linksRead, .read(TagOperations.list)),
+        ManagementRoute(
+            .post, "/api/v1/tags", "tags.create", requiresBody: true, scope: .linksWrite,
+            .write(TagOperations.create)),
+        ManagementRoute(.get, "/api/v1/tags/{id}", "tags.get", scope: .linksRead, .read(TagOperations.get)),
+        ManagementRoute(
+            .patch, "/api/v1/tags/{id}", "tags.update", requiresBody: true, scope: .linksWrite,
+            .write(TagOperations.update)),
+        ManagementRoute(.delete, "/api/v1/tags/{id}", "tags.delete", scope: .linksWrite, .write(TagOperations.delete)),
 
         ManagementRoute(
             .post, "/api/v1/track/lead", "track.lead", requiresBody: true, scope: .conversionsCreate,

@@ -61,6 +61,10 @@ extension OpenAPIDocument {
             "AppId": pathParameter(
                 "id", ["type": "string", "pattern": idPattern("biq_mapp_")], "The Mobile App's id."),
             "LinkId": pathParameter("id", ["type": "string", "pattern": idPattern("biq_lnk_")], "The link's id."),
+            "LinkRef": pathParameter(
+                "id",
+                ["type": "string", "pattern": "^(biq_lnk_[0-7][0-9A-HJKMNP-TV-Z]{25}|ext_[ -~]+)$"],
+                "The link's id, or ext_ and its externalId (percent-encoded)."),
         ],
         "headers": [
             "RequestId": [

@@ -39,6 +39,11 @@ extension OpenAPIDocument {
                 boolean(
                     "Conversion tracking for the domain's links that do not set their own: a web redirect "
                         + "carries the click's id to the destination as bq_id. Default false.")),
+            OpenAPIField(
+                "passQuery",
+                boolean(
+                    "Whether the visitor's query parameters go on to the web destination, for the domain's links "
+                        + "whose passQuery is null. Default false.")),
         ] + timestamps
 
     static let domainSchemas: JSONValue = [

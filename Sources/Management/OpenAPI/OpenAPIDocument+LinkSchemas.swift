@@ -36,7 +36,7 @@ extension OpenAPIDocument {
                     "Conversion tracking: a web redirect (desktop, and mobile visitors sent to the web URL) "
                         + "carries the click's id as bq_id=<click id>, written before the answer. "
                         + "null: the domain's trackConversions.")),
-        ] + timestamps
+        ] + linkOptionFields + timestamps
 
     /// The keys `EdgeRoutes` keeps for itself, in any case (`LinkKeyRule.isReserved`).
     static let reservedKeyPattern = "^(" + LinkKey.reserved.sorted().map(anyCase).joined(separator: "|") + ")$"

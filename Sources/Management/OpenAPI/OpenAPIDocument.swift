@@ -21,7 +21,7 @@ enum OpenAPIDocument {
         ],
         "security": [["workspaceSecretKey": []]],
         "tags": [
-            ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Conversions"],
+            ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Tags"], ["name": "Conversions"],
             ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Mobile attribution"],
             ["name": "Meta"],
         ],
@@ -34,10 +34,13 @@ enum OpenAPIDocument {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
             domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
-            webhookPaths, trackOpenPaths,
+            webhookPaths, trackOpenPaths, tagPaths, linkBulkPaths,
         ].flatMap(members)
         let schemas = [
-            domainSchemas, linkSchemas, appSchemas, platformSchemas, otherSchemas, linkReportSchemas, conversionSchemas,
+            domainSchemas, linkSchemas, linkOptionSchemas, tagSchemas, linkBulkSchemas, appSchemas, platformSchemas,
+            otherSchemas,
+            linkReportSchemas,
+            conversionSchemas,
             customerSchemas, clientClickSchemas, webhookSchemas, trackOpenSchemas,
         ]
         .flatMap(members)

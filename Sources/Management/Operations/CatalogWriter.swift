@@ -64,7 +64,16 @@ enum CatalogWriter {
         if let mobile = link.mobile, mobile.appId != previous?.mobile?.appId, try tx.app(mobile.appId) == nil {
             problems.add("mobile.appId", "names no Mobile App (\(mobile.appId))")
         }
+        let tagIds = link.options?.tagIds ?? []
+        for (i, tagId) in tagIds.enumerated() where !(previous?.options?.tagIds.contains(tagId) ?? false) {
+            if try tx.tag(id: tagId) == nil { problems.add("tagIds[\(i)]", "names no tag (\(tagId))") }
+        }
         try problems.check()
+        if let externalId = link.options?.externalId, externalId != previous?.options?.externalId,
+            let other = try tx.link(externalId: externalId), other.id != link.id
+        {
+            throw ManagementError.externalIdTaken(linkId: other.id)
+        }
         var out = link
         if out.key.isEmpty {
             out.key = try freeKey(domain: link.domain, tx)

@@ -10,7 +10,12 @@ enum LinkOperations {
         let page = try Pagination(call.query)
         let domain = call.query["domain"]
         // One more than asked tells whether another page follows.
-        let rows = try reader.links(domain: domain, after: page.cursor, limit: page.limit + 1)
+        let rows: [Link]
+        if let tagId = call.query["tagId"] {
+            rows = try linksOfTag(tagId, domain: domain, after: page.cursor, limit: page.limit + 1, reader)
+        } else {
+            rows = try reader.links(domain: domain, after: page.cursor, limit: page.limit + 1)
+        }
         let items = Array(rows.prefix(page.limit))
         let next = rows.count > page.limit ? items.last?.id : nil
         return ManagementAnswer(200, ResourceJSON.page(items.map(ResourceJSON.link), nextCursor: next))
@@ -84,8 +89,29 @@ enum LinkOperations {
         return link.id
     }
 
+    /// The tag's links, of `domain` when given, in id order: up to `limit`.
+    static func linksOfTag(_ tagId: String, domain: String?, after: String?, limit: Int, _ reader: any LinkReading)
+        throws -> [Link]
+    {
+        var rows: [Link] = []
+        var cursor = after
+        while rows.count < limit {
+            let batch = try reader.links(tagId: tagId, after: cursor, limit: 200)
+            rows += batch.filter { domain == nil || $0.domain == domain }
+            guard batch.count == 200, let last = batch.last else { break }
+            cursor = last.id
+        }
+        return Array(rows.prefix(limit))
+    }
+
+    /// The link `id`, or with `ext_<externalId>` the link of that external id (issue 35).
     static func existing(_ id: String, _ reader: any LinkReading) throws -> Link {
-        guard let link = try reader.link(id: id) else { throw ManagementError.notFound("No link \(id).") }
+        let link =
+            id.hasPrefix(externalPrefix)
+            ? try reader.link(externalId: String(id.dropFirst(externalPrefix.count))) : try reader.link(id: id)
+        guard let link else { throw ManagementError.notFound("No link \(id).") }
         return link
     }
+
+    static let externalPrefix = "ext_"
 }

@@ -29,6 +29,8 @@ public struct OperationRefusal: Error, Sendable, Equatable {
             problems = [FieldProblem("key", "is already used on \(domain) (\(key))")]
         case .domainTaken: problems = [FieldProblem("hostname", "is already a domain")]
         case .webhookURLTaken(let id): problems = [FieldProblem("url", "is already the URL of endpoint \(id)")]
+        case .externalIdTaken(let id): problems = [FieldProblem("externalId", "is already the external id of \(id)")]
+        case .tagNameTaken(let id): problems = [FieldProblem("name", "is already the name of tag \(id)")]
         default: problems = []
         }
     }

@@ -6,7 +6,7 @@ import Store
 /// domain merged with the patch, then read the same way).
 enum DomainInput {
     static let fields: Set<String> = [
-        "hostname", "verified", "deepViewEnabled", "rootUrl", "notFoundUrl", "trackConversions",
+        "hostname", "verified", "deepViewEnabled", "rootUrl", "notFoundUrl", "trackConversions", "passQuery",
     ]
     static let readOnly: Set<String> = ["httpsActive", "createdAt", "updatedAt"]
 
@@ -28,11 +28,13 @@ enum DomainInput {
         let rootUrl = webURL(&input, "rootUrl", &problems)
         let notFoundUrl = webURL(&input, "notFoundUrl", &problems)
         let trackConversions = input.bool("trackConversions", default: false, problems: &problems)
+        let passQuery = input.bool("passQuery", default: false, problems: &problems)
         input.reportUnread(readOnly: readOnly, problems: &problems)
         try problems.check()
         return Domain(
             hostname: hostname ?? "", verified: verified, deepViewEnabled: deepView, rootUrl: rootUrl,
-            notFoundUrl: notFoundUrl, trackConversions: trackConversions, createdAt: existing?.createdAt ?? now,
+            notFoundUrl: notFoundUrl, trackConversions: trackConversions, passQuery: passQuery,
+            createdAt: existing?.createdAt ?? now,
             updatedAt: now)
     }
 
@@ -46,6 +48,7 @@ enum DomainInput {
             ("hostname", .string(d.hostname)), ("verified", .bool(d.verified)),
             ("deepViewEnabled", .bool(d.deepViewEnabled)), ("rootUrl", .string(orNull: d.rootUrl)),
             ("notFoundUrl", .string(orNull: d.notFoundUrl)), ("trackConversions", .bool(d.trackConversions)),
+            ("passQuery", .bool(d.passQuery)),
         ])
     }
 }

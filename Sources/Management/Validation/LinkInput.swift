@@ -5,7 +5,7 @@ import Store
 /// A link as a request states it. A create without `key` gets a generated one when
 /// saved (`Link.key` is then empty here).
 enum LinkInput {
-    static let nested: Set<String> = ["mobile", "preview"]
+    static let nested: Set<String> = ["mobile", "preview", "utm"]
     static let readOnly: Set<String> = ["id", "shortUrl", "createdAt", "updatedAt"]
 
     static let maxRouteLength = 500
@@ -62,11 +62,14 @@ enum LinkInput {
             preview = decodePreview(&object, &problems, stored: stored?.preview)
         }
         let trackConversions = input.optionalBool("trackConversions", problems: &problems)
+        let options = LinkOptionsInput.decode(
+            &input, stored: stored?.options, isUpdate: stored != nil, problems: &problems)
         input.reportUnread(readOnly: readOnly, problems: &problems)
         try problems.check()
         return Link(
             id: id, domain: domain ?? "", key: key ?? "", url: url ?? "", enabled: enabled, mobile: mobile,
-            preview: preview, trackConversions: trackConversions, createdAt: existing?.createdAt ?? now,
+            preview: preview, trackConversions: trackConversions, options: options,
+            createdAt: existing?.createdAt ?? now,
             updatedAt: now)
     }
 
@@ -166,12 +169,13 @@ enum LinkInput {
 
     /// The writable fields as stored.
     static func writable(_ link: Link) -> JSONValue {
-        .object([
-            ("domain", .string(link.domain)), ("key", .string(link.key)), ("url", .string(link.url)),
-            ("enabled", .bool(link.enabled)), ("mobile", mobileJSON(link.mobile)),
-            ("preview", previewJSON(link.preview)),
-            ("trackConversions", link.trackConversions.map(JSONValue.bool) ?? .null),
-        ])
+        .object(
+            [
+                ("domain", .string(link.domain)), ("key", .string(link.key)), ("url", .string(link.url)),
+                ("enabled", .bool(link.enabled)), ("mobile", mobileJSON(link.mobile)),
+                ("preview", previewJSON(link.preview)),
+                ("trackConversions", link.trackConversions.map(JSONValue.bool) ?? .null),
+            ] + LinkOptionsInput.writable(link.options))
     }
 
     static func mobileJSON(_ m: MobilePayload?) -> JSONValue {

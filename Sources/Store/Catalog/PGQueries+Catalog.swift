@@ -4,7 +4,7 @@ import Model
 /// which `PGReader` overrides).
 extension PGQueries {
     static let domainColumns =
-        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions"
+        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions, pass_query"
     static let selectDomain = "SELECT \(domainColumns) FROM domains WHERE hostname = $1"
     static let selectDomains = "SELECT \(domainColumns) FROM domains ORDER BY hostname COLLATE \"C\""
 
@@ -12,6 +12,7 @@ extension PGQueries {
         Domain(
             hostname: r.text(i, 0), verified: r.bool(i, 1), deepViewEnabled: r.bool(i, 2),
             rootUrl: r.optionalText(i, 3), notFoundUrl: r.optionalText(i, 4), trackConversions: r.bool(i, 7),
+            passQuery: r.bool(i, 8),
             createdAt: r.int(i, 5), updatedAt: r.int(i, 6))
     }
 

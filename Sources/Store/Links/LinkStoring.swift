@@ -16,6 +16,13 @@ public protocol LinkReading: AnyObject {
     /// links is current while it stays equal); nil when the reader keeps no such count,
     /// which means: read the links again every time.
     func linksVersion(host: String) -> UInt64?
+    /// The link whose external id is `externalId` (issue 35).
+    func link(externalId: String) throws(StoreError) -> Link?
+    /// The links carrying the tag `tagId`, ordered by id; `after` as in `links(domain:...)`.
+    func links(tagId: String, after: String?, limit: Int) throws(StoreError) -> [Link]
+    /// The workspace's tags, by id (their creation order).
+    func tags() throws(StoreError) -> [Tag]
+    func tag(id: String) throws(StoreError) -> Tag?
 }
 
 /// The writes of the links, inside a write body: each one invalidates the link in every
@@ -23,6 +30,11 @@ public protocol LinkReading: AnyObject {
 public protocol LinkWriting: LinkReading {
     func putLink(_ link: Link) throws(StoreError)
     func deleteLink(id: String) throws(StoreError) -> Bool
+    /// Creates or replaces the tag `tag.id`; `.conflict(.tagName)` when another tag has its
+    /// name ignoring case.
+    func putTag(_ tag: Tag) throws(StoreError)
+    /// Deletes the tag and takes it off its links (which the caches then forget).
+    func deleteTag(id: String) throws(StoreError) -> Bool
 }
 
 extension LinkReading {
@@ -37,6 +49,33 @@ extension LinkReading {
             after = last.id
         }
         return claims.sorted { $0.key < $1.key }
+    }
+
+    /// Pages through `links(domain:after:limit:)`, for stores without a narrower query.
+    public func link(externalId: String) throws(StoreError) -> Link? {
+        try everyLink().first { $0.options?.externalId == externalId }
+    }
+
+    public func links(tagId: String, after: String?, limit: Int) throws(StoreError) -> [Link] {
+        Array(
+            try everyLink().filter { ($0.options?.tagIds.contains(tagId) ?? false) && $0.id > (after ?? "") }.prefix(
+                limit))
+    }
+
+    /// Stores without tags have none.
+    public func tags() throws(StoreError) -> [Tag] { [] }
+    public func tag(id: String) throws(StoreError) -> Tag? { nil }
+
+    private func everyLink() throws(StoreError) -> [Link] {
+        var all: [Link] = []
+        var after: String?
+        while true {
+            let page = try links(domain: nil, after: after, limit: 1_000)
+            all += page
+            guard page.count == 1_000, let last = page.last else { break }
+            after = last.id
+        }
+        return all
     }
 
     /// Readers without a link cache keep no count: callers read the links each time.

@@ -5,9 +5,16 @@ import Model
 /// `links.id` and `links.key` are `COLLATE "C"` in the schema: pages and claims come
 /// in byte order, as from SQLite, straight from the indexes.
 extension PGQueries {
-    static let linkColumns = """
+    /// The columns a link's write sets.
+    static let linkInsertColumns = """
         id, domain, key, url, enabled, app_id, route, referral_code, metadata, dynamic_keys, deep_view, \
-        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at, track_conversions
+        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at, track_conversions, \
+        options, external_id
+        """
+    /// What a read of a link selects: the written columns and its tags' ids (issue 35).
+    static let linkColumns = """
+        \(linkInsertColumns), \
+        (SELECT string_agg(tag_id, ' ' ORDER BY tag_id) FROM link_tags WHERE link_tags.link_id = links.id)
         """
     static let selectLinkByKey = "SELECT \(linkColumns) FROM links WHERE domain = $1 AND key = $2"
     static let selectLinkById = "SELECT \(linkColumns) FROM links WHERE id = $1"
@@ -40,10 +47,18 @@ extension PGQueries {
             ? LinkPreview(
                 title: r.optionalText(i, 12), description: r.optionalText(i, 13), imageUrl: r.optionalText(i, 14))
             : nil
+        var options: LinkOptions?
+        if !r.isNull(i, 18) {
+            options = try r.withBytes(i, 18) { b throws(StoreError) in
+                try LinkOptionsCodec.decode(b, externalId: r.optionalText(i, 19), tagIds: r.optionalText(i, 20))
+            }
+        } else if !r.isNull(i, 19) || !r.isNull(i, 20) {
+            options = try LinkOptionsCodec.decode(nil, externalId: r.optionalText(i, 19), tagIds: r.optionalText(i, 20))
+        }
         return Link(
             id: r.text(i, 0), domain: r.text(i, 1), key: r.text(i, 2), url: r.text(i, 3), enabled: r.bool(i, 4),
             mobile: mobile, preview: preview, trackConversions: r.isNull(i, 17) ? nil : r.bool(i, 17),
-            createdAt: r.int(i, 15), updatedAt: r.int(i, 16))
+            options: options, createdAt: r.int(i, 15), updatedAt: r.int(i, 16))
     }
 
     func link(id: String) throws(StoreError) -> Link? {

@@ -6,8 +6,8 @@ extension PGTransaction {
     // MARK: links
 
     static let upsertLinkSQL = """
-        INSERT INTO links (\(linkColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+        INSERT INTO links (\(linkInsertColumns))
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
         ON CONFLICT (id) DO UPDATE SET
             domain = excluded.domain, key = excluded.key, url = excluded.url, enabled = excluded.enabled,
             app_id = excluded.app_id, route = excluded.route, referral_code = excluded.referral_code,
@@ -15,7 +15,8 @@ extension PGTransaction {
             has_preview = excluded.has_preview, preview_title = excluded.preview_title,
             preview_description = excluded.preview_description, preview_image_url = excluded.preview_image_url,
             created_at = excluded.created_at, updated_at = excluded.updated_at,
-            track_conversions = excluded.track_conversions
+            track_conversions = excluded.track_conversions, options = excluded.options,
+            external_id = excluded.external_id
         """
     static let selectLinkAddress = "SELECT domain, key FROM links WHERE id = $1"
 
@@ -32,7 +33,7 @@ extension PGTransaction {
     func putLink(_ link: Link) throws(StoreError) {
         try willQuery()
         if let old = try linkAddress(link.id) { invalidations.append(.link(host: old.host, key: old.key)) }
-        var p = PGParams(capacity: 18)
+        var p = PGParams(capacity: 20)
         p.text(link.id)
         p.text(link.domain)
         p.text(link.key)
@@ -52,7 +53,10 @@ extension PGTransaction {
         p.int(link.createdAt)
         p.int(link.updatedAt)
         p.bool(link.trackConversions)
+        p.text(bytes: LinkOptionsCodec.encode(link.options))
+        p.text(link.options?.externalId)
         try db.run("pgt_upsert_link", Self.upsertLinkSQL, p)
+        try putLinkTags(linkId: link.id, tagIds: link.options?.tagIds ?? [])
         invalidations.append(.link(host: link.domain, key: link.key))
     }
 

@@ -6,8 +6,8 @@ extension SQLiteTransaction {
     // MARK: links
 
     static let upsertLinkSQL = """
-        INSERT INTO links (\(linkColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+        INSERT INTO links (\(linkInsertColumns))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
         ON CONFLICT (id) DO UPDATE SET
             domain = excluded.domain, key = excluded.key, url = excluded.url, enabled = excluded.enabled,
             app_id = excluded.app_id, route = excluded.route, referral_code = excluded.referral_code,
@@ -15,7 +15,8 @@ extension SQLiteTransaction {
             has_preview = excluded.has_preview, preview_title = excluded.preview_title,
             preview_description = excluded.preview_description, preview_image_url = excluded.preview_image_url,
             created_at = excluded.created_at, updated_at = excluded.updated_at,
-            track_conversions = excluded.track_conversions
+            track_conversions = excluded.track_conversions, options = excluded.options,
+            external_id = excluded.external_id
         """
     static let selectLinkAddress = "SELECT domain, key FROM links WHERE id = ?1"
 
@@ -51,10 +52,17 @@ extension SQLiteTransaction {
                 s.bind(16, link.createdAt)
                 s.bind(17, link.updatedAt)
                 if let track = link.trackConversions { s.bind(18, track) } else { s.bindNull(18) }
+                if let options = LinkOptionsCodec.encode(link.options) {
+                    s.bindText(19, bytes: options)
+                } else {
+                    s.bindNull(19)
+                }
+                s.bind(20, link.options?.externalId)
             }
         } catch .missingReference {
             throw .missingReference(try domain(link.domain) == nil ? .domain : .app)
         }
+        try putLinkTags(linkId: link.id, tagIds: link.options?.tagIds ?? [])
         invalidations.append(.link(host: link.domain, key: link.key))
     }
 

@@ -97,6 +97,7 @@ struct CopyTable {
             [
                 ("hostname", .text), ("verified", .flag), ("deep_view_enabled", .flag), ("root_url", .text),
                 ("not_found_url", .text), ("created_at", .int), ("updated_at", .int), ("track_conversions", .flag),
+                ("pass_query", .flag),
             ]),
         CopyTable(
             "mobile_apps",
@@ -119,8 +120,16 @@ struct CopyTable {
                 ("app_id", .text), ("route", .text), ("referral_code", .text), ("metadata", .text),
                 ("dynamic_keys", .text), ("deep_view", .flag), ("has_preview", .flag), ("preview_title", .text),
                 ("preview_description", .text), ("preview_image_url", .text), ("created_at", .int),
-                ("updated_at", .int), ("track_conversions", .flag),
+                ("updated_at", .int), ("track_conversions", .flag), ("options", .text), ("external_id", .text),
             ]),
+        // Tags (issue 35), then the links' tags.
+        CopyTable(
+            "tags",
+            [
+                ("id", .text), ("name", .text), ("name_key", .text), ("color", .text), ("created_at", .int),
+                ("updated_at", .int),
+            ]),
+        CopyTable("link_tags", [("link_id", .text), ("tag_id", .text)]),
         CopyTable(
             "signing_keys",
             [
@@ -233,6 +242,7 @@ struct CopyTable {
                 ("id", .text), ("link_id", .text), ("app_id", .text), ("domain", .text), ("at", .int),
                 ("kind", .text), ("platform", .text), ("in_app_browser", .text), ("dynamic", .text),
                 ("source_hash", .bytes), ("os_version", .text), ("consumed_by_open", .text), ("country", .text),
+                ("variant", .int),
             ]),
         CopyTable(
             "open_events",

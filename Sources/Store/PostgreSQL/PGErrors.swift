@@ -12,6 +12,9 @@ enum PGErrors {
         "domains_pkey": .domain,
         "mobile_apps_pkey": .app,
         "links_pkey": .linkId,
+        "links_external_id": .externalId,
+        "tags_name_key": .tagName,
+        "tags_pkey": .tagId,
         "handoffs_pkey": .handoff,
         "secret_keys_key_hash": .secretKey,
         "secret_keys_pkey": .secretKeyId,
@@ -28,6 +31,7 @@ enum PGErrors {
     static let referenceNames: [String: StoreReference] = [
         "links_domain_fkey": .domain,
         "links_app_id_fkey": .app,
+        "link_tags_tag_id_fkey": .tag,
         "app_domains_hostname_fkey": .domain,
         "app_domains_app_id_fkey": .app,
     ]

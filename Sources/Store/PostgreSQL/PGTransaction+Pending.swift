@@ -7,9 +7,9 @@ import Model
 extension PGTransaction {
     static let insertClicksSQL = """
         INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
-                            os_version, country)
+                            os_version, country, variant)
         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::text[], $7::text[],
-                             $8::text[], $9::text[], $10::bytea[], $11::text[], $12::text[])
+                             $8::text[], $9::text[], $10::bytea[], $11::text[], $12::text[], $13::int8[])
         """
     static let insertHandoffsSQL = """
         INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,
@@ -170,7 +170,7 @@ extension PGTransaction {
 
     static func clickArrays(_ clicks: [Click]) -> PGParams {
         let n = clicks.count
-        var p = PGParams(capacity: 12)
+        var p = PGParams(capacity: 13)
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.id) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.linkId) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.appId) } }
@@ -183,6 +183,7 @@ extension PGTransaction {
         p.array(PGParams.byteaOID, count: n) { w in for c in clicks { w.bytes(c.sourceHash) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.osVersion) } }
         p.array(PGParams.textOID, count: n) { w in for c in clicks { w.text(c.country) } }
+        p.array(PGParams.int8OID, count: n) { w in for c in clicks { w.int(c.variant.map(Int64.init)) } }
         return p
     }
 

@@ -43,14 +43,15 @@ class SQLiteQueries: StoreReader {
     // MARK: domains
 
     static let domainColumns =
-        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions"
+        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions, pass_query"
     static let selectDomain = "SELECT \(domainColumns) FROM domains WHERE hostname = ?1"
     static let selectDomains = "SELECT \(domainColumns) FROM domains ORDER BY hostname"
 
     static func decodeDomain(_ s: SQLiteStatement) -> Domain {
         Domain(
             hostname: s.text(0), verified: s.bool(1), deepViewEnabled: s.bool(2), rootUrl: s.optionalText(3),
-            notFoundUrl: s.optionalText(4), trackConversions: s.bool(7), createdAt: s.int64(5), updatedAt: s.int64(6))
+            notFoundUrl: s.optionalText(4), trackConversions: s.bool(7), passQuery: s.bool(8), createdAt: s.int64(5),
+            updatedAt: s.int64(6))
     }
 
     func domain(_ hostname: String) throws(StoreError) -> Domain? {
@@ -128,9 +129,16 @@ class SQLiteQueries: StoreReader {
 
     // MARK: links (cached by readers)
 
-    static let linkColumns = """
+    /// The columns a link's write sets.
+    static let linkInsertColumns = """
         id, domain, key, url, enabled, app_id, route, referral_code, metadata, dynamic_keys, deep_view, \
-        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at, track_conversions
+        has_preview, preview_title, preview_description, preview_image_url, created_at, updated_at, track_conversions, \
+        options, external_id
+        """
+    /// What a read of a link selects: the written columns and its tags' ids (issue 35).
+    static let linkColumns = """
+        \(linkInsertColumns), \
+        (SELECT group_concat(tag_id, ' ') FROM link_tags WHERE link_tags.link_id = links.id)
         """
     static let selectLinkByKey = "SELECT \(linkColumns) FROM links WHERE domain = ?1 AND key = ?2"
 
@@ -155,10 +163,18 @@ class SQLiteQueries: StoreReader {
             s.bool(11)
             ? LinkPreview(title: s.optionalText(12), description: s.optionalText(13), imageUrl: s.optionalText(14))
             : nil
+        var options: LinkOptions?
+        if !s.isNull(18) {
+            options = try s.withBytes(18) { b throws(StoreError) in
+                try LinkOptionsCodec.decode(b, externalId: s.optionalText(19), tagIds: s.optionalText(20))
+            }
+        } else if !s.isNull(19) || !s.isNull(20) {
+            options = try LinkOptionsCodec.decode(nil, externalId: s.optionalText(19), tagIds: s.optionalText(20))
+        }
         return Link(
             id: s.text(0), domain: s.text(1), key: s.text(2), url: s.text(3), enabled: s.bool(4), mobile: mobile,
-            preview: preview, trackConversions: s.isNull(17) ? nil : s.bool(17), createdAt: s.int64(15),
-            updatedAt: s.int64(16))
+            preview: preview, trackConversions: s.isNull(17) ? nil : s.bool(17), options: options,
+            createdAt: s.int64(15), updatedAt: s.int64(16))
     }
 
     func link(host: String, key: String) throws(StoreError) -> Link? {

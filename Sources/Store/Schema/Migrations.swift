@@ -35,6 +35,7 @@ enum Migrations {
         Migration(version: 14, sql: SchemaV14.sql),
         Migration(version: 15, sql: SchemaV15.sql),
         Migration(version: 16, sql: SchemaV16.sql),
+        Migration(version: 17, sql: SchemaV17.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

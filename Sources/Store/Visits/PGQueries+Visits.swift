@@ -6,7 +6,7 @@ extension PGQueries {
     // MARK: clicks
 
     static let clickColumns =
-        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version, country"
+        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version, country, variant"
     /// Every day's partition is probed (`clicks_id`): for tools and tests, never a request path.
     static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = $1 LIMIT 1"
 
@@ -20,7 +20,8 @@ extension PGQueries {
         return Click(
             id: r.text(i, 0), linkId: r.text(i, 1), appId: r.optionalText(i, 2), domain: r.text(i, 3), at: r.int(i, 4),
             kind: kind, platform: platform, inAppBrowser: r.optionalText(i, 7), dynamic: dynamic,
-            sourceHash: r.optionalBytes(i, 9), osVersion: r.optionalText(i, 10), country: r.optionalText(i, 11))
+            sourceHash: r.optionalBytes(i, 9), osVersion: r.optionalText(i, 10), country: r.optionalText(i, 11),
+            variant: r.isNull(i, 12) ? nil : Int(r.int(i, 12)))
     }
 
     func click(id: String) throws(StoreError) -> Click? {

@@ -5,8 +5,8 @@ import Model
 extension PGTransaction {
     static let insertClickSQL = """
         INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
-                            os_version, country)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                            os_version, country, variant)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
         """
     static let insertHandoffSQL = """
         INSERT INTO handoffs (token_hash, click_id, app_id, platform, link_id, short_url, route, referral_code,
@@ -21,7 +21,7 @@ extension PGTransaction {
             pendingClicks.append(click)
         } else {
             try willQuery()
-            var p = PGParams(capacity: 12)
+            var p = PGParams(capacity: 13)
             p.text(click.id)
             p.text(click.linkId)
             p.text(click.appId)
@@ -34,6 +34,7 @@ extension PGTransaction {
             p.bytes(click.sourceHash)
             p.text(click.osVersion)
             p.text(click.country)
+            p.int(click.variant.map(Int64.init))
             try db.run("pgt_insert_click", Self.insertClickSQL, p)
         }
         counts.add(click)

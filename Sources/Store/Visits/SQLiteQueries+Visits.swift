@@ -6,7 +6,7 @@ extension SQLiteQueries {
     // MARK: clicks
 
     static let clickColumns =
-        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version, country"
+        "id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash, os_version, country, variant"
     static let selectClick = "SELECT \(clickColumns) FROM clicks WHERE id = ?1"
 
     static func decodeClick(_ s: SQLiteStatement) throws(StoreError) -> Click {
@@ -19,7 +19,8 @@ extension SQLiteQueries {
         return Click(
             id: s.text(0), linkId: s.text(1), appId: s.optionalText(2), domain: s.text(3), at: s.int64(4), kind: kind,
             platform: platform, inAppBrowser: s.optionalText(7), dynamic: dynamic, sourceHash: s.optionalBlob(9),
-            osVersion: s.optionalText(10), country: s.optionalText(11))
+            osVersion: s.optionalText(10), country: s.optionalText(11),
+            variant: s.isNull(12) ? nil : Int(s.int64(12)))
     }
 
     /// A scan of the clicks (they have no index on their id, decision 0010): for tools

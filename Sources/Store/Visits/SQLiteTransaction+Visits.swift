@@ -6,8 +6,8 @@ import Model
 extension SQLiteTransaction {
     static let insertClickSQL = """
         INSERT INTO clicks (id, link_id, app_id, domain, at, kind, platform, in_app_browser, dynamic, source_hash,
-                            os_version, country)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                            os_version, country, variant)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
         """
 
     func insertClick(_ click: Click) throws(StoreError) {
@@ -28,6 +28,7 @@ extension SQLiteTransaction {
             b.blob(10, click.sourceHash)
             b.text(11, click.osVersion)
             b.text(12, click.country)
+            b.int(13, click.variant.map(Int64.init))
         }
         counts.add(click)
         if let appId = click.appId, click.platform == .ios, let hash = click.sourceHash {

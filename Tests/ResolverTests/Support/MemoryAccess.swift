@@ -237,6 +237,10 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
         try mutate { found = $0.links.removeValue(forKey: id) != nil }
         return found
     }
+
+    /// The resolver's tests keep no tags.
+    func putTag(_ tag: Tag) throws(StoreError) {}
+    func deleteTag(id: String) throws(StoreError) -> Bool { false }
     func putSecretKey(_ key: SecretKeyRecord) throws(StoreError) {
         try mutate { (st: inout MemoryState) throws(StoreError) in
             if st.secretKeys.values.contains(where: { $0.keyHash == key.keyHash && $0.id != key.id }) {

@@ -6,6 +6,7 @@ import XCTest
 final class SQLiteContractTests: StoreTestCase {
     func testAnalytics() { runContract(AnalyticsContract.suite, on: self) }
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
+    func testLinkOptions() { runContract(LinkOptionsContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
     func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
@@ -18,6 +19,7 @@ final class SQLiteContractTests: StoreTestCase {
 final class PGContractTests: PGTestCase {
     func testAnalytics() { runContract(AnalyticsContract.suite, on: self) }
     func testCatalog() { runContract(CatalogContract.suite, on: self) }
+    func testLinkOptions() { runContract(LinkOptionsContract.suite, on: self) }
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
     func testClientClicks() { runContract(ClientClickContract.suite, on: self) }

@@ -25,6 +25,7 @@ enum SchemaFixtures {
         (14, v14),
         (15, v15),
         (16, v16),
+        (17, v17),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -653,5 +654,39 @@ enum SchemaFixtures {
                 ) WITHOUT ROWID;
                 INSERT INTO webhook_secret_keys VALUES ('wk_fixture', 1000);
                 PRAGMA user_version = 16;
+                """)
+
+    /// Version 17 (issue 35): a link's options, external id and tags; the click's variant;
+    /// the domain's `passQuery`. The fixture's link gets a rule, an external id and a tag.
+    static let v17 =
+        v16
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 16;",
+            with: """
+                ALTER TABLE links ADD COLUMN options TEXT;
+                ALTER TABLE links ADD COLUMN external_id TEXT;
+                CREATE UNIQUE INDEX links_external_id ON links(external_id) WHERE external_id IS NOT NULL;
+                CREATE TABLE tags (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    name_key TEXT NOT NULL UNIQUE,
+                    color TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE link_tags (
+                    link_id TEXT NOT NULL REFERENCES links(id) ON DELETE CASCADE,
+                    tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+                    PRIMARY KEY (link_id, tag_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_tags_tag ON link_tags(tag_id, link_id);
+                ALTER TABLE clicks ADD COLUMN variant INTEGER;
+                ALTER TABLE domains ADD COLUMN pass_query INTEGER NOT NULL DEFAULT 0;
+                UPDATE links SET options = '{"rules":[{"if":{"countries":["DE"]},"url":"https://example.com/de"}]}',
+                    external_id = 'crm-1' WHERE id = '\(linkId)';
+                INSERT INTO tags VALUES ('biq_tag_fixture', 'Fixture', 'fixture', 'teal', 1000, 1000);
+                INSERT INTO link_tags VALUES ('\(linkId)', 'biq_tag_fixture');
+                UPDATE clicks SET variant = 1 WHERE id = 'biq_clk_fixture';
+                PRAGMA user_version = 17;
                 """)
 }
