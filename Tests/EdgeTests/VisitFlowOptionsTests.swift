@@ -157,6 +157,16 @@ final class VisitFlowOptionsTests: XCTestCase {
         )
     }
 
+    func testALinkWithoutOptionsPassesTheQueryWhenItsDomainSays() throws {
+        serve(LinkOptions())
+        XCTAssertNil(store.links["go.example.com/invite"]?.options, "a plain link")
+        XCTAssertEqual(try XCTUnwrap(now(visit("/invite?a=1&bq_id=2"))).headers["location"], Self.webURL)
+        let passing = Domain(hostname: "go.example.com", verified: true, passQuery: true)
+        XCTAssertEqual(
+            try XCTUnwrap(now(visit("/invite?a=1&bq_id=2", domain: passing))).headers["location"],
+            Self.webURL + "?a=1")
+    }
+
     func testUTMNeverReachesTheStore() throws {
         serve(LinkOptions(utm: UTMParameters(source: "s"), passQuery: true), mobile: true)
         guard case .afterWrite(_, _, let success, let fallback) = visit("/invite?x=1", userAgent: Self.androidUA) else {

@@ -105,11 +105,15 @@ struct VisitFlow: Sendable {
             (try? store.app($0, loop: loop)) ?? nil
         }
         let now = clock()
-        // A link without options plans as before and reads nothing more (decision 0032).
+        // A link without options plans as before and reads nothing more (decision 0032);
+        // only its domain's `passQuery` can still carry the visitor's query on.
         guard let options = link.options else {
             let plan = VisitPlanner.plan(link: link, app: app, domain: domain, visitor: visitor)
+            let webURL =
+                domain.passQuery
+                ? WebDestination.compose(link.url, utm: nil, visitorQuery: request.query) : link.url
             return carryOut(
-                plan, link: link, app: app, visitor: visitor, webURL: link.url, cookie: nil, country: .none, request,
+                plan, link: link, app: app, visitor: visitor, webURL: webURL, cookie: nil, country: .none, request,
                 context, now: now, immediate, afterWrite)
         }
         // The country before the plan only when a rule names countries; else in the click.
