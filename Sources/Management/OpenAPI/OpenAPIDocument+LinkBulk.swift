@@ -14,30 +14,33 @@ extension OpenAPIDocument {
             "details": ["type": "object", "additionalProperties": true],
         ], optional: ["details"], description: "The error the item would have had alone (its status is the item's).")
 
-    /// A link's PATCH with the link's id (or `ext_` and its external id) beside it.
-    static let bulkPatchItem: JSONValue = {
-        let id: JSONValue = [
-            "type": "string", "minLength": 1, "description": "The link's id, or ext_ and its externalId.",
-        ]
-        let fields = [OpenAPIField("id", read: id, create: id, update: id)] + linkFields.filter { $0.name != "id" }
-        return fields.schema(.update, required: ["id"])
-    }()
-
     static let linkBulkSchemas: JSONValue = [
         "LinkBulkCreate": record([
-            "links": ["type": "array", "minItems": 1, "maxItems": 100, "items": schemaRef("LinkCreate")]
+            "links": [
+                "type": "array", "minItems": 1, "maxItems": 100,
+                "items": [
+                    "description":
+                        "A link as links.create takes it (LinkCreate). Each item is checked alone: a bad one is its own entry of the answer (422 there), not a refusal of the call."
+                ],
+            ]
         ]),
         "LinkBulkUpdate": record([
             "links": [
                 "type": "array", "minItems": 1, "maxItems": 100,
-                "items": bulkPatchItem,
+                "items": [
+                    "description":
+                        "The link's id (or ext_ and its externalId) as id, and the fields to change as links.update takes them (LinkUpdate). Each item is checked alone, as in links.bulkCreate."
+                ],
                 "description": "Each item: the link's id and the fields to change (as a PATCH of the link).",
             ]
         ]),
         "LinkBulkDelete": record([
             "ids": [
                 "type": "array", "minItems": 1, "maxItems": 100,
-                "items": ["type": "string", "minLength": 1, "description": "A link's id, or ext_ and its externalId."],
+                "items": [
+                    "description":
+                        "A link's id, or ext_ and its externalId. Each item is checked alone, as in links.bulkCreate."
+                ],
             ]
         ]),
         "LinkBulkResult": record([
