@@ -30,7 +30,7 @@ FLOOR = 2_000
 # Written after the answer, a desktop click may share a commit with the next one, or not,
 # as the writer's timing has it under valgrind (10 % apart from run to run): its writer
 # share is shown, not guarded. The durable cases, one commit each, guard the write path.
-UNGUARDED = {("desktop visit", "writer")}
+UNGUARDED = {("desktop visit", "writer"), ("desktop visit, options", "writer")}
 HOST = "go.example.test"
 UA = {
     "desktop": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
@@ -40,6 +40,23 @@ UA = {
             "Version/17.4 Mobile/15E148 Safari/604.1"),
 }
 PK = re.compile(r"publishable key \(shown once\):\s+(biqli_mobile_pk_[A-Za-z0-9_-]{64})")
+SK = re.compile(r"secret key \(shown once\):\s+(biqli_sk_[A-Za-z0-9_-]+)")
+# Issue 35: a link with the most a link can hold (20 rules, none of which a desktop visitor
+# in the demo matches, so every one is tried; 3 variants, drawn afresh on every visit since
+# the guard sends no cookie; UTM; the visitor's query) is to cost at most 8 % more on the
+# loop than the plain desktop visit, in the same run (shown; guarded once it holds).
+OPTIONS_LABEL = "desktop visit, options"
+OPTIONS_BUDGET = 0.08
+OPTIONS_LINK = {
+    "domain": HOST, "key": "routed", "url": "https://www.example.com/landing?src=edge",
+    "rules": [{"if": {"countries": ["BR", "PT"], "languages": [f"qa{chr(97 + i)}"], "platforms": ["ios", "android"],
+                      "devices": ["phone", "tablet"]}, "url": f"https://www.example.com/rule/{i}"}
+              for i in range(20)],
+    "variants": [{"url": "https://www.example.com/a", "weight": 34}, {"url": "https://www.example.com/b", "weight": 33},
+                 {"url": "https://www.example.com/c", "weight": 33}],
+    "utm": {"source": "guard", "medium": "bench", "campaign": "issue35", "term": "rules", "content": "variants"},
+    "passQuery": True,
+}
 TOKEN = re.compile(rb"biqli_token%3D(bqmh_[A-Za-z0-9_-]{43})")
 UNLIMITED = {f"BIQLI_EDGE_RATE_{k}": "10000000" for k in
              ("PER_APP", "PER_ADDRESS", "PER_INSTANCE", "PER_TOKEN", "INVALID_PER_ADDRESS")}
@@ -68,6 +85,12 @@ def measure(n):
                 break
             time.sleep(0.1)
         assert pk, "the demo did not print its publishable key"
+        sk = SK.search(open(edge.log_path).read()).group(1)
+        body = json.dumps(OPTIONS_LINK).encode()
+        made = conn.roundtrip(
+            f"POST /api/v1/links HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {sk}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+        assert made.startswith(b"HTTP/1.1 201"), made[:400]
         sent = [0]
 
         def opens(token):
@@ -90,6 +113,7 @@ def measure(n):
             ("resolver match", lambda: conn.roundtrip(opens(tokens.pop())), b"200"),
             ("resolver none", lambda: conn.roundtrip(opens(None)), b"200"),
             ("desktop visit", lambda: conn.roundtrip(visit("/invite", "desktop")), b"302"),
+            (OPTIONS_LABEL, lambda: conn.roundtrip(visit("/routed?ref=guard&page=2", "desktop")), b"302"),
         ]
         # Tokens for the matched opens, made before anything is counted (warm-ups included).
         for _ in range(n + 40):
@@ -106,7 +130,7 @@ def measure(n):
             for _ in range(n):
                 r = send()
                 assert r.startswith(b"HTTP/1.1 " + status), (label, r[:300])
-            time.sleep(1.0 if label == "desktop visit" else 0.3)
+            time.sleep(1.0 if label.startswith("desktop visit") else 0.3)
             edge.dump()
             parts[label] = part  # the part this dump closed
             part += 1
@@ -139,6 +163,13 @@ def main():
             guarded = was is not None and was >= FLOOR and (label, thread) not in UNGUARDED
             if guarded and now[thread] > was * (1 + TOLERANCE):
                 failures.append(f"{label} on the {thread}: {was} -> {now[thread]} instructions per request")
+    plain, routed = measured["desktop visit"]["loops"], measured[OPTIONS_LABEL]["loops"]
+    print(f"{OPTIONS_LABEL} against the plain desktop visit on the loops: {(routed - plain) / plain:+.1%} "
+          f"(at most {OPTIONS_BUDGET:+.0%})")
+    # Shown, not yet guarded: issue 35 is open and its composition is not yet within the
+    # budget (its closing note will make this a failure, as the other cases are).
+    if routed > plain * (1 + OPTIONS_BUDGET):
+        print(f"  not yet within the budget (issue 35): {routed} against {plain * (1 + OPTIONS_BUDGET):.0f}")
     if args.update:
         with open(BASELINE, "w") as f:
             json.dump({"tolerance": TOLERANCE, "requestsPerCase": args.requests,
@@ -151,7 +182,7 @@ def main():
         print("no baseline yet: run bench/guard.py --update")
         return 1
     if failures:
-        print("\nguard: a hot path grew by more than 3 %:")
+        print("\nguard: a hot path grew by more than its budget:")
         for f in failures:
             print("  " + f)
         print("If the cost is meant, run bench/guard.py --update and say why in the commit message.")
