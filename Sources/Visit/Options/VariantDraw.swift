@@ -27,18 +27,20 @@ public enum VariantDraw {
     /// builds nothing but its 8 characters (a small string, no allocation).
     public static func fingerprint(_ variants: [LinkVariant]) -> String {
         var hash: UInt32 = 0x811C_9DC5
-        @inline(__always) func mix(_ byte: UInt8) {
-            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
-        }
         for v in variants {
             var weight = max(v.weight, 0)
             repeat {
-                mix(UInt8(0x30 + weight % 10))
+                hash = (hash ^ UInt32(0x30 + weight % 10)) &* 0x0100_0193
                 weight /= 10
             } while weight > 0
-            mix(0x20)
-            for b in v.url.utf8 { mix(b) }
-            mix(0x0A)
+            hash = (hash ^ 0x20) &* 0x0100_0193
+            // The URL's bytes in place (a native string's storage): a plain loop over
+            // `utf8` went through the view's index, a dozen instructions a byte.
+            var url = v.url
+            url.withUTF8 { bytes in
+                for b in bytes { hash = (hash ^ UInt32(b)) &* 0x0100_0193 }
+            }
+            hash = (hash ^ 0x0A) &* 0x0100_0193
         }
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 8) { out in
