@@ -92,8 +92,12 @@ def make_older(edge, secret):
     """The store as a version before sealing left it (schema 15, the secret as made, no key
     registered) and the data directory without its key file. The edge is stopped."""
     os.remove(keys_file(edge))
-    statements = ["DROP INDEX webhook_outbox_tests", "DROP TABLE webhook_secret_keys",
-                  f"UPDATE webhook_endpoints SET secret = '{secret}'"]
+    # Schema 17 (a link's options) undone too: 16 is the step under test.
+    undo_17 = ["DROP TABLE link_tags", "DROP TABLE tags", "DROP INDEX links_external_id",
+               "ALTER TABLE links DROP COLUMN external_id", "ALTER TABLE links DROP COLUMN options",
+               "ALTER TABLE clicks DROP COLUMN variant", "ALTER TABLE domains DROP COLUMN pass_query"]
+    statements = undo_17 + ["DROP INDEX webhook_outbox_tests", "DROP TABLE webhook_secret_keys",
+                            f"UPDATE webhook_endpoints SET secret = '{secret}'"]
     if edge.database_url:
         for sql in statements + ["UPDATE biqli_schema SET version = 15, compatible_from = 1"]:
             backend.execute(edge.database_url, sql)
