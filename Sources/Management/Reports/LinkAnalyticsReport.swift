@@ -40,6 +40,9 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     /// the counts given reach back that far).
     public let totals: PeriodTotals
     public let previous: PeriodTotals
+    /// The period's totals per arm of the link's A/B test, by arm; empty for a link that
+    /// never had one.
+    public let variants: [VariantTotals]
 
     public init(firstDay: Int64, days: Int, counts: LinkAnalytics) {
         let platforms = Self.platforms
@@ -97,6 +100,8 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         self.revenueByDay = revenue
         self.totals = PeriodTotals(counts, days: dayRange)
         self.previous = PeriodTotals(counts, days: (firstDay - Int64(days))..<firstDay)
+        // Filled from the store's per-arm counts (issue 35, in progress).
+        self.variants = []
     }
 
     /// `none` and the `limit` sites with the most clicks; the others' clicks summed as
@@ -138,7 +143,7 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
             && a.referrers.elementsEqual(b.referrers, by: ==)
             && a.opensByDay == b.opensByDay && a.firstOpens == b.firstOpens && a.leadsByDay == b.leadsByDay
             && a.salesByDay == b.salesByDay && a.revenueByDay == b.revenueByDay && a.totals == b.totals
-            && a.previous == b.previous
+            && a.previous == b.previous && a.variants == b.variants
     }
 
     private static func columnTotals(_ rows: [[Int]], width: Int) -> [Int] {
