@@ -27,7 +27,8 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of `name`.
     public subscript(_ name: String) -> String? {
-        for f in fields where HTTPHeaders.namesEqual(f.name, name) { return f.value }
+        // By index: a for-in copied each field (two retains, two releases) to read its name.
+        for i in fields.indices where HTTPHeaders.namesEqual(fields[i].name, name) { return fields[i].value }
         return nil
     }
 

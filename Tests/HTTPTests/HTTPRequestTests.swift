@@ -29,6 +29,8 @@ final class HTTPRequestTests: XCTestCase {
         XCTAssertEqual(r.path, "/invite")
         XCTAssertEqual(r.query, "ref=a?b&x=1")
         XCTAssertNil(HTTPRequest(method: .get, target: "/x").query)
+        XCTAssertEqual(HTTPRequest(method: .get, target: "/é?q=ü&r").query, "q=ü&r")
+        XCTAssertEqual(HTTPRequest(method: .get, target: "/x?").query, "")
     }
 
     func testHeaderNamesCompareCaseInsensitively() {

@@ -92,8 +92,9 @@ enum ApplyCommand {
         out.append((dryRun ? "dry run of " : "applied ") + path + ":")
         out.append(line("domains", r.domains))
         out.append(line("mobile apps", r.mobileApps))
+        out.append(line("tags", r.tags))
         out.append(line("links", r.links))
-        let total = r.domains.total + r.mobileApps.total + r.links.total
+        let total = r.domains.total + r.mobileApps.total + r.tags.total + r.links.total
         if r.changes.isEmpty {
             out.append("Nothing to change: the \(total) object(s) of \(path) already match the store.")
         }

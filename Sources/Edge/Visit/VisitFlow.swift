@@ -28,6 +28,8 @@ struct VisitFlow: Sendable {
     let geoIP: GeoIPLookup?
     /// Each loop's classified user agents (touched only by that loop's thread).
     let visitors: PerLoop<VisitorCache>
+    /// Links' options prepared for their visits (`PreparedOptions`), per loop.
+    let preparedOptions: PerLoop<PreparedOptionsCache>
     /// A full disk fails every durable visit: one line per 10 s, not one per visit.
     let writeFailures: LogThrottle
 
@@ -54,6 +56,7 @@ struct VisitFlow: Sendable {
         self.sourceHasher = sourceHasher
         self.geoIP = geoIP
         self.visitors = PerLoop(count: loops) { VisitorCache() }
+        self.preparedOptions = PerLoop(count: loops) { PreparedOptionsCache() }
         self.writeFailures = LogThrottle("visit write failed", log: log)
     }
 
@@ -116,27 +119,35 @@ struct VisitFlow: Sendable {
                 plan, link: link, app: app, visitor: visitor, webURL: webURL, cookie: nil, country: .none, request,
                 context, now: now, immediate, afterWrite)
         }
+        // What every visit of this link computes alike, computed once per loop.
+        let prepared = preparedOptions.with(loop) { $0.prepared(options, of: link) }
         // The country before the plan only when a rule names countries; else in the click.
-        let country: String?? =
-            RuleMatcher.namesCountries(options.rules) ? .some(self.country(request, context)) : .none
+        let country: String?? = prepared.namesCountries ? .some(self.country(request, context)) : .none
         let facts = VisitFacts(
-            now: now, acceptLanguage: request.headers["accept-language"].map { $0[...] }, country: country ?? nil,
-            cookie: options.variants.isEmpty ? nil : request.headers["cookie"].map { $0[...] })
-        var random = SystemRandomNumberGenerator()
+            now: now,
+            acceptLanguage: prepared.namesLanguages ? request.headers["accept-language"].map { $0[...] } : nil,
+            country: country ?? nil,
+            cookie: options.variants.isEmpty ? nil : request.headers["cookie"].map { $0[...] }, prepared: prepared)
         let plan = VisitPlanner.plan(
-            link: link, app: app, domain: domain, visitor: visitor, facts: facts, random: &random)
+            link: link, app: app, domain: domain, visitor: visitor, facts: facts,
+            roll: {
+                var random = SystemRandomNumberGenerator()
+                return random.next()
+            })
         if case .expired = plan.answer {
             if let url = options.expiredUrl { return immediate(Self.redirect(url)) }
             return immediate(pages.linkExpired(acceptLanguage: request.headers["accept-language"]))
         }
-        let webURL = WebDestination.compose(
-            plan.web.url(in: link), utm: options.utm,
+        let webURL = prepared.destination(plan.web).with(
             visitorQuery: (options.passQuery ?? domain.passQuery) ? request.query : nil)
         var cookie: String?
         if plan.drewVariant, let arm = plan.variant {
-            cookie = VariantCookie.setCookie(
-                arm: arm, fingerprint: VariantDraw.fingerprint(options.variants), key: key,
-                secure: context.listener == .https)
+            // `Secure` when the visit came over HTTPS, to this listener or to a trusted
+            // proxy in front (`X-Forwarded-Proto`), as the console's cookies.
+            cookie = prepared.setCookie(
+                arm: arm,
+                secure: clients.isHTTPS(peer: context.peerAddress, listener: context.listener, headers: request.headers)
+            )
         }
         return carryOut(
             plan, link: link, app: app, visitor: visitor, webURL: webURL, cookie: cookie, country: country, request,
@@ -309,7 +320,8 @@ struct VisitFlow: Sendable {
     /// A redirect that also sets the variant's cookie when one was drawn.
     static func redirect(_ location: String, cookie: String?) -> HTTPResponse {
         guard let cookie else { return redirect(location) }
-        return HTTPResponse.redirect(302, to: location, extra: referrerPolicy + [("Set-Cookie", cookie)])
+        return HTTPResponse.redirect(
+            302, to: location, extra: [referrerPolicy[0], ("Set-Cookie", cookie)])
     }
 
     /// Seconds a visitor's browser is told to wait when the link cannot be read for now.

@@ -3,7 +3,7 @@ import Model
 import Store
 
 /// `apply FILE.json`: a declarative, idempotent import of
-/// `{"domains":[...], "mobileApps":[...], "links":[...]}`.
+/// `{"domains":[...], "mobileApps":[...], "tags":[...], "links":[...]}`.
 ///
 /// Each entry states the whole object in the API's create shape (omitted fields take
 /// their defaults) and is read by the API's own decoders and `CatalogWriter`, so the
@@ -11,8 +11,10 @@ import Store
 /// - a domain by `hostname`;
 /// - a Mobile App by `id` when given (a new app then gets this id, which keeps ids
 ///   stable across environments), else by `name` (which must then be unique);
+/// - a tag by `name`, ignoring case (as the API keeps names unique);
 /// - a link by `domain` + `key` (`key` is required here); its `mobile.appName` may name
-///   an app of the file or of the store instead of `mobile.appId`.
+///   an app of the file or of the store instead of `mobile.appId`, and its `tagNames`
+///   tags of the file or of the store instead of `tagIds`.
 ///
 /// Everything runs in one transaction: one broken entry and nothing is written. An
 /// entry equal to what is stored (timestamps aside) is left alone, so a second run
@@ -28,6 +30,7 @@ public struct CatalogImport {
     public struct Report: Sendable {
         public internal(set) var domains = Counts()
         public internal(set) var mobileApps = Counts()
+        public internal(set) var tags = Counts()
         public internal(set) var links = Counts()
         /// One line per change (`created link go.example.com/invite`).
         public internal(set) var changes: [String] = []
@@ -54,7 +57,9 @@ public struct CatalogImport {
         var report: Report
     }
 
-    static let sections: Set<String> = ["domains", "mobileApps", "links"]
+    /// In the order they are applied: a link may name the apps and tags before it.
+    static let sectionOrder = ["domains", "mobileApps", "tags", "links"]
+    static let sections = Set(sectionOrder)
 
     /// The file's document (up to 32 levels and 64 MiB).
     public static func parse(_ bytes: [UInt8]) throws(Unreadable) -> JSONValue {
@@ -94,6 +99,8 @@ public struct CatalogImport {
     var report = Report()
     /// App names of the file -> ids, for `mobile.appName`.
     var appIdsByName: [String: String] = [:]
+    /// Tag names of the file (lowercased) -> ids, for `tagNames`.
+    var tagIdsByName: [String: String] = [:]
     /// Names of the file's apps identified by name, each allowed once.
     var unpinnedNames: Set<String> = []
     /// Domain -> the index of the file's last app link on it: each such domain's AASA is
@@ -108,13 +115,13 @@ public struct CatalogImport {
 
     mutating func apply(_ document: JSONValue) {
         guard case .object(let members) = document else {
-            problems.add("(file)", "must hold a JSON object with domains, mobileApps and links arrays")
+            problems.add("(file)", "must hold a JSON object with domains, mobileApps, tags and links arrays")
             return
         }
         for (key, _) in members where !Self.sections.contains(key) {
-            problems.add(key, "is not a known section (domains, mobileApps, links)")
+            problems.add(key, "is not a known section (domains, mobileApps, tags, links)")
         }
-        for section in ["domains", "mobileApps", "links"] {
+        for section in Self.sectionOrder {
             guard let value = document[section] else { continue }
             guard case .array(let items) = value else {
                 problems.add(section, "must be an array")
@@ -126,6 +133,7 @@ public struct CatalogImport {
                     switch section {
                     case "domains": try domain(item)
                     case "mobileApps": try app(item)
+                    case "tags": try tag(item)
                     default:
                         if let domain = try link(item) { linkDomains[domain] = i }
                     }
@@ -228,6 +236,32 @@ public struct CatalogImport {
         }
     }
 
+    mutating func tag(_ json: JSONValue) throws {
+        let name = json["name"]?.stringValue
+        let existing = try name.flatMap { name in try tx.tags().first { $0.name.lowercased() == name.lowercased() } }
+        let decoded = try TagInput.decode(
+            json, id: existing?.id ?? Identifier.make(Identifier.tagPrefix), existing: existing, now: now)
+        if tagIdsByName[decoded.name.lowercased()] != nil {
+            throw ManagementError.invalid("name", "is used by another entry of this file (ignoring case)")
+        }
+        tagIdsByName[decoded.name.lowercased()] = decoded.id
+        if let existing {
+            var same = decoded
+            same.updatedAt = existing.updatedAt
+            if same == existing {
+                report.tags.unchanged += 1
+                return
+            }
+            _ = try TagOperations.save(decoded, tx)
+            report.tags.updated += 1
+            report.changes.append("updated tag \(decoded.name) (\(decoded.id))")
+        } else {
+            _ = try TagOperations.save(decoded, tx)
+            report.tags.created += 1
+            report.changes.append("created tag \(decoded.name) (\(decoded.id))")
+        }
+    }
+
     /// Stores the link unless it is unchanged; the domain when a link with an app was written.
     mutating func link(_ json: JSONValue) throws -> String? {
         guard case .object(var members) = json else { throw ManagementError.invalid("", "must be a JSON object") }
@@ -246,6 +280,22 @@ public struct CatalogImport {
             }
             mobile[nameIndex] = ("appId", .string(try appId(named: name)))
             members[index].1 = .object(mobile)
+        }
+        if let index = members.firstIndex(where: { $0.0 == "tagNames" }) {
+            if members.contains(where: { $0.0 == "tagIds" }) {
+                throw ManagementError.invalid("tagNames", "and tagIds are exclusive: give one")
+            }
+            guard case .array(let names) = members[index].1 else {
+                throw ManagementError.invalid("tagNames", "must be an array of tag names")
+            }
+            var ids: [JSONValue] = []
+            for (i, name) in names.enumerated() {
+                guard case .string(let name) = name else {
+                    throw ManagementError.invalid("tagNames[\(i)]", "must be a string")
+                }
+                ids.append(.string(try tagId(named: name, path: "tagNames[\(i)]")))
+            }
+            members[index] = ("tagIds", .array(ids))
         }
         let existing = try tx.link(host: domain, key: key)
         let id = existing?.id ?? Identifier.make(Identifier.linkPrefix)
@@ -266,6 +316,14 @@ public struct CatalogImport {
             report.changes.append("created link \(domain)/\(key)")
         }
         return decoded.mobile == nil ? nil : decoded.domain
+    }
+
+    func tagId(named name: String, path: String) throws -> String {
+        if let id = tagIdsByName[name.lowercased()] { return id }
+        guard let tag = try tx.tags().first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw ManagementError.invalid(path, "names no tag (\(name)): declare it in the file's tags")
+        }
+        return tag.id
     }
 
     func appId(named name: String) throws -> String {

@@ -11,17 +11,39 @@ public enum ClickIdParameter {
 
     /// `url` with `bq_id=<clickId>` at the end of its query.
     public static func append(to url: String, clickId: String) -> String {
-        let utf8 = url.utf8
-        let hash = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        let beforeFragment = utf8[..<hash]
-        let separator: String
-        if let question = beforeFragment.firstIndex(of: UInt8(ascii: "?")) {
-            // `?` alone or a query ending in `&` takes the pair as it is.
-            let query = beforeFragment[beforeFragment.index(after: question)...]
-            separator = query.isEmpty || query.last == UInt8(ascii: "&") ? "" : "&"
-        } else {
-            separator = "?"
+        // On the bytes in place, written once: every tracked visit makes one, and a
+        // destination with UTM parameters is a few hundred bytes long.
+        var url = url
+        var clickId = clickId
+        return url.withUTF8 { u in
+            clickId.withUTF8 { id in
+                let hash = u.firstIndex(of: UInt8(ascii: "#")) ?? u.count
+                var separator: UInt8?
+                if let question = u[..<hash].firstIndex(of: UInt8(ascii: "?")) {
+                    // `?` alone or a query ending in `&` takes the pair as it is.
+                    if question + 1 < hash && u[hash - 1] != UInt8(ascii: "&") { separator = UInt8(ascii: "&") }
+                } else {
+                    separator = UInt8(ascii: "?")
+                }
+                let count = u.count + (separator == nil ? 0 : 1) + name.utf8.count + 1 + id.count
+                return String(unsafeUninitializedCapacity: count) { out in
+                    var o = out.initialize(fromContentsOf: UnsafeBufferPointer(rebasing: u[..<hash]))
+                    if let separator {
+                        out[o] = separator
+                        o += 1
+                    }
+                    for b in name.utf8 {
+                        out[o] = b
+                        o += 1
+                    }
+                    out[o] = UInt8(ascii: "=")
+                    o += 1
+                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: id)
+                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(
+                        fromContentsOf: UnsafeBufferPointer(rebasing: u[hash...]))
+                    return o
+                }
+            }
         }
-        return String(Substring(beforeFragment)) + separator + name + "=" + clickId + String(Substring(utf8[hash...]))
     }
 }

@@ -9,11 +9,18 @@ public struct VisitFacts: Sendable {
     public var country: String?
     /// `Cookie`, read only for a link with variants.
     public var cookie: Substring?
+    /// The link's options as the caller prepared them (`PreparedOptionsCache`): the
+    /// variants' fingerprint and what the rules read come from there; nil: computed here.
+    public var prepared: PreparedOptions?
 
-    public init(now: Int64, acceptLanguage: Substring? = nil, country: String? = nil, cookie: Substring? = nil) {
+    public init(
+        now: Int64, acceptLanguage: Substring? = nil, country: String? = nil, cookie: Substring? = nil,
+        prepared: PreparedOptions? = nil
+    ) {
         self.now = now
         self.acceptLanguage = acceptLanguage
         self.country = country
         self.cookie = cookie
+        self.prepared = prepared
     }
 }

@@ -37,11 +37,20 @@ public enum VisitPlanner {
     public static func plan<R: RandomNumberGenerator>(
         link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, facts: VisitFacts, random: inout R
     ) -> VisitPlan {
+        plan(link: link, app: app, domain: domain, visitor: visitor, facts: facts, roll: { random.next() })
+    }
+
+    /// The same, `roll` giving a value uniform over all `UInt64` when a variant is drawn.
+    /// Not generic: the visit path calls it from another module, where a generic planner
+    /// ran unspecialized and copied its facts through their value witnesses.
+    public static func plan(
+        link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, facts: VisitFacts, roll: () -> UInt64
+    ) -> VisitPlan {
         guard let options = link.options else { return plan(link: link, app: app, domain: domain, visitor: visitor) }
         if LinkExpiry.isExpired(options, now: facts.now) { return VisitPlan(answer: .expired) }
         if !options.rules.isEmpty {
-            let language =
-                RuleMatcher.namesLanguages(options.rules) ? LanguagePreference.preferred(facts.acceptLanguage) : nil
+            let namesLanguages = facts.prepared?.namesLanguages ?? RuleMatcher.namesLanguages(options.rules)
+            let language = namesLanguages ? LanguagePreference.preferred(facts.acceptLanguage) : nil
             let ruleFacts = RuleMatcher.Facts(
                 platform: visitor.rulePlatform, device: visitor.device, language: language, country: facts.country)
             if let index = RuleMatcher.firstMatch(options.rules, ruleFacts) {
@@ -56,13 +65,13 @@ public enum VisitPlanner {
         var plan = plan(link: link, app: app, domain: domain, visitor: visitor)
         // Variants split the web visits of people (not HEAD, not bots' previews).
         if options.variants.count >= 2, plan.click != nil, case .redirect(.web) = plan.answer {
-            let fingerprint = VariantDraw.fingerprint(options.variants)
+            let fingerprint = facts.prepared?.fingerprint ?? VariantDraw.fingerprint(options.variants)
             if let kept = VariantCookie.arm(
                 cookieHeader: facts.cookie, fingerprint: fingerprint, count: options.variants.count)
             {
                 plan.web = .variant(kept)
             } else {
-                plan.web = .variant(VariantDraw.arm(options.variants, roll: random.next()))
+                plan.web = .variant(VariantDraw.arm(options.variants, roll: roll()))
                 plan.drewVariant = true
             }
         }
