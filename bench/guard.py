@@ -43,8 +43,9 @@ PK = re.compile(r"publishable key \(shown once\):\s+(biqli_mobile_pk_[A-Za-z0-9_
 SK = re.compile(r"secret key \(shown once\):\s+(biqli_sk_[A-Za-z0-9_-]+)")
 # Issue 35: a link with the most a link can hold (20 rules, none of which a desktop visitor
 # in the demo matches, so every one is tried; 3 variants, drawn afresh on every visit since
-# the guard sends no cookie; UTM; the visitor's query) is to cost at most 8 % more on the
-# loop than the plain desktop visit, in the same run (shown; guarded once it holds).
+# the guard sends no cookie, so the cookie is set on every visit; UTM; the visitor's query).
+# Guarded against its baseline like every case; also shown against the plain desktop visit
+# of the same run, next to issue 35's aim of 8 % more at most (not met: README, "Performance").
 OPTIONS_LABEL = "desktop visit, options"
 OPTIONS_BUDGET = 0.08
 OPTIONS_LINK = {
@@ -165,11 +166,9 @@ def main():
                 failures.append(f"{label} on the {thread}: {was} -> {now[thread]} instructions per request")
     plain, routed = measured["desktop visit"]["loops"], measured[OPTIONS_LABEL]["loops"]
     print(f"{OPTIONS_LABEL} against the plain desktop visit on the loops: {(routed - plain) / plain:+.1%} "
-          f"(at most {OPTIONS_BUDGET:+.0%})")
-    # Shown, not yet guarded: issue 35 is open and its composition is not yet within the
-    # budget (its closing note will make this a failure, as the other cases are).
+          f"(issue 35's aim: at most {OPTIONS_BUDGET:+.0%})")
     if routed > plain * (1 + OPTIONS_BUDGET):
-        print(f"  not yet within the budget (issue 35): {routed} against {plain * (1 + OPTIONS_BUDGET):.0f}")
+        print(f"  above issue 35's aim: {routed} against {plain * (1 + OPTIONS_BUDGET):.0f} (README, \"Performance\")")
     if args.update:
         with open(BASELINE, "w") as f:
             json.dump({"tolerance": TOLERANCE, "requestsPerCase": args.requests,

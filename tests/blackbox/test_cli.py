@@ -194,6 +194,22 @@ def test_apply_updates_what_changed_and_only_that(data):
     assert "domains     0 created, 0 updated, 2 unchanged" in out.stdout
 
 
+def test_apply_declares_tags_that_its_links_name(data):
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tags"] = [{"name": "Spring", "color": "green"}]
+    catalog["links"][1]["tagNames"] = ["spring"]
+    path = write(f"{data}/tags.json", catalog)
+    first = cli(["apply", path], data)
+    assert first.returncode == 0, first.stderr
+    assert "tags        1 created, 0 updated, 0 unchanged" in first.stdout
+    assert re.search(r"created tag Spring \(biq_tag_[0-9A-Z]{26}\)", first.stdout)
+    second = cli(["apply", path], data)
+    assert "Nothing to change" in second.stdout and "6 object(s)" in second.stdout
+    catalog["links"][1]["tagNames"] = ["Spring", "autumn"]
+    out = cli(["apply", write(f"{data}/unknown.json", catalog)], data)
+    assert out.returncode == 1 and "links[1].tagNames[1]: names no tag (autumn)" in out.stderr, out.stderr
+
+
 def test_apply_dry_run_writes_nothing(data):
     path = write(f"{data}/catalog.json", CATALOG)
     out = cli(["apply", "--dry-run", path], data)

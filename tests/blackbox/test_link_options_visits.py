@@ -127,6 +127,16 @@ def test_variants_split_1000_visits_by_weight_and_keep_a_returning_visitor(demo)
     assert recorded.count(1) == seen[1] + 5
 
 
+def test_the_variant_cookie_is_secure_behind_a_trusted_proxy_that_says_https(edge_factory):
+    edge = start_demo(edge_factory, env={"BIQLI_EDGE_TRUSTED_PROXIES": "127.0.0.1"})
+    new_link(edge, "abp", variants=[{"url": "https://a.example.com/", "weight": 50},
+                                    {"url": "https://b.example.com/", "weight": 50}])
+    # Plain HTTP to the edge, HTTPS to the proxy in front (which terminates TLS).
+    status, h, _ = visit(edge, "/abp", ua=UA_DESKTOP, tls=False, headers={"X-Forwarded-Proto": "https"})
+    assert status == 302 and h["set-cookie"].startswith("bq_v=")
+    assert [a.strip() for a in h["set-cookie"].split(";")][-1] == "Secure", h["set-cookie"]
+
+
 def test_an_edited_test_draws_every_visitor_afresh(demo):
     link = new_link(demo, "ab2", variants=[{"url": "https://a.example.com/", "weight": 50},
                                            {"url": "https://b.example.com/", "weight": 50}])
