@@ -85,7 +85,9 @@ final class InAppBrowserRecognitionTests: XCTestCase {
     }
 
     func testNewTokensComeBeforeTheRowsThatWouldShadowThem() {
-        func index(_ token: String) -> Int { UserAgentPatterns.inAppBrowsers.firstIndex { $0.token == token }! }
+        func index(_ token: String) -> Int {
+            UserAgentPatterns.inAppBrowsers.firstIndex { $0.token == token } ?? Int.max
+        }
         XCTAssertLessThan(index("fb_iab/messenger"), index("fb_iab"))
         XCTAssertLessThan(index("instagram"), index("metaiab"))
         XCTAssertLessThan(index("telegram-android/"), index("; wv)"))
