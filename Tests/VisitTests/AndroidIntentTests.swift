@@ -99,6 +99,31 @@ final class AndroidIntentTests: XCTestCase {
         XCTAssertEqual(pairs.first { $0[0] == "biqli_token" }.map { String($0[1]) }, token)
     }
 
+    func testPlayIntentIsItsDefinitionForAnyPlayURL() throws {
+        // The one-allocation writer against the definition, including a query that needs
+        // escapes (an operator item with a lone `%`, which the save-time check lets through).
+        let urls = [
+            PlayReferrer.url(app: app, token: token),
+            "https://play.google.com/store/apps/details?id=com.example.app&x=50%&referrer=biqli_token%3D" + token,
+            "https://play.google.com/store/apps/details",
+            "https://play.google.com/store/apps/details?",
+            "https://play.google.com/store/apps/details?id=a b&u=ü#frag",
+        ]
+        for url in urls {
+            let query = url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) } ?? ""
+            XCTAssertEqual(
+                PlayStoreIntent.url(playURL: url),
+                "intent://details?" + IntentURI.escapeData(query)
+                    + "#Intent;scheme=market;package=com.android.vending;S.browser_fallback_url="
+                    + PercentCoding.encode(url) + ";end", url)
+            XCTAssertEqual(try readPlayIntent(PlayStoreIntent.url(playURL: url)).2, url)
+        }
+        let lone = try readPlayIntent(PlayStoreIntent.url(playURL: urls[1]))
+        XCTAssertEqual(
+            lone.0.data, "market://details?id=com.example.app&x=50%25&referrer=biqli_token%3D" + token)
+        XCTAssertEqual(lone.1, "biqli_token=" + token)
+    }
+
     // MARK: (b) the app's own intent
 
     func testAppIntentCarriesTheShortLinkUnchanged() throws {

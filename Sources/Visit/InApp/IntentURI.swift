@@ -86,19 +86,21 @@ public struct IntentURI: Sendable, Equatable {
     /// Whether `escapeData` would return `data` unchanged.
     static func isClean(_ data: String) -> Bool {
         var text = data
-        return text.withUTF8 { b in
-            var i = 0
-            while i < b.count {
-                let c = b[i]
-                if c == UInt8(ascii: "%") {
-                    guard i + 2 < b.count, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
-                } else if !keptRaw(c) {
-                    return false
-                }
-                i += 1
+        return text.withUTF8 { isClean($0) }
+    }
+
+    static func isClean(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "%") {
+                guard i + 2 < b.count, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
+            } else if !keptRaw(c) {
+                return false
             }
-            return true
+            i += 1
         }
+        return true
     }
 
     private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)

@@ -24,23 +24,36 @@ public enum PlayStoreIntent {
     }
 
     /// The intent URI for a Play URL `PlayReferrer` built
-    /// (`https://play.google.com/store/apps/details?<query>`).
+    /// (`https://play.google.com/store/apps/details?<query>`). In one allocation when the
+    /// query needs no escape (always, for a URL `PlayReferrer` built): this runs on every
+    /// in-app Android visit.
     public static func url(playURL: String) -> String {
-        var query = Substring(playURL)
-        if let q = query.firstIndex(of: "?") { query = query[query.index(after: q)...] } else { query = "" }
-        let data = IntentURI.escapeData(String(query))
-        let fallback = PercentCoding.encode(playURL)
-        var out = ""
-        out.reserveCapacity(head.utf8.count + data.utf8.count + middle.utf8.count + fallback.utf8.count + 4)
-        out += head
-        out += data
-        out += middle
-        out += fallback
-        out += ";end"
-        return out
+        var url = playURL
+        return url.withUTF8 { u in
+            let q = u.firstIndex(of: UInt8(ascii: "?")).map { $0 + 1 } ?? u.count
+            let query = UnsafeBufferPointer(rebasing: u[q...])
+            guard IntentURI.isClean(query) else {
+                return head + IntentURI.escapeData(String(decoding: query, as: UTF8.self)) + middle
+                    + PercentCoding.encode(playURL) + tail
+            }
+            let count =
+                headBytes.count + query.count + middleBytes.count + PercentCoding.encodedCount(u) + tail.utf8.count
+            return String(unsafeUninitializedCapacity: count) { out in
+                var o = UnsafeMutableBufferPointer(rebasing: out[0...]).initialize(fromContentsOf: headBytes)
+                o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: query)
+                o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: middleBytes)
+                o = PercentCoding.encode(u, into: out, at: o)
+                o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: tailBytes)
+                return o
+            }
+        }
     }
 
     private static let head = "intent://details?"
     private static let middle =
         "#Intent;scheme=" + scheme + ";package=" + playStorePackage + ";S." + IntentURI.browserFallbackKey + "="
+    private static let tail = ";end"
+    private static let headBytes = Array(head.utf8)
+    private static let middleBytes = Array(middle.utf8)
+    private static let tailBytes = Array(tail.utf8)
 }
