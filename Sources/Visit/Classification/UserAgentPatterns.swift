@@ -93,11 +93,23 @@ enum UserAgentPatterns {
 
     /// In-app browsers. Checked in this order, first match wins: the app-specific tokens
     /// before the generic Android WebView marker, which they usually also carry.
+    ///
+    /// The tag is what a click records and what the link's analytics count
+    /// (`byInAppBrowser`): keep every tag as it is once released. The table of apps,
+    /// their tokens, sources and what breaks in each is `docs/in-app-browsers.md`.
+    /// Apps that open links in the default browser, a Custom Tab or an
+    /// `SFSafariViewController` (Gmail; X, LinkedIn, Snapchat and the Google app on
+    /// Android) send that browser's own UA and are rightly not tagged; Telegram's
+    /// in-app browser on iOS and Android sends a Safari or Chrome UA (only its Mini Apps
+    /// append `Telegram-Android/`).
     static let inAppBrowsers: [(token: String, tag: String)] = [
         ("instagram", "instagram"),
         ("barcelona", "threads"),
         ("fban/messengerforios", "messenger"),
         ("fban/orca-android", "messenger"),
+        ("fb_iab/messenger", "messenger"),
+        // Facebook for iOS since 2025: `... Safari/604.1 MetaIAB Facebook`, no FBAN.
+        ("metaiab", "facebook"),
         ("fban/", "facebook"),
         ("fbav/", "facebook"),
         ("fb_iab", "facebook"),
@@ -117,6 +129,8 @@ enum UserAgentPatterns {
         ("kakaotalk", "kakaotalk"),
         ("naver(inapp", "naver"),
         (" gsa/", "google"),
+        // Telegram for Android's Mini Apps (bot web views); never `TelegramBot`, a named bot above.
+        ("telegram-android/", "telegram"),
         ("; wv)", "webview"),
     ]
 

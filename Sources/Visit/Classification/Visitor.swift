@@ -21,7 +21,7 @@ public enum VisitorClass: Sendable, Equatable {
 public struct Visitor: Sendable, Equatable {
     public var kind: VisitorClass
     /// `facebook`, `instagram`, `tiktok`, `linkedin`, `snapchat`, `line`, `wechat`,
-    /// `twitter`, `threads`, `pinterest`, `messenger`, `google`, `kakaotalk`, `naver`,
+    /// `twitter`, `threads`, `pinterest`, `messenger`, `google`, `kakaotalk`, `naver`, `telegram`,
     /// `webview` (an unnamed Android or iOS WebView), or nil for a regular browser.
     /// Always nil for `.head` and `.bot`.
     public var inAppBrowser: String?
