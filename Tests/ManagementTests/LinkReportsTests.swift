@@ -108,7 +108,11 @@ final class LinkReportsTests: XCTestCase {
         XCTAssertEqual(c?["byPlatform"], ["ios": 2, "android": 2, "desktop": 1, "bot": 1])
         XCTAssertEqual(
             c?["byKind"],
-            ["android_redirect": 2, "deep_view": 2, "ios_fallback": 0, "desktop": 1, "preview_bot": 1])
+            [
+                "android_redirect": 2, "deep_view": 2, "ios_fallback": 0, "desktop": 1, "preview_bot": 1,
+                "play_intent": 0,
+                "app_intent": 0,
+            ])
         // `none` first, then the most used.
         XCTAssertEqual(c?["byInAppBrowser"], ["none": 3, "instagram": 2, "tiktok": 1])
         XCTAssertEqual(c?["byCountry"], ["unknown": 2, "DE": 3, "FR": 1])

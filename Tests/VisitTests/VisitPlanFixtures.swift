@@ -26,8 +26,14 @@ enum VisitPlanFixtures {
             fallbackUrl: fallbackUrl, probabilisticFallback: probabilistic)
     }
 
-    static func android(playStoreUrl: String? = nil) -> AndroidPlatform {
-        AndroidPlatform(packageName: "com.example.app", playStoreUrl: playStoreUrl)
+    static let fingerprint =
+        "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+
+    /// `appLinks`: with a signing fingerprint (its App Links set up).
+    static func android(playStoreUrl: String? = nil, appLinks: Bool = false) -> AndroidPlatform {
+        AndroidPlatform(
+            packageName: "com.example.app", sha256CertFingerprints: appLinks ? [fingerprint] : [],
+            playStoreUrl: playStoreUrl)
     }
 
     static func app(enabled: Bool = true, ios: IOSPlatform? = ios(), android: AndroidPlatform? = android())
@@ -45,6 +51,8 @@ enum VisitPlanFixtures {
     static let bot = Visitor(kind: .bot("Slackbot"))
     static let desktop = Visitor(kind: .desktop)
     static let android = Visitor(kind: .android)
+    /// Android inside Instagram's web view (decision 0033).
+    static let androidInApp = Visitor(kind: .android, inAppBrowser: "instagram")
     static let iphone = Visitor(kind: .ios(osVersion: "17.4"))
 
     /// The plan of a visit with the fixtures above unless told otherwise.

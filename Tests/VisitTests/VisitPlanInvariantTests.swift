@@ -34,14 +34,14 @@ final class VisitPlanInvariantTests: XCTestCase {
         var apps: [MobileApp?] = [nil]
         for enabled in [true, false] {
             for ios in iosPlatforms {
-                for android in [nil, F.android()] as [AndroidPlatform?] {
+                for android in [nil, F.android(), F.android(appLinks: true)] as [AndroidPlatform?] {
                     apps.append(F.app(enabled: enabled, ios: ios, android: android))
                 }
             }
         }
         let links = [F.link(mobile: false), F.link(deepView: false), F.link(deepView: true)]
         var all: [Case] = []
-        for visitor in [F.head, F.bot, F.desktop, F.android, F.iphone] {
+        for visitor in [F.head, F.bot, F.desktop, F.android, F.androidInApp, F.iphone] {
             for link in links {
                 for app in apps {
                     for domain in [F.domain(deepView: false), F.domain(deepView: true)] {
@@ -62,6 +62,8 @@ final class VisitPlanInvariantTests: XCTestCase {
                 "redirect(Visit.VisitTarget.web)", "redirect(Visit.VisitTarget.iosFallback)",
                 "redirect(Visit.VisitTarget.iosStore)", "preview(pageFallback: Visit.VisitTarget.web)",
                 "playStore(writeFallback: Visit.VisitTarget.playStore)",
+                "playIntent(writeFallback: Visit.VisitTarget.playStore)",
+                "appIntent(writeFallback: Visit.VisitTarget.playStore)",
                 "deepView(pageFallback: Visit.VisitTarget.web, writeFallback: Visit.VisitTarget.iosStore)",
                 "deepView(pageFallback: Visit.VisitTarget.iosFallback, writeFallback: Visit.VisitTarget.iosFallback)",
             ])
@@ -81,6 +83,17 @@ final class VisitPlanInvariantTests: XCTestCase {
             case .playStore:
                 XCTAssertEqual(plan.handoff, .android, "\(c)")
                 XCTAssertEqual(plan.click?.kind, .androidRedirect, "\(c)")
+                XCTAssertNil(c.visitor.inAppBrowser, "\(c)")
+            case .playIntent:
+                XCTAssertEqual(plan.handoff, .android, "\(c)")
+                XCTAssertEqual(plan.click?.kind, .playIntent, "\(c)")
+                XCTAssertNotNil(c.visitor.inAppBrowser, "\(c)")
+                XCTAssertEqual(c.app?.android?.sha256CertFingerprints, [], "\(c)")
+            case .appIntent:
+                XCTAssertEqual(plan.handoff, .android, "\(c)")
+                XCTAssertEqual(plan.click?.kind, .appIntent, "\(c)")
+                XCTAssertNotNil(c.visitor.inAppBrowser, "\(c)")
+                XCTAssertNotEqual(c.app?.android?.sha256CertFingerprints, [], "\(c)")
             case .deepView:
                 XCTAssertEqual(plan.handoff, .ios, "\(c)")
                 XCTAssertEqual(plan.click?.kind, .deepView, "\(c)")
@@ -111,7 +124,7 @@ final class VisitPlanInvariantTests: XCTestCase {
             switch c.plan.answer {
             case .redirect(let t): targets = [t]
             case .preview(let page): targets = [page]
-            case .playStore(let write): targets = [write]
+            case .playStore(let write), .playIntent(let write), .appIntent(let write): targets = [write]
             case .deepView(let page, let write): targets = [page, write]
             case .expired: targets = []
             }

@@ -78,8 +78,12 @@ final class VisitPlannerTests: XCTestCase {
         XCTAssertEqual(F.plan(F.android, app: F.app(android: F.android(playStoreUrl: "https://x.test/p"))), play)
     }
 
-    func testAndroidInAnInAppBrowserGetsTheSamePlan() {
-        XCTAssertEqual(F.plan(Visitor(kind: .android, inAppBrowser: "instagram")), F.plan(F.android))
+    /// With every escape turned off; with them, `VisitPlannerInAppTests` (decision 0033).
+    func testAndroidInAnInAppBrowserGetsTheSamePlanWithoutItsEscapes() {
+        XCTAssertEqual(
+            VisitPlanner.plan(
+                link: F.link(), app: F.app(), domain: F.domain(), visitor: F.androidInApp, inAppEscapes: []),
+            F.plan(F.android))
     }
 
     func testAndroidOfAWebOnlyLinkMakesADesktopClick() {

@@ -48,7 +48,8 @@ def test_visits_are_counted_by_day_platform_kind_and_in_app_browser(edge_factory
     c = body["clicks"]
     assert c["total"] == 7
     assert c["byPlatform"] == {"ios": 3, "android": 1, "desktop": 2, "bot": 1}
-    assert c["byKind"] == {"android_redirect": 1, "deep_view": 3, "ios_fallback": 0, "desktop": 2, "preview_bot": 1}
+    assert c["byKind"] == {"android_redirect": 1, "deep_view": 3, "ios_fallback": 0, "desktop": 2, "preview_bot": 1,
+                          "play_intent": 0, "app_intent": 0}
     assert c["byInAppBrowser"] == {"none": 5, "instagram": 2}
     assert c["byCountry"] == {"unknown": 7}, "no GeoIP database: every country unknown"
     assert c["daily"] == [{"day": today(), "total": 7, "byPlatform": c["byPlatform"]}]

@@ -55,22 +55,7 @@ def test_the_handoff_is_durable_when_the_play_redirect_arrives(demo):
         assert handoff(demo, token) is not None
 
 
-UA_INSTAGRAM_ANDROID = (
-    "Mozilla/5.0 (Linux; Android 13; SM-S918B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Version/4.0 Chrome/120.0.6099.144 Mobile Safari/537.36 Instagram 312.0.0.32.112 Android (33/13; 480dpi; "
-    "1080x2340; samsung; SM-S918B; dm3q; qcom; en_US; 548323757)")
-UA_FACEBOOK_ANDROID = (
-    "Mozilla/5.0 (Linux; Android 14; Pixel 7 Build/AP1A.240305.019; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/453.0.0.40.108;]")
-
-
-@pytest.mark.parametrize("ua,in_app", [(UA_INSTAGRAM_ANDROID, "instagram"), (UA_FACEBOOK_ANDROID, "facebook")],
-                         ids=["instagram", "facebook"])
-def test_android_in_app_browsers_get_the_play_redirect_and_are_tagged(demo, ua, in_app):
-    status, headers, _ = visit(demo, "/invite", ua=ua)
-    assert status == 302 and headers["location"].startswith(PLAY_PREFIX), (status, headers.get("location"))
-    c = click(demo, handoff(demo, referrer_token(headers["location"]))["click_id"])
-    assert (c["kind"], c["platform"], c["in_app_browser"]) == ("android_redirect", "android", in_app)
+# In-app web views on Android get intents instead (issue 36): test_in_app_android.py.
 
 
 def test_a_biqli_token_in_the_visit_query_never_reaches_the_referrer(demo):

@@ -180,7 +180,7 @@ struct VisitFlow: Sendable {
                 return immediate(Self.redirect(pageFallback.location(webURL: webURL, app: app)))
             }
             return immediate(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
-        case .playStore, .deepView:
+        case .playStore, .playIntent, .appIntent, .deepView:
             return durableVisit(
                 plan, link: link, app: app, visitor: visitor, webURL: webURL, country: country, request, context,
                 now: now, immediate, afterWrite)
@@ -217,6 +217,20 @@ struct VisitFlow: Sendable {
         case .playStore(let fallback):
             guard let android = app.android else { return immediate(Self.redirect(webURL)) }
             success = Self.redirect(PlayReferrer.url(app: android, token: token))
+            writeFallback = fallback
+        case .playIntent(let fallback), .appIntent(let fallback):
+            // An in-app web view (decision 0033): the Play Store app's intent with the same
+            // referrer, behind the app's own intent with the short link when planned so.
+            guard let android = app.android else { return immediate(Self.redirect(webURL)) }
+            let playIntent = PlayStoreIntent.url(playURL: PlayReferrer.url(app: android, token: token))
+            var location = playIntent
+            if case .appIntent = plan.answer {
+                let shortLink = "https://" + link.domain + request.target
+                location =
+                    (try? AppIntent.url(link: shortLink, packageName: android.packageName, fallbackURL: playIntent))
+                    ?? playIntent
+            }
+            success = Self.redirect(location)
             writeFallback = fallback
         case .deepView(let pageFallback, let fallback):
             guard

@@ -6,7 +6,9 @@ import Core
 /// `ManagementOpenAPITests` and the black-box test `test_management_openapi.py` keep it
 /// true to the routes and the answers.
 extension OpenAPIDocument {
-    static let clickKinds = ["android_redirect", "deep_view", "ios_fallback", "desktop", "preview_bot"]
+    static let clickKinds = [
+        "android_redirect", "deep_view", "ios_fallback", "desktop", "preview_bot", "play_intent", "app_intent",
+    ]
     static let clickPlatforms = ["ios", "android", "desktop", "bot"]
     static let matchTypes = ["exact_app_link", "exact_install_referrer", "exact_handoff", "probabilistic", "none"]
 

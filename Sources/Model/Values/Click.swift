@@ -7,6 +7,11 @@ public enum ClickKind: String, Sendable, Equatable, CaseIterable {
     case iosFallback = "ios_fallback"
     case desktop = "desktop"
     case previewBot = "preview_bot"
+    /// An Android visit from an in-app web view sent to the Play Store app by an intent
+    /// (decision 0033).
+    case playIntent = "play_intent"
+    /// An Android visit from an in-app web view sent to the app's own intent first.
+    case appIntent = "app_intent"
 }
 
 /// The visitor's platform as the classifier saw it.

@@ -12,15 +12,18 @@ public struct VisitFacts: Sendable {
     /// The link's options as the caller prepared them (`PreparedOptionsCache`): the
     /// variants' fingerprint and what the rules read come from there; nil: computed here.
     public var prepared: PreparedOptions?
+    /// The escapes from an in-app browser the operator allows this visit; nil: all.
+    public var inAppEscapes: Set<InAppEscape>?
 
     public init(
         now: Int64, acceptLanguage: Substring? = nil, country: String? = nil, cookie: Substring? = nil,
-        prepared: PreparedOptions? = nil
+        prepared: PreparedOptions? = nil, inAppEscapes: Set<InAppEscape>? = nil
     ) {
         self.now = now
         self.acceptLanguage = acceptLanguage
         self.country = country
         self.cookie = cookie
         self.prepared = prepared
+        self.inAppEscapes = inAppEscapes
     }
 }

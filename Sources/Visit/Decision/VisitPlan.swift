@@ -75,6 +75,16 @@ public enum VisitAnswer: Sendable, Equatable {
     /// `writeFallback`, without a token, when the click and the handoff cannot be written
     /// (decision 0011).
     case playStore(writeFallback: VisitTarget)
+    /// For an Android visitor in an in-app web view (which opens the Play *web page* for a
+    /// Play URL, losing the referrer): a 302 to an `intent:` URI that the Play Store app
+    /// opens with the same referrer (`PlayStoreIntent`, decision 0033); `writeFallback` as
+    /// for `playStore`.
+    case playIntent(writeFallback: VisitTarget)
+    /// For an Android visitor in an in-app web view, where App Links do not fire, of an
+    /// app whose App Links are set up (it has signing fingerprints): a 302 to the app's
+    /// own intent carrying the short link, falling back to the Play Store intent
+    /// (`AppIntent`, decision 0033); `writeFallback` as for `playStore`.
+    case appIntent(writeFallback: VisitTarget)
     /// The Deep View page: Continue copies the handoff URL, then opens the store. A 302 to
     /// `pageFallback`, recording nothing, when the page cannot be built (a store URL that
     /// is no `https:` URL); to `writeFallback`, without a token, when the click and the

@@ -20,8 +20,12 @@ public enum VisitPlanner {
     ///
     /// - Parameter app: the app `appToLoad` named, as looked up, disabled or not; nil when
     ///   it is gone or was not looked up.
-    public static func plan(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitPlan {
-        var plan = answer(link: link, app: app, domain: domain, visitor: visitor)
+    /// - Parameter inAppEscapes: the escapes from an in-app browser the operator allows
+    ///   this visit (`InAppEscapeSwitches`); nil: all of them.
+    public static func plan(
+        link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, inAppEscapes: Set<InAppEscape>? = nil
+    ) -> VisitPlan {
+        var plan = answer(link: link, app: app, domain: domain, visitor: visitor, inAppEscapes: inAppEscapes)
         // Conversion tracking: a click sent to the web destination takes its id along.
         if plan.click != nil, case .redirect(.web) = plan.answer, link.tracksConversions(on: domain) {
             plan.carriesClickId = true
@@ -46,7 +50,9 @@ public enum VisitPlanner {
     public static func plan(
         link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, facts: VisitFacts, roll: () -> UInt64
     ) -> VisitPlan {
-        guard let options = link.options else { return plan(link: link, app: app, domain: domain, visitor: visitor) }
+        guard let options = link.options else {
+            return plan(link: link, app: app, domain: domain, visitor: visitor, inAppEscapes: facts.inAppEscapes)
+        }
         if LinkExpiry.isExpired(options, now: facts.now) { return VisitPlan(answer: .expired) }
         if !options.rules.isEmpty {
             let namesLanguages = facts.prepared?.namesLanguages ?? RuleMatcher.namesLanguages(options.rules)
@@ -57,12 +63,13 @@ public enum VisitPlanner {
                 if options.rules[index].skipApp, let skipped = skipApp(link, app, domain, visitor, rule: index) {
                     return skipped
                 }
-                var plan = plan(link: link, app: app, domain: domain, visitor: visitor)
+                var plan = plan(
+                    link: link, app: app, domain: domain, visitor: visitor, inAppEscapes: facts.inAppEscapes)
                 plan.web = .rule(index)
                 return plan
             }
         }
-        var plan = plan(link: link, app: app, domain: domain, visitor: visitor)
+        var plan = plan(link: link, app: app, domain: domain, visitor: visitor, inAppEscapes: facts.inAppEscapes)
         // Variants split the web visits of people (not HEAD, not bots' previews).
         if options.variants.count >= 2, plan.click != nil, case .redirect(.web) = plan.answer {
             let fingerprint = facts.prepared?.fingerprint ?? VariantDraw.fingerprint(options.variants)
@@ -97,7 +104,9 @@ public enum VisitPlanner {
             carriesClickId: link.tracksConversions(on: domain), web: .rule(rule))
     }
 
-    private static func answer(link: Link, app: MobileApp?, domain: Domain, visitor: Visitor) -> VisitPlan {
+    private static func answer(
+        link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, inAppEscapes: Set<InAppEscape>?
+    ) -> VisitPlan {
         switch visitor.kind {
         case .head:
             return VisitPlan(answer: .redirect(.web))
@@ -106,8 +115,11 @@ public enum VisitPlanner {
         case .desktop:
             return VisitPlan(answer: .redirect(.web), click: PlannedClick(kind: .desktop, platform: .desktop))
         case .android:
-            guard let app, sendsToStore(link, app), case .some = app.android else {
+            guard let app, sendsToStore(link, app), let android = app.android else {
                 return VisitPlan(answer: .redirect(.web), click: PlannedClick(kind: .desktop, platform: .android))
+            }
+            if visitor.inAppBrowser != nil, let inApp = inAppAndroid(android, allowed: inAppEscapes) {
+                return inApp
             }
             return VisitPlan(
                 answer: .playStore(writeFallback: .playStore),
@@ -135,6 +147,23 @@ public enum VisitPlanner {
                 answer: .redirect(target),
                 click: PlannedClick(kind: .iosFallback, platform: .ios, sourceHash: sourceHash))
         }
+    }
+
+    /// An Android visitor inside an in-app web view (decision 0033): App Links do not fire
+    /// there and a Play URL opens Play's web page, so the app's own intent first when its
+    /// App Links are set up (it has signing fingerprints), else the Play Store app's
+    /// intent, each as the operator allows; nil: today's Play redirect.
+    private static func inAppAndroid(_ android: AndroidPlatform, allowed: Set<InAppEscape>?) -> VisitPlan? {
+        let answer: VisitAnswer
+        let kind: ClickKind
+        if !android.sha256CertFingerprints.isEmpty, allowed?.contains(.appIntent) ?? true {
+            (answer, kind) = (.appIntent(writeFallback: .playStore), .appIntent)
+        } else if allowed?.contains(.playIntent) ?? true {
+            (answer, kind) = (.playIntent(writeFallback: .playStore), .playIntent)
+        } else {
+            return nil
+        }
+        return VisitPlan(answer: answer, click: PlannedClick(kind: kind, platform: .android), handoff: .android)
     }
 
     /// A mobile visitor goes to the store only from a mobile-enabled link whose app is
