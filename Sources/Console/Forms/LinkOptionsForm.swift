@@ -37,17 +37,13 @@ struct LinkOptionsForm: Sendable, Equatable {
             let row = VariantRow(form, index: i)
             if !row.isBlank { variants.append(row) }
         }
-        let ruleRows = Int(form.text("ruleRows")) ?? 0
-        let variantRows = Int(form.text("variantRows")) ?? 0
-        blankRules = Self.blank(shown: ruleRows, filled: rules.count, max: LinkOptions.maxRules, least: 1)
+        let add = form.text("add")
+        blankRules = Self.blank(
+            shown: Int(form.text("ruleRows")) ?? 0, filled: rules.count, max: LinkOptions.maxRules, least: 1,
+            adding: add == "rule")
         blankVariants = Self.blank(
-            shown: variantRows, filled: variants.count, max: LinkOptions.variantCount.upperBound,
-            least: max(1, 2 - variants.count))
-        switch form.text("add") {
-        case "rule": blankRules = min(blankRules + 1, LinkOptions.maxRules - rules.count)
-        case "variant": blankVariants = min(blankVariants + 1, LinkOptions.variantCount.upperBound - variants.count)
-        default: break
-        }
+            shown: Int(form.text("variantRows")) ?? 0, filled: variants.count,
+            max: LinkOptions.variantCount.upperBound, least: max(1, 2 - variants.count), adding: add == "variant")
         utm = Self.utmNames.map { form.text("utm_" + $0) }
         passQuery = ["on", "off"].contains(form.text("passQuery")) ? form.text("passQuery") : ""
         expiresAt = form.text("expiresAt")
@@ -73,9 +69,11 @@ struct LinkOptionsForm: Sendable, Equatable {
     }
 
     /// The blank rows to show again: as many as were shown beyond the filled ones (at
-    /// least `least`), within `max` rows in all.
-    private static func blank(shown: Int, filled: Int, max: Int, least: Int) -> Int {
-        Swift.max(0, Swift.min(Swift.max(shown - filled, least), max - filled))
+    /// least `least`), or one more than that when `adding` (the page then has one more row
+    /// than it had), within `max` rows in all.
+    private static func blank(shown: Int, filled: Int, max: Int, least: Int, adding: Bool) -> Int {
+        let wanted = adding ? Swift.max(shown - filled, 0) + 1 : Swift.max(shown - filled, least)
+        return Swift.max(0, Swift.min(wanted, max - filled))
     }
 
     /// Every field as the API's body states it (null: none).

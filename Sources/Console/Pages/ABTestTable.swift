@@ -27,14 +27,14 @@ enum ABTestTable {
                 """
         }
         return """
-            <h3 id="ab-test">A/B test</h3>
+            <div id="ab-test-section"><h3 id="ab-test">A/B test</h3>
             <table id="ab-table" class="ab"><caption>Each variant over the last \(String(days)) UTC days, against A (the control)</caption>
             <thead><tr><th scope="col">Variant</th><th scope="col">URL</th><th scope="col" class="number">Weight</th>\
             <th scope="col" class="number">Clicks</th><th scope="col" class="number">Leads</th>\
             <th scope="col" class="number">Sales</th><th scope="col" class="number">Revenue</th>\
             <th scope="col" class="number">Conversion rate</th><th scope="col">Against A</th></tr></thead>
             <tbody>\(rows)</tbody></table>
-            \(assumptions)
+            \(assumptions)</div>
             """
     }
 
