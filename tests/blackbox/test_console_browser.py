@@ -537,6 +537,8 @@ def test_the_link_options_editor_the_tags_page_and_the_ab_table(browser, site):
     assert rows[1][1] == "https://www.example.com/b" and rows[1][2] == "50\xa0%", rows
     assert exists(b, "#ab-assumptions")
     audit(b, "link-ab-test")
+    from browser import ARTIFACTS
+    assert by_id(b, "ab-test-section").screenshot(os.path.join(ARTIFACTS, "console-link-ab-table.png"))
     b.open_console(f"/console/links/{made['id']}/edit")
     assert by_id(b, "rule-1-countries").get_attribute("value") == "CH"
     audit(b, "link-edit-options")

@@ -264,23 +264,24 @@ def test_six_weeks_of_traffic_fill_every_page(workspace):
     shoot(b, "link-form-error")
 
 
-def element_png(b, selector, pad=16):
-    """The part of the page around `selector`, for a README picture of one table or form."""
-    b.js("document.querySelector(arguments[0]).scrollIntoView();", selector)
+def element_png(b, selector, until=None, pad=16):
+    """The part of the page around `selector` (down to the end of `until`), for a README
+    picture of one table or part of a form."""
     x, y, w, h = b.js("""const r = document.querySelector(arguments[0]).getBoundingClientRect();
-        return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];""", selector)
+        const e = document.querySelector(arguments[1] || arguments[0]).getBoundingClientRect();
+        return [r.left + window.scrollX, r.top + window.scrollY, r.width, e.bottom - r.top];""", selector, until)
     shot = b.cdp("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": {
         "x": max(0, x - pad), "y": max(0, y - pad), "width": w + 2 * pad, "height": h + 2 * pad, "scale": 1}})
     return base64.b64decode(shot["data"])
 
 
-def shoot_part(b, name, selector):
+def shoot_part(b, name, selector, until=None):
     audit(b, name)
     out = os.environ.get("BIQLI_CONSOLE_SCREENSHOTS")
     if out and name in README_PAGES:
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, f"console-{name}.png"), "wb") as f:
-            f.write(element_png(b, selector))
+            f.write(element_png(b, selector, until))
 
 
 def test_an_ab_test_with_conversions_and_the_editor_of_its_options(workspace):
@@ -308,7 +309,7 @@ def test_an_ab_test_with_conversions_and_the_editor_of_its_options(workspace):
         if rng.random() < rates[arm]:
             server.lead(click_id=click, event_name="Sign up", customer_external_id=f"cus_ab_{n}")
     b.open_console(f"/console/links/{link['id']}/edit")
-    shoot_part(b, "link-options", "#rules")
+    shoot_part(b, "link-options", "#rules", "#utm")
     b.open_console(f"/console/links/{link['id']}?days=7")
     rows = table_rows(b, "ab-table")
     assert [row[0] for row in rows] == ["A (control)", "B"], rows

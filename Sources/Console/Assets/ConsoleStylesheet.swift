@@ -106,6 +106,7 @@ enum ConsoleStylesheet {
         fieldset.row > legend { font-weight: 600; padding: 0 .35rem 0 0; }
         .row-fields { display: flex; flex-wrap: wrap; gap: 0 1.25rem; align-items: flex-start; }
         .row-fields .field { min-width: 12rem; }
+        fieldset.variant .row-fields .field:first-child { flex: 1 1 24rem; }
         fieldset.choices { border: 0; margin: 0 0 1.1rem; padding: 0; }
         fieldset.choices > legend { font-weight: 600; padding: 0; }
         .check { display: inline-flex; align-items: center; gap: .3rem; margin: .2rem 1rem .2rem 0; }
