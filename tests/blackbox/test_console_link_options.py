@@ -188,6 +188,13 @@ def test_an_edit_keeps_the_options_it_does_not_change_and_what_the_form_does_not
         assert after[name] == link[name], name
     assert after["url"] == "https://example.com/new"
 
+    # "Add a rule" on the edit form: one more row, the link unchanged.
+    status, _, page = b.get(f"/console/links/{link['id']}/edit")
+    assert 'name="ruleRows" value="2"' in page
+    status, _, page = b.post(f"/console/links/{link['id']}", form_of(page) + [("add", "rule")])
+    assert status == 200 and 'name="ruleRows" value="3"' in page and 'id="rule-2-url"' in page
+    assert console.api.get(f"/api/v1/links/{link['id']}").json["updatedAt"] == after["updatedAt"]
+
     # Emptying the rules and unchecking the tag removes them, and only them.
     status, _, page = b.get(f"/console/links/{link['id']}/edit")
     fields = [(k, v) for k, v in form_of(page) if not k.startswith("rule-0-") and k != "tagIds"]
