@@ -38,6 +38,8 @@ enum LinkFormPage {
             \(m.otherErrors.map { "<p class=\"form-error\">\($0)</p>" as HTML })</div>
             """
         let cancel = m.editing.map { ConsolePaths.link($0.id) } ?? ConsolePaths.links
+        // The form's first submit button is a hidden "Save link": Enter in a field submits
+        // with it, not with "Add a rule" (decision 0032, as built: the console).
         let main: HTML = """
             <h1>\(title)</h1>
             \(summary)
