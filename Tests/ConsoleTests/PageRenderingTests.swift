@@ -32,7 +32,7 @@ final class PageRenderingTests: XCTestCase {
         return [
             "/console/", "/console/links", "/console/links?q=inv", "/console/links/new", link, link + "?days=7",
             link + "/edit", link + "/delete", "/console/apps", "/console/apps/\(ConsoleHarness.appId)",
-            "/console/domains", "/console/nowhere",
+            "/console/domains", "/console/tags", "/console/nowhere",
         ]
     }
 

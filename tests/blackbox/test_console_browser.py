@@ -473,3 +473,75 @@ def test_a_hostile_page_cannot_lock_the_operator_out_of_sign_in(browser, site):
         assert exists(b, 'form[action="/console/sign-out"]')
     finally:
         attack.close()
+
+
+# ---------------------------------------------------------------- issue 35: link options, tags, the A/B test
+
+
+def test_the_link_options_editor_the_tags_page_and_the_ab_table(browser, site):
+    """The tags page makes a tag; the link form adds a rule row without script, shows the API's
+    error beside the rule's countries, saves on Enter in a field, and the link's page has the
+    A/B table; each page passes axe."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    b = browser
+    sign_in(b, site.edge.secret_key)
+    name = "tag-" + uuid.uuid4().hex[:6]
+    b.open_console("/console/tags")
+    by_id(b, "name").send_keys(name)
+    Select(by_id(b, "color")).select_by_value("purple")
+    by_id(b, "create-tag").click()
+    wait_for(lambda: path_of(b) == "/console/tags" and name in b.driver.page_source, "the new tag in the list")
+    tag = next(t for t in api(site.edge, "GET", "/tags")["data"] if t["name"] == name)
+    assert "Purple" in b.js("return document.getElementById(arguments[0]).textContent;", f"tag-{tag['id']}")
+    audit(b, "tags")
+
+    key = "ab-" + uuid.uuid4().hex[:8]
+    b.open_console("/console/links/new")
+    Select(b.driver.find_element("css selector", "#link-form select[name=domain]")).select_by_value(DEMO_HOST)
+    for field, value in (("key", key), ("url", "https://www.example.com/ab"), ("rule-0-countries", "DE, AT"),
+                         ("rule-0-url", "https://www.example.com/dach")):
+        by_id(b, field).send_keys(value)
+    b.js("document.querySelectorAll('script').forEach(s => s.remove());")  # the button needs no script
+    by_id(b, "add-rule").click()
+    wait_for(lambda: exists(b, "#rule-1-url"), "a second rule row")
+    assert by_id(b, "rule-0-countries").get_attribute("value") == "DE, AT", "what was typed is kept"
+    assert link_by_key(site, key) is None, "adding a row saves nothing"
+    for field, value in (("rule-1-countries", "Germany"), ("rule-1-url", "https://www.example.com/ios"),
+                         ("variant-0-url", "https://www.example.com/a"), ("variant-0-weight", "50"),
+                         ("variant-1-url", "https://www.example.com/b"), ("variant-1-weight", "50"),
+                         ("utm_source", "newsletter")):
+        by_id(b, field).send_keys(value)
+    for box in ("rule-1-platforms-ios", f"tag-{tag['id']}"):
+        by_id(b, box).click()
+    by_id(b, "save-link").click()
+    wait_for(lambda: exists(b, "#rule-1-countries-error"), "the rule's error beside its countries")
+    assert status_of(b) == 422
+    field = by_id(b, "rule-1-countries")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == "rule-1-countries-error"
+    assert "rules[1].if.countries[0]" in by_id(b, "rule-1-countries-error").text
+    assert by_id(b, "rule-1-platforms-ios").is_selected() and by_id(b, f"tag-{tag['id']}").is_selected()
+    audit(b, "link-form-options-error")
+
+    field.clear()
+    field.send_keys("CH")
+    field.send_keys(Keys.ENTER)  # the form's first submit button is "Save link", not "Add a rule"
+    wait_for(lambda: re.fullmatch(r"/console/links/biq_lnk_[0-9A-Z]{26}", path_of(b)), "the new link's page")
+    made = link_by_key(site, key)
+    assert [r["if"].get("countries") for r in made["rules"]] == [["DE", "AT"], ["CH"]], made["rules"]
+    assert made["rules"][1]["if"]["platforms"] == ["ios"] and made["tagIds"] == [tag["id"]]
+    assert [v["weight"] for v in made["variants"]] == [50, 50] and made["utm"]["source"] == "newsletter"
+    rows = table_rows(b, "ab-table")
+    assert [row[0] for row in rows] == ["A (control)", "B"], rows
+    assert rows[1][1] == "https://www.example.com/b" and rows[1][2] == "50\xa0%", rows
+    assert exists(b, "#ab-assumptions")
+    audit(b, "link-ab-test")
+    from browser import ARTIFACTS
+    assert by_id(b, "ab-test-section").screenshot(os.path.join(ARTIFACTS, "console-link-ab-table.png"))
+    b.open_console(f"/console/links/{made['id']}/edit")
+    assert by_id(b, "rule-1-countries").get_attribute("value") == "CH"
+    audit(b, "link-edit-options")
+    b.open_console(f"/console/links?tagId={tag['id']}")
+    assert [row[0] for row in table_rows(b, "links")] == [f"https://{DEMO_HOST}/{key}"]
+    audit(b, "links-by-tag")

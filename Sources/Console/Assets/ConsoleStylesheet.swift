@@ -97,6 +97,37 @@ enum ConsoleStylesheet {
             align-items: start; }
         .breakdowns table { width: 100%; } .breakdowns tbody th { overflow-wrap: anywhere; }
         details.days { margin: 1rem 0; } details.days summary { cursor: pointer; font-weight: 600; }
+        input[type="number"], input[type="datetime-local"] { font: inherit; padding: .4rem .5rem;
+          border: 1px solid var(--muted); border-radius: 4px; background: var(--paper); color: var(--ink); }
+        input[type="number"] { max-width: 8rem; }
+        fieldset.options { border: 1px solid var(--line); border-radius: 6px; margin: 1.5rem 0; padding: .75rem 1rem; }
+        fieldset.options > legend { font-weight: 700; padding: 0 .35rem; }
+        fieldset.row { border: 0; border-top: 1px solid var(--line); margin: .75rem 0 0; padding: .5rem 0 0; }
+        fieldset.row > legend { font-weight: 600; padding: 0 .35rem 0 0; }
+        .row-fields { display: flex; flex-wrap: wrap; gap: 0 1.25rem; align-items: flex-start; }
+        .row-fields .field { min-width: 12rem; }
+        fieldset.variant .row-fields .field:first-child { flex: 1 1 24rem; }
+        fieldset.choices { border: 0; margin: 0 0 1.1rem; padding: 0; }
+        fieldset.choices > legend { font-weight: 600; padding: 0; }
+        .check { display: inline-flex; align-items: center; gap: .3rem; margin: .2rem 1rem .2rem 0; }
+        .check label { font-weight: 400; }
+        div.check { margin-bottom: .75rem; }
+        .default-action { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
+        .tag { display: inline-block; padding: 0 .5rem; border: 1px solid; border-radius: 999px; font-size: .8125rem;
+          color: var(--ink); margin: 0 .25rem .15rem 0; }
+        .swatch { display: inline-block; width: .9rem; height: .9rem; border-radius: 3px; margin-right: .35rem;
+          vertical-align: -.1rem; }
+        .tag-gray { background: #eaeef2; border-color: #6e7781; } .swatch.tag-gray { background: #6e7781; }
+        .tag-red { background: #ffebe9; border-color: #cf222e; } .swatch.tag-red { background: #cf222e; }
+        .tag-orange { background: #fff1e5; border-color: #bc4c00; } .swatch.tag-orange { background: #bc4c00; }
+        .tag-yellow { background: #fff8c5; border-color: #9a6700; } .swatch.tag-yellow { background: #9a6700; }
+        .tag-green { background: #dafbe1; border-color: #1a7f37; } .swatch.tag-green { background: #1a7f37; }
+        .tag-teal { background: #d7f5f0; border-color: #0e7490; } .swatch.tag-teal { background: #0e7490; }
+        .tag-blue { background: #ddf4ff; border-color: #0969da; } .swatch.tag-blue { background: #0969da; }
+        .tag-purple { background: #fbefff; border-color: #8250df; } .swatch.tag-purple { background: #8250df; }
+        .tag-pink { background: #ffeff7; border-color: #bf3989; } .swatch.tag-pink { background: #bf3989; }
+        table.ab td.verdict { font-weight: 600; }
+        .ab-assumptions { color: var(--muted); font-size: .875rem; max-width: 48rem; }
         .sign-in { max-width: 28rem; }
         @media (max-width: 40rem) { main { padding: 1rem; } th, td { padding: .35rem .4rem; } }
         """#

@@ -31,6 +31,11 @@ struct FormBody: Sendable, Equatable {
         return nil
     }
 
+    /// Every value of `name`, in the order sent: a group of checkboxes sharing a name.
+    func values(_ name: String) -> [String] {
+        pairs.filter { $0.0 == name }.map(\.1)
+    }
+
     /// The value of `name` with surrounding spaces removed ("" when absent): what a text
     /// field of a form means.
     func text(_ name: String) -> String {

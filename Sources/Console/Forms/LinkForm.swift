@@ -2,8 +2,9 @@ import Core
 import Management
 import Model
 
-/// The link form's six fields (`domain`, `key`, `url`, `app`, `route`, `title`) and how
-/// they become the body of the API's create or merge patch, so that the API's rules
+/// The link form's six fields (`domain`, `key`, `url`, `app`, `route`, `title`), its
+/// options (`LinkOptionsForm`: rules, variants, UTM, expiry, tags...), and how they become
+/// the body of the API's create or merge patch, so that the API's rules
 /// (`WorkspaceOperations`) judge them; and how the API's field paths come back to them.
 struct LinkForm: Sendable, Equatable {
     static let fields = ["domain", "key", "url", "app", "route", "title"]
@@ -17,6 +18,7 @@ struct LinkForm: Sendable, Equatable {
     var route = ""
     /// The link preview's title; empty: none.
     var title = ""
+    var options = LinkOptionsForm()
 
     init() {}
 
@@ -27,6 +29,7 @@ struct LinkForm: Sendable, Equatable {
         app = form.text("app")
         route = form.text("route")
         title = form.text("title")
+        options = LinkOptionsForm(form)
     }
 
     /// The form of an existing link.
@@ -37,6 +40,7 @@ struct LinkForm: Sendable, Equatable {
         app = link.mobile?.appId ?? ""
         route = link.mobile?.route ?? ""
         title = link.preview?.title ?? ""
+        options = LinkOptionsForm(link.options)
     }
 
     /// The body of `POST /api/v1/links`. An empty key is left out (the API makes one);
@@ -52,12 +56,13 @@ struct LinkForm: Sendable, Equatable {
             out.append(("mobile", .object(mobile)))
         }
         if !title.isEmpty { out.append(("preview", .object([("title", .string(title))]))) }
-        return out
+        return out + options.createFields
     }
 
     /// The merge patch of `PATCH /api/v1/links/{id}` that makes `current` say what the
     /// form says, keeping what the form does not show (metadata, dynamic keys, referral
-    /// code, the preview's description and image, the enabled switch).
+    /// code, the preview's description and image, the enabled switch); an option is sent
+    /// only when the form changes it.
     func patch(of current: Link) -> [(String, JSONValue)] {
         var out: [(String, JSONValue)] = [
             ("domain", .string(domain)), ("key", .string(key)), ("url", .string(url)),
@@ -81,7 +86,7 @@ struct LinkForm: Sendable, Equatable {
             let keepsMore = preview.description != nil || preview.imageUrl != nil
             out.append(("preview", keepsMore ? .object([("title", .null)]) : .null))
         }
-        return out
+        return out + options.patch(of: current.options)
     }
 
     /// The form field an API field path belongs to (`mobile.route` -> `route`); nil for
@@ -92,7 +97,7 @@ struct LinkForm: Sendable, Equatable {
         case "mobile", "mobile.appId": return "app"
         case "mobile.route": return "route"
         case "preview", "preview.title": return "title"
-        default: return nil
+        default: return LinkOptionsForm.field(of: apiField)
         }
     }
 

@@ -6,17 +6,24 @@ import Store
 
 /// The links: list, form, create, page, edit, enable and disable, delete, QR code.
 extension Console {
-    /// `GET /console/links?q=&domain=&after=`.
+    /// `GET /console/links?q=&domain=&tagId=&after=`.
+    /// `tagId`: the links of one tag (not with a key search or a domain).
     func linksPage(_ request: ConsoleRequest, csrf: String, _ reader: any CatalogReading & LinkReading & ConsoleReading)
         throws -> HTTPResponse
     {
         let q = request.query.text("q")
         let domain = request.query.text("domain")
+        let tagId = request.query.text("tagId")
         let after = request.query["after"].flatMap { $0.isEmpty ? nil : $0 }
         let limit = configuration.pageSize
         var problem: String?
         var rows: [Link] = []
-        if q.isEmpty {
+        let tags = try reader.tags()
+        if !tagId.isEmpty && (!q.isEmpty || !domain.isEmpty) {
+            problem = LinkKeySearch.tagRule
+        } else if !tagId.isEmpty {
+            rows = try reader.links(tagId: tagId, after: after, limit: limit + 1)
+        } else if q.isEmpty {
             rows = try reader.links(domain: domain.isEmpty ? nil : domain, after: after, limit: limit + 1)
         } else if LinkKeySearch.isSearchable(q) {
             // Results come in key order: the page goes on after the key of the link named
@@ -31,20 +38,26 @@ extension Console {
         let model = LinksPage.Model(
             links: page,
             appNames: Dictionary(try reader.apps().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }),
-            domains: try reader.domains().map(\.hostname), q: q, domain: domain, after: after,
+            domains: try reader.domains().map(\.hostname), tags: tags, q: q, domain: domain, tagId: tagId,
+            after: after,
             next: rows.count > limit ? page.last?.id : nil, queryProblem: problem)
         return LinksPage.render(model, csrf: csrf)
     }
 
     /// `GET /console/links/new`.
-    func newLinkPage(csrf: String, _ reader: any CatalogReading) throws -> HTTPResponse {
+    func newLinkPage(csrf: String, _ reader: any CatalogReading & LinkReading) throws -> HTTPResponse {
         LinkFormPage.render(try formModel(LinkForm(), editing: nil, reader), csrf: csrf)
     }
 
     /// `POST /console/links`: the API's create; a refusal shows the form again (422)
     /// with the API's messages, a success goes to the link's page.
-    func createLink(_ request: ConsoleRequest, csrf: String) -> ConsoleAnswer {
+    func createLink(_ request: ConsoleRequest, csrf: String, _ reader: any CatalogReading & LinkReading) throws
+        -> ConsoleAnswer
+    {
         let form = LinkForm(request.form ?? FormBody(pairs: []))
+        if Self.addsRow(request) {
+            return .response(LinkFormPage.render(try formModel(form, editing: nil, reader), csrf: csrf))
+        }
         let fields = form.createFields
         let now = environment.now()
         return write(request, { tx in try WorkspaceOperations.createLink(fields, now: now, tx) }) {
@@ -67,7 +80,8 @@ extension Console {
             link: link, appName: try link.mobile.flatMap { try reader.app($0.appId)?.name },
             report: try WorkspaceOperations.linkAnalytics(link: link.id, days: days, now: now, reader),
             clicks: try reader.recentClicks(link: link.id, limit: configuration.recentRows),
-            opens: try reader.recentOpenEvents(link: link.id, limit: configuration.recentRows))
+            opens: try reader.recentOpenEvents(link: link.id, limit: configuration.recentRows),
+            tags: link.options?.tagIds.isEmpty == false ? try reader.tags() : [])
         return LinkPage.render(model, csrf: csrf)
     }
 
@@ -78,8 +92,14 @@ extension Console {
     }
 
     /// `POST /console/links/{id}`: the API's merge patch of what the form shows.
-    func updateLink(_ id: String, _ request: ConsoleRequest, csrf: String) -> ConsoleAnswer {
+    func updateLink(_ id: String, _ request: ConsoleRequest, csrf: String, _ reader: any CatalogReading & LinkReading)
+        throws -> ConsoleAnswer
+    {
         let form = LinkForm(request.form ?? FormBody(pairs: []))
+        if Self.addsRow(request) {
+            guard let link = try reader.link(id: id) else { return .response(MessagePage.notFound(csrf: csrf)) }
+            return .response(LinkFormPage.render(try formModel(form, editing: link, reader), csrf: csrf))
+        }
         let now = environment.now()
         return write(
             request,
@@ -135,18 +155,24 @@ extension Console {
 
     // MARK: helpers
 
-    private func formModel(_ form: LinkForm, editing: Link?, _ reader: any CatalogReading) throws -> LinkFormPage.Model
+    /// "Add a rule" or "Add a variant": the form again with one more row, nothing saved.
+    static func addsRow(_ request: ConsoleRequest) -> Bool {
+        !(request.form?.text("add").isEmpty ?? true)
+    }
+
+    private func formModel(_ form: LinkForm, editing: Link?, _ reader: any CatalogReading & LinkReading) throws
+        -> LinkFormPage.Model
     {
         LinkFormPage.Model(
             form: form, editing: editing, domains: try reader.domains().map(\.hostname),
-            apps: try reader.apps().map { (id: $0.id, name: $0.name) })
+            apps: try reader.apps().map { (id: $0.id, name: $0.name) }, tags: try reader.tags())
     }
 
     /// After a create or an update: the link's page, or the form again with the API's
     /// messages by field (422).
     private func saved(
         _ result: Result<Link, WriteError<ConsoleRefusal>>, form: LinkForm, editing: Link?, csrf: String,
-        _ reader: any CatalogReading
+        _ reader: any CatalogReading & LinkReading
     ) -> HTTPResponse {
         switch result {
         case .success(let link):
@@ -173,6 +199,7 @@ extension Console {
 /// of other characters can match nothing and is said so instead of asked of the store.
 enum LinkKeySearch {
     static let rule = "Search by the start of a key: letters, digits, - and _ (at most 64)."
+    static let tagRule = "Filter by a tag, or search by key and domain: not both at once."
 
     static func isSearchable(_ q: String) -> Bool {
         q.utf8.count <= 64

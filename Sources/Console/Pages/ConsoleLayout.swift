@@ -7,12 +7,13 @@ import Templates
 enum ConsoleLayout {
     /// The navigation's sections.
     enum Section: CaseIterable {
-        case overview, links, customers, apps, domains, webhooks, settings
+        case overview, links, tags, customers, apps, domains, webhooks, settings
 
         var title: String {
             switch self {
             case .overview: return "Overview"
             case .links: return "Links"
+            case .tags: return "Tags"
             case .customers: return "Customers"
             case .apps: return "Mobile apps"
             case .domains: return "Domains"
@@ -25,6 +26,7 @@ enum ConsoleLayout {
             switch self {
             case .overview: return ConsolePaths.overview
             case .links: return ConsolePaths.links
+            case .tags: return ConsolePaths.tags
             case .customers: return ConsolePaths.customers
             case .apps: return ConsolePaths.apps
             case .domains: return ConsolePaths.domains

@@ -5,7 +5,10 @@ import Templates
 /// `GET /console/links/new` and `/console/links/{id}/edit`: one form for both, posted to
 /// `/console/links` (create) or `/console/links/{id}` (update). After a refusal it comes
 /// back with what was typed and the API's message under each field it concerns
-/// (`<p class="field-error" id="<field>-error">`, the field `aria-invalid`).
+/// (`<p class="field-error" id="<field>-error">`, the field `aria-invalid`). The link's
+/// options (rules, A/B test, UTM, query, expiry, tags, external id) follow
+/// (`LinkOptionsFields`); "Add a rule" and "Add a variant" post the form and get it back
+/// with one more row, without saving (no script needed).
 enum LinkFormPage {
     struct Model {
         var form: LinkForm
@@ -14,6 +17,8 @@ enum LinkFormPage {
         var domains: [String]
         /// (id, name) of every Mobile App.
         var apps: [(id: String, name: String)]
+        /// The workspace's tags, to check on the link.
+        var tags: [Tag] = []
         var errors: [String: String] = [:]
         /// Messages about no field of the form.
         var otherErrors: [String] = []
@@ -33,17 +38,21 @@ enum LinkFormPage {
             \(m.otherErrors.map { "<p class=\"form-error\">\($0)</p>" as HTML })</div>
             """
         let cancel = m.editing.map { ConsolePaths.link($0.id) } ?? ConsolePaths.links
+        // The form's first submit button is a hidden "Save link": Enter in a field submits
+        // with it, not with "Add a rule" (decision 0032, as built: the console).
         let main: HTML = """
             <h1>\(title)</h1>
             \(summary)
             <form id="link-form" method="post" action="\(action)" novalidate>
             <input type="hidden" name="csrf" value="\(csrf)">
+            <button type="submit" class="default-action" tabindex="-1" aria-hidden="true">Save link</button>
             \(field("domain", "Domain", control: select("domain", domainOptions, m.errors), m.errors))
             \(field("key", "Key", control: input("key", m.form.key, type: "text", m.errors, hint: true), m.errors, hint: m.editing == nil ? "The path after the domain: letters, digits, - and _. Leave it empty for a random one." : "The path after the domain: letters, digits, - and _."))
             \(field("url", "Destination URL", control: input("url", m.form.url, type: "url", m.errors), m.errors))
             \(field("app", "Mobile app", control: select("app", appOptions, m.errors), m.errors))
             \(field("route", "In-app route", control: input("route", m.form.route, type: "text", m.errors, hint: true), m.errors, hint: "Where the app opens, such as /invite/accepted; needed with an app."))
             \(field("title", "Preview title", control: input("title", m.form.title, type: "text", m.errors, hint: true), m.errors, hint: "Optional: the title link previews show."))
+            \(LinkOptionsFields.render(m.form.options, tags: m.tags, m.errors))
             <div class="actions"><button type="submit" id="save-link" class="primary">Save link</button>\
             <a href="\(cancel)">Cancel</a></div>
             </form>
@@ -51,7 +60,7 @@ enum LinkFormPage {
         return ConsoleLayout.page(status: status, title: title, section: .links, csrf: csrf, main: main)
     }
 
-    private static func field(
+    static func field(
         _ name: String, _ label: String, control: HTML, _ errors: [String: String], hint: String? = nil
     )
         -> HTML
@@ -62,13 +71,14 @@ enum LinkFormPage {
     }
 
     /// The error's id when the field has one, else the hint's (when it has one).
-    private static func describedBy(_ name: String, _ errors: [String: String], hint: Bool) -> HTML {
+    static func describedBy(_ name: String, _ errors: [String: String], hint: Bool) -> HTML {
         if errors[name] != nil { return " aria-invalid=\"true\" aria-describedby=\"\(name)-error\"" }
         return hint ? " aria-describedby=\"\(name)-hint\"" : .empty
     }
 
-    private static func input(
-        _ name: String, _ value: String, type: String, _ errors: [String: String], hint: Bool = false
+    static func input(
+        _ name: String, _ value: String, type: String, _ errors: [String: String], hint: Bool = false,
+        step: Bool = false
     )
         -> HTML
     {
@@ -77,7 +87,7 @@ enum LinkFormPage {
         let autocomplete: HTML = type == "text" ? " autocomplete=\"off\"" : .empty
         return """
             <input id="\(name)" name="\(name)" type="\(type)" value="\(value)"\(autocomplete) \
-            spellcheck="false"\(describedBy(name, errors, hint: hint))>
+            spellcheck="false"\(step ? " step=\"1\"" : "" as HTML)\(describedBy(name, errors, hint: hint))>
             """
     }
 
@@ -87,7 +97,7 @@ enum LinkFormPage {
 
     /// The options, `selected` marked; a value not among them (typed before it was
     /// deleted) is kept as an option so that the form says what was sent.
-    private static func options(_ items: [(String, String)], selected: String, empty: String?) -> HTML {
+    static func options(_ items: [(String, String)], selected: String, empty: String?) -> HTML {
         var list: [HTML] = []
         if let empty {
             list.append(

@@ -20,6 +20,8 @@ enum LinkPage {
         var report: LinkAnalyticsReport
         var clicks: [Click]
         var opens: [OpenEvent]
+        /// The workspace's tags (the link's are named by id).
+        var tags: [Tag] = []
     }
 
     static let platformNames: [VisitorPlatform: String] = [
@@ -96,6 +98,7 @@ enum LinkPage {
             <p>\(Format.count(report.clickTotal)) clicks (preview bots included) and \(Format.count(report.openTotal)) app opens \
             (\(Format.count(report.firstOpens)) first opens) in the last \(report.days) UTC days; installs are first opens \
             with a match.</p>
+            \(ABTestTable.render(variants: link.options?.variants ?? [], totals: report.variants, days: report.days))
             <h3 id="clicks">Clicks by platform</h3>
             <figure id="clicks-chart">\(clicksChart.svg(id: "clicks-chart-svg", description: "Stacked bars of the clicks of each UTC day by platform; the table under Clicks per day has the numbers."))\
             <figcaption>\(clicksChart.legend())</figcaption></figure>
@@ -149,6 +152,7 @@ enum LinkPage {
             <dt>Mobile app</dt><dd>\(app)</dd>
             <dt>Status</dt><dd id="link-status">\(status)</dd>
             <dt>Preview title</dt><dd>\(link.preview?.title ?? "none")</dd>
+            \(optionFacts(m))
             <dt>Created</dt><dd>\(Format.time(link.createdAt))</dd>
             <dt>Updated</dt><dd>\(Format.time(link.updatedAt))</dd>
             <dt>ID</dt><dd><code>\(link.id)</code></dd>
@@ -181,6 +185,38 @@ enum LinkPage {
             <th scope="col" class="number">Sales</th>\(head)</tr></thead>
             <tbody>\(rows)</tbody></table>
             """
+    }
+
+    /// What decision 0032's fields add, when the link has them.
+    private static func optionFacts(_ m: Model) -> HTML {
+        guard let o = m.link.options else { return .empty }
+        var out: [HTML] = []
+        if !o.tagIds.isEmpty {
+            let names: [HTML] = o.tagIds.map { id in m.tags.first { $0.id == id }.map { TagBadge.badge($0) } ?? "\(id)"
+            }
+            out.append("<dt>Tags</dt><dd id=\"link-tags\">\(names)</dd>")
+        }
+        if !o.rules.isEmpty {
+            out.append("<dt>Routing rules</dt><dd>\(Format.count(o.rules.count)) (the form lists them)</dd>")
+        }
+        if !o.variants.isEmpty {
+            out.append("<dt>A/B test</dt><dd><a href=\"#ab-test\">\(Format.count(o.variants.count)) variants</a></dd>")
+        }
+        if let utm = o.utm {
+            out.append(
+                "<dt>UTM</dt><dd><code>\(utm.parameters.map { $0.0 + "=" + $0.1 }.joined(separator: "&"))</code></dd>")
+        }
+        if let pass = o.passQuery {
+            out.append("<dt>Visitor's query</dt><dd>\(pass ? "passed on" : "not passed")</dd>")
+        }
+        if let expiresAt = o.expiresAt {
+            let then: HTML = o.expiredUrl.map { "then to <span class=\"url\">\($0)</span>" } ?? "then a 410 page"
+            out.append("<dt>Expires</dt><dd id=\"link-expiry\">\(Format.time(expiresAt)), \(then)</dd>")
+        }
+        if let externalId = o.externalId {
+            out.append("<dt>External ID</dt><dd><code>\(externalId)</code></dd>")
+        }
+        return HTML.join(out)
     }
 
     private static func periodNav(_ id: String, days: Int) -> HTML {

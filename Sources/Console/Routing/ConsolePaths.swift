@@ -13,6 +13,7 @@ enum ConsolePaths {
     static let settings = LocalURL("/console/settings")!
     static let webhooks = LocalURL("/console/webhooks")!
     static let customers = LocalURL("/console/customers")!
+    static let tags = LocalURL("/console/tags")!
     static let mainContent = LocalURL("#main")!
 
     static func link(_ id: String) -> LocalURL { path("/console/links/", id) }
@@ -22,6 +23,8 @@ enum ConsolePaths {
     static func deleteLink(_ id: String) -> LocalURL { path("/console/links/", id, "/delete") }
     static func qrCode(_ id: String) -> LocalURL { path("/console/links/", id, "/qr.svg") }
     static func linkDays(_ id: String, _ days: Int) -> LocalURL { path("/console/links/", id, "?days=\(days)") }
+    static func tag(_ id: String) -> LocalURL { path("/console/tags/", id) }
+    static func deleteTag(_ id: String) -> LocalURL { path("/console/tags/", id, "/delete") }
     static func app(_ id: String) -> LocalURL { path("/console/apps/", id) }
     /// A customer's page by its external ID (an erased one's is `erased_<id>`).
     static func customer(_ externalId: String) -> LocalURL { path("/console/customers/", externalId) }
@@ -33,9 +36,11 @@ enum ConsolePaths {
     static func webhook(_ id: String) -> LocalURL { path("/console/webhooks/", id) }
     static func testWebhook(_ id: String) -> LocalURL { path("/console/webhooks/", id, "/test") }
 
-    /// `/console/links` with the list's query (`q`, `domain`, `after`), empty ones left out.
-    static func linkList(q: String, domain: String, after: String?) -> LocalURL {
+    /// `/console/links` with the list's query (`q`, `domain`, `tagId`, `after`), empty ones
+    /// left out.
+    static func linkList(q: String, domain: String, tagId: String = "", after: String?) -> LocalURL {
         var parts: [String] = []
+        if !tagId.isEmpty { parts.append("tagId=" + FormBody.encode(tagId)) }
         if !q.isEmpty { parts.append("q=" + FormBody.encode(q)) }
         if !domain.isEmpty { parts.append("domain=" + FormBody.encode(domain)) }
         if let after { parts.append("after=" + FormBody.encode(after)) }

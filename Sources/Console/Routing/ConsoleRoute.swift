@@ -11,6 +11,7 @@ enum ConsoleRoute: Equatable {
     case setEnabled(String, Bool)
     case confirmDelete(String), delete(String)
     case qrCode(String)
+    case tags, createTag, updateTag(String), deleteTag(String)
     case apps, app(String), rotateKeys(String)
     case domains
     case customers, customer(String)
