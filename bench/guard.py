@@ -38,7 +38,15 @@ UA = {
                 "Mobile Safari/537.36"),
     "ios": ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
             "Version/17.4 Mobile/15E148 Safari/604.1"),
+    # Instagram's Android web view: the demo app has App Links, so the app's intent with the
+    # Play Store app's intent inside it (issue 36: within 5 % of the Android visit).
+    "android-in-app": ("Mozilla/5.0 (Linux; Android 13; SM-S918B Build/TP1A.220624.014; wv) AppleWebKit/537.36 "
+                       "(KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.144 Mobile Safari/537.36 Instagram "
+                       "312.0.0.32.112 Android (33/13; 480dpi; 1080x2340; samsung; SM-S918B; dm3q; qcom; en_US; "
+                       "548323757)"),
 }
+IN_APP_LABEL = "Android visit, in-app (durable)"
+IN_APP_BUDGET = 0.05
 PK = re.compile(r"publishable key \(shown once\):\s+(biqli_mobile_pk_[A-Za-z0-9_-]{64})")
 SK = re.compile(r"secret key \(shown once\):\s+(biqli_sk_[A-Za-z0-9_-]+)")
 # Issue 35: a link with the most a link can hold (20 rules, none of which a desktop visitor
@@ -110,6 +118,7 @@ def measure(n):
         cases = [
             ("healthz", lambda: conn.roundtrip(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"), b"200"),
             ("Android visit (durable)", android, b"302"),
+            (IN_APP_LABEL, lambda: conn.roundtrip(visit("/invite", "android-in-app")), b"302"),
             ("iOS Deep View (durable)", lambda: conn.roundtrip(visit("/invite", "ios")), b"200"),
             ("resolver match", lambda: conn.roundtrip(opens(tokens.pop())), b"200"),
             ("resolver none", lambda: conn.roundtrip(opens(None)), b"200"),
@@ -169,6 +178,12 @@ def main():
           f"(issue 35's aim: at most {OPTIONS_BUDGET:+.0%})")
     if routed > plain * (1 + OPTIONS_BUDGET):
         print(f"  above issue 35's aim: {routed} against {plain * (1 + OPTIONS_BUDGET):.0f} (README, \"Performance\")")
+    android, in_app = measured["Android visit (durable)"]["loops"], measured[IN_APP_LABEL]["loops"]
+    print(f"{IN_APP_LABEL} against the Android visit on the loops: {(in_app - android) / android:+.1%} "
+          f"(issue 36's aim: at most {IN_APP_BUDGET:+.0%})")
+    if in_app > android * (1 + IN_APP_BUDGET):
+        failures.append(f"{IN_APP_LABEL}: {in_app} instructions, more than {IN_APP_BUDGET:.0%} over the "
+                        f"Android visit's {android}")
     if args.update:
         with open(BASELINE, "w") as f:
             json.dump({"tolerance": TOLERANCE, "requestsPerCase": args.requests,
