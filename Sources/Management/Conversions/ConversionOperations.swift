@@ -57,12 +57,15 @@ enum ConversionOperations {
                 email: input.customerEmail, avatar: input.customerAvatar, clickId: clickId, linkId: linkId,
                 createdAt: call.now, updatedAt: call.now))
         let link = try linkId.flatMap { id throws(StoreError) in try tx.link(id: id) }
+        // The arm of the click (decision 0032): a sale without clickId reaches its
+        // customer's click, read here while it is kept (BIQLI_EDGE_RETENTION_DAYS).
+        let armClick = try click ?? (linkId == nil ? nil : tx.conversionClick(id: clickId))
         var event = ConversionEvent(
             id: type.idPrefix + ULID.make(), type: type, eventId: input.eventId, idempotencyKeyHash: keyHash,
             requestHash: input.requestHash, eventName: input.eventName, customerId: customer.id, clickId: clickId,
             linkId: linkId, amount: input.amount, currency: input.currency, paymentProcessor: input.paymentProcessor,
             invoiceId: input.invoiceId, metadata: input.metadata, occurredAt: input.occurredAt ?? call.now,
-            createdAt: call.now, response: [])
+            createdAt: call.now, response: [], variant: armClick?.variant)
         let body = ConversionJSON.answer(event: event, click: clickId, link: link, customer: customer)
         event.response = body.jsonBytes
         guard try tx.insertConversionEvent(event) else {
