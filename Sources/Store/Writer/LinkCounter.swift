@@ -1,9 +1,9 @@
 import Model
 
 /// The per-link daily counts of the writer's current batch, before they reach
-/// `link_click_counts`, `link_country_counts`, `link_referrer_counts` and
-/// `link_open_counts` (and the arms' `link_variant_counts`): what a link's analytics read (`StoreReader.linkAnalytics`), a few
-/// rows per day whatever the number of clicks.
+/// `link_click_counts`, `link_country_counts`, `link_referrer_counts`, `link_open_counts`
+/// and the A/B arms' `link_variant_counts`: what a link's analytics read
+/// (`StoreReader.linkAnalytics`), a few rows per day whatever the number of clicks.
 ///
 /// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
 /// click, with an app or not), each preview bot's visit and each open event of a link
