@@ -135,6 +135,98 @@ final class LinkReportsTests: XCTestCase {
         XCTAssertEqual(o?["daily"]?.arrayValue?.first?["byMatchType"]?["probabilistic"], 1)
     }
 
+    /// The report's arms: the period's clicks and conversions of each arm seen, by arm; an
+    /// arm seen through a sale alone is there; days outside the period are not.
+    func testTheArmsTotalsAreThePeriodsByArm() {
+        let counts = LinkAnalytics(
+            clicks: [], opens: [],
+            variantClicks: [
+                .init(day: 92, variant: 0, count: 50),  // the period before: not counted
+                .init(day: 100, variant: 1, count: 7), .init(day: 101, variant: 0, count: 3),
+                .init(day: 101, variant: 1, count: 2),
+            ],
+            variantConversions: [
+                .init(day: 100, variant: 1, type: .lead, currency: nil, count: 2, amount: 0),
+                .init(day: 101, variant: 1, type: .sale, currency: "eur", count: 1, amount: 900),
+                .init(day: 102, variant: 1, type: .sale, currency: "eur", count: 2, amount: Int128(Int64.max)),
+                .init(day: 102, variant: 1, type: .sale, currency: "usd", count: 1, amount: 100),
+                .init(day: 103, variant: 3, type: .sale, currency: "usd", count: 1, amount: 40),
+                .init(day: 99, variant: 2, type: .lead, currency: nil, count: 9, amount: 0),  // before
+            ])
+        let report = LinkAnalyticsReport(firstDay: 100, days: 7, counts: counts)
+        XCTAssertEqual(
+            report.variants,
+            [
+                VariantTotals(arm: 0, clicks: 3),
+                VariantTotals(
+                    arm: 1, clicks: 9, leads: 2, sales: 4, revenue: ["eur": 900 + Int128(Int64.max), "usd": 100]),
+                VariantTotals(arm: 3, sales: 1, revenue: ["usd": 40]),
+            ])
+        XCTAssertEqual(
+            LinkAnalyticsReport(firstDay: 100, days: 7, counts: LinkAnalytics(clicks: [], opens: [])).variants, [])
+    }
+
+    /// `byVariant`: each arm the link has now (zeros when not clicked), then each arm seen
+    /// that it no longer has (url and weight null), with the conversions of their clicks.
+    func testByVariantListsTheLinksArmsAndThoseItNoLongerHas() throws {
+        let (clock, linkId) = (self.clock, self.linkId)
+        var link = Link(id: linkId, domain: "go.example.com", key: "spring-sale", url: "https://example.com/")
+        link.options = LinkOptions(variants: [
+            LinkVariant(url: "https://a.example/", weight: 50), LinkVariant(url: "https://b.example/", weight: 30),
+            LinkVariant(url: "https://c.example/", weight: 20),
+        ])
+        func clicked(_ n: Int, _ arm: Int?) -> Click {
+            var c = click(n, at: clock, .desktop)
+            c.variant = arm
+            return c
+        }
+        func sale(_ n: Int, arm: Int?, amount: Int64) -> ConversionEvent {
+            ConversionEvent(
+                id: "biq_sev_\(n)", type: .sale, eventId: "e\(n)", idempotencyKeyHash: [UInt8(n)], requestHash: [1],
+                eventName: "Purchase", customerId: "biq_cus_1", clickId: "biq_clk_\(n)", linkId: linkId,
+                amount: amount, currency: "usd", occurredAt: clock, createdAt: clock, response: [], variant: arm)
+        }
+        let clicks = [0, 0, 0, 2, 4, nil].enumerated().map { clicked($0, $1) }
+        let sales = [sale(0, arm: 0, amount: 1_999), sale(4, arm: 4, amount: 500)]
+        let tested = link
+        try store.writeAndWait { tx in
+            try tx.putLink(tested)
+            for c in clicks { try tx.insertClick(c) }
+            for e in sales { XCTAssertTrue(try tx.insertConversionEvent(e)) }
+        }
+        let (status, body) = json("/api/v1/links/\(linkId)/analytics?days=7")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(
+            body["byVariant"],
+            [
+                [
+                    "variant": 0, "url": "https://a.example/", "weight": 50, "clicks": 3, "leads": 0, "sales": 1,
+                    "revenue": ["usd": 1_999],
+                ],
+                [
+                    "variant": 1, "url": "https://b.example/", "weight": 30, "clicks": 0, "leads": 0, "sales": 0,
+                    "revenue": [:],
+                ],
+                [
+                    "variant": 2, "url": "https://c.example/", "weight": 20, "clicks": 1, "leads": 0, "sales": 0,
+                    "revenue": [:],
+                ],
+                [
+                    "variant": 4, "url": .null, "weight": .null, "clicks": 1, "leads": 0, "sales": 1,
+                    "revenue": ["usd": 500],
+                ],
+            ])
+        XCTAssertEqual(body["clicks"]?["total"], 6, "the arms' clicks are the link's too")
+        // The test taken off the link: the arms seen stay, without their URLs.
+        link.options = nil
+        let plain = link
+        try store.writeAndWait { tx in try tx.putLink(plain) }
+        let after = json("/api/v1/links/\(linkId)/analytics?days=1").1["byVariant"]?.arrayValue ?? []
+        XCTAssertEqual(after.map { $0["variant"] }, [0, 2, 4])
+        XCTAssertEqual(after.map { $0["url"] }, [.null, .null, .null])
+        XCTAssertEqual(after.map { $0["clicks"] }, [3, 1, 1])
+    }
+
     func testReferringSitesBeyondTheLimitAreSummedAsOther() {
         let today: Int64 = 20_000
         let sites = (0..<60).map {
@@ -169,6 +261,7 @@ final class LinkReportsTests: XCTestCase {
         XCTAssertEqual(body["clicks"]?["byCountry"], ["unknown": 0])
         XCTAssertEqual(body["clicks"]?["byReferrer"], ["none": 0])
         XCTAssertEqual(body["opens"]?["daily"]?.arrayValue?.count, 30)
+        XCTAssertEqual(body["byVariant"], [], "a link without variants and none seen")
         XCTAssertEqual(json("/api/v1/links/\(linkId)/analytics?days=365").1["clicks"]?["daily"]?.arrayValue?.count, 365)
     }
 

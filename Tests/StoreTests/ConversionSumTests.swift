@@ -20,7 +20,7 @@ enum ConversionSumCases {
                 id: "biq_sev_sum\(n)", type: .sale, eventId: "evt_sum\(n)", idempotencyKeyHash: [0x5E] + Array(id),
                 requestHash: [1], eventName: "Purchase", customerId: "biq_cus_sum", clickId: "biq_clk_sum",
                 linkId: link, amount: amount, currency: "vnd", paymentProcessor: nil, invoiceId: nil, metadata: nil,
-                occurredAt: at, createdAt: at, response: [])
+                occurredAt: at, createdAt: at, response: [], variant: 2)
         }
     }
 
@@ -38,6 +38,15 @@ enum ConversionSumCases {
         [.init(day: LinkCounter.day(now), type: .sale, currency: "vnd", count: 1_026, amount: 1_026 * Int128(largest))]
     }
 
+    /// The same sales by their click's arm (schema 17): the same split of the sum.
+    static func expectedByArm(now: Int64) -> [LinkAnalytics.VariantConversionCount] {
+        [
+            .init(
+                day: LinkCounter.day(now), variant: 2, type: .sale, currency: "vnd", count: 1_026,
+                amount: 1_026 * Int128(largest))
+        ]
+    }
+
     static func day(now: Int64) -> WorkspaceActivity.Day {
         .init(
             day: LinkCounter.day(now), clicks: 0, opens: 0, sales: 1_626, revenue: ["vnd": 1_626 * Int128(largest)])
@@ -52,6 +61,9 @@ final class ConversionSumTests: StoreTestCase {
         let today = LinkCounter.day(Self.now)
         let counts = try reader.linkAnalytics(link: Fixture.linkId, fromDay: today, throughDay: today).conversions
         XCTAssertEqual(counts, ConversionSumCases.expected(now: Self.now))
+        XCTAssertEqual(
+            try reader.linkAnalytics(link: Fixture.linkId, fromDay: today, throughDay: today).variantConversions,
+            ConversionSumCases.expectedByArm(now: Self.now))
         XCTAssertGreaterThan(counts[0].amount, Int128(Int64.max))
         XCTAssertEqual(
             try reader.workspaceActivity(fromDay: today, throughDay: today, topLinks: 0).days,
@@ -126,6 +138,9 @@ final class PGConversionSumTests: PGTestCase {
         XCTAssertEqual(
             try reader.linkAnalytics(link: Fixture.linkId, fromDay: today, throughDay: today).conversions,
             ConversionSumCases.expected(now: now))
+        XCTAssertEqual(
+            try reader.linkAnalytics(link: Fixture.linkId, fromDay: today, throughDay: today).variantConversions,
+            ConversionSumCases.expectedByArm(now: now))
         try assertSameAsSQLite("the link's counts") {
             try $0.linkAnalytics(link: Fixture.linkId, fromDay: today, throughDay: today)
         }

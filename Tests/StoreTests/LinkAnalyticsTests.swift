@@ -140,7 +140,9 @@ class LinkAnalyticsTests: StoreTestCase {
         try write { tx in
             for (n, back) in [3, 2, 1, 0].enumerated() {
                 let at = Self.now - Int64(back) * Self.day
-                try tx.insertClick(Self.click(n, at: at, referrer: "t.co"))
+                var click = Self.click(n, at: at, referrer: "t.co")
+                click.variant = 1
+                try tx.insertClick(click)
                 try tx.insertOpenEvent(Fixture.open(id: "o\(n)", eventId: "e\(n)", at: at))
             }
         }
@@ -151,6 +153,8 @@ class LinkAnalyticsTests: StoreTestCase {
         XCTAssertEqual(left.opens.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
         XCTAssertEqual(left.countries.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
         XCTAssertEqual(left.referrers.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
+        XCTAssertEqual(left.variantClicks.map(\.day), [Self.today - 2, Self.today - 1, Self.today])
+        XCTAssertEqual(try count("link_variant_counts"), 3)
         XCTAssertEqual(try count("link_referrer_counts"), 3)
         XCTAssertEqual(try count("link_click_counts"), 3)
         XCTAssertEqual(try count("link_country_counts"), 3)

@@ -19,6 +19,34 @@ final class LinkCounterTests: XCTestCase {
         XCTAssertEqual(c.countries.map(\.count), [4, 1], "countries apart from the browsers")
     }
 
+    /// A click's arm counts apart (a link, day and arm a row) and only when it has one; a
+    /// lead or sale with an arm counts in `conversions` and by arm.
+    func testArmsAreCountedApartAndInKeyOrder() {
+        var c = LinkCounter()
+        for (link, arm) in [("l", 1), ("l", 0), ("l", 1), ("k", 1)] as [(String, Int?)] + [("l", nil)] {
+            c.addClick(
+                linkId: link, at: 5, platform: .desktop, kind: .desktop, inAppBrowser: nil, country: nil,
+                variant: arm)
+        }
+        XCTAssertEqual(c.clicks.map(\.count), [4, 1])
+        XCTAssertEqual(c.variants.map(\.count), [2, 1, 1])
+        XCTAssertEqual(c.sortedVariants.map { "\($0.key.linkId)\($0.key.variant)" }, ["k1", "l0", "l1"])
+        var sale = ConversionEvent(
+            id: "s", type: .sale, eventId: "e", idempotencyKeyHash: [], requestHash: [], eventName: "P",
+            customerId: "c", clickId: nil, linkId: "l", amount: 70, currency: "eur", occurredAt: 5, createdAt: 5,
+            response: [], variant: 2)
+        c.addConversion(sale)
+        sale.variant = nil
+        c.addConversion(sale)
+        XCTAssertEqual(c.conversions.values.map(\.count), [2])
+        XCTAssertEqual(c.sortedVariantConversions.map(\.key.variant), [2])
+        XCTAssertEqual(c.sortedVariantConversions.map(\.sum), [LinkCounter.ConversionSum(count: 1, amount: 70)])
+        var copy = c
+        copy.removeAll()
+        XCTAssertTrue(copy.variants.isEmpty && copy.variantConversions.isEmpty)
+        XCTAssertNotEqual(copy, c)
+    }
+
     func testReferringSitesAreCountedApartAndInByteOrder() {
         var c = LinkCounter()
         for site in ["t.co", nil, "t.co", "b.example", "t.co"] {

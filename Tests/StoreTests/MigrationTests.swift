@@ -49,7 +49,8 @@ final class MigrationTests: XCTestCase {
                 "console_sessions",
                 "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
                 "link_conversion_counts", "link_country_counts", "link_open_counts", "link_referrer_counts",
-                "link_tags", "links", "mobile_apps", "open_events",
+                "link_tags", "link_variant_conversion_counts", "link_variant_counts", "links", "mobile_apps",
+                "open_events",
                 "publishable_keys", "secret_keys", "signing_keys", "tags", "webhook_attempts", "webhook_endpoints",
                 "webhook_outbox", "webhook_secret_keys",
             ])
@@ -113,7 +114,11 @@ final class MigrationTests: XCTestCase {
                                     day: 0, type: .sale, currency: "vnd", count: 1_026,
                                     amount: 1_026 * 9_007_199_254_740_991)
                             ]
-                            : [])
+                            : []),
+                    // The version 17 fixture's counts per arm.
+                    variantClicks: fixture.version >= 17 ? [.init(day: 0, variant: 1, count: 1)] : [],
+                    variantConversions: fixture.version >= 17
+                        ? [.init(day: 0, variant: 1, type: .sale, currency: "eur", count: 2, amount: 5000)] : []
                 ), context)
             // ACME's rows (version 6) are kept; older files start without any.
             XCTAssertEqual(

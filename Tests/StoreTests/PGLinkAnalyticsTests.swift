@@ -96,6 +96,7 @@ final class PGLinkAnalyticsTests: PGTestCase {
                 let at = self.now - Int64(back) * Self.day
                 var click = Fixture.click(id: "biq_clk_\(back)", at: at)
                 click.referrer = "t.co"
+                click.variant = 2
                 try tx.insertClick(click)
                 try tx.insertOpenEvent(Fixture.open(id: "biq_open_\(back)", eventId: "e\(back)", at: at))
             }
@@ -111,6 +112,7 @@ final class PGLinkAnalyticsTests: PGTestCase {
         XCTAssertEqual(left.opens.map(\.day), [today - 2, today - 1, today])
         XCTAssertEqual(left.countries.map(\.day), [today - 2, today - 1, today])
         XCTAssertEqual(left.referrers.map(\.day), [today - 2, today - 1, today])
+        XCTAssertEqual(left.variantClicks.map(\.day), [today - 2, today - 1, today])
     }
 }
 

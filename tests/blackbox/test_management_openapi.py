@@ -286,6 +286,10 @@ def test_every_operation_answers_as_documented(world):
     c.call(LA, "get", f"{L}/{link['id']}/analytics", expect=400, query="?days=366")
     c.call(LA, "get", f"{L}/{absent_link}/analytics", expect=404)
     c.call(LA, "get", f"{L}/{link['id']}/analytics", key=nokey, expect=401)
+    # A link with an A/B test: byVariant lists its arms.
+    arms = [{"url": "https://a.example.com/", "weight": 50}, {"url": "https://b.example.com/", "weight": 50}]
+    c.call(LI, "patch", f"{L}/{second['id']}", {"variants": arms}, expect=200)
+    c.call(LA, "get", f"{L}/{second['id']}/analytics", expect=200, query="?days=7")
     for suffix in ("svg", "png"):
         Q = "/api/v1/links/{id}/qr." + suffix
         c.call(Q, "get", f"{L}/{link['id']}/qr.{suffix}", expect=200)

@@ -28,7 +28,8 @@ TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessi
           "app_domains", "publishable_keys", "links", "tags", "link_tags", "signing_keys",
           "idempotency_records", "customers", "conversion_events", "webhook_endpoints", "webhook_outbox",
           "webhook_attempts", "webhook_secret_keys", "certificates", "acme_accounts", "app_instances", "click_counts",
-          "link_click_counts", "link_country_counts", "link_referrer_counts", "link_open_counts", "link_conversion_counts", "handoffs", "clicks",
+          "link_click_counts", "link_country_counts", "link_referrer_counts", "link_open_counts", "link_conversion_counts",
+          "link_variant_counts", "link_variant_conversion_counts", "handoffs", "clicks",
           "open_events",
           "open_event_keys"]
 
@@ -127,6 +128,12 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
                           deep_link=f"https://{DEMO_HOST}/promo?ref=ZED")
     status, second_answer = post_open(old, *second)
     assert status == 200 and second_answer["open"]["matchedBy"] == "exact_app_link", second_answer
+    # An A/B test's link (decision 0032): its clicks' arms and the counts per arm move too.
+    api(old, "POST", "/links", {"domain": DEMO_HOST, "key": "moved-ab", "url": "https://www.example.com/ab",
+                                "variants": [{"url": "https://a.example.com/", "weight": 50},
+                                             {"url": "https://b.example.com/", "weight": 50}]})
+    for _ in range(3):
+        assert visit(old, "/moved-ab", ua=UA_DESKTOP)[0] == 302
     # A webhook endpoint (decision 0028): the links below put their link.created in its outbox.
     hook = api(old, "POST", "/webhooks", {"url": "https://hooks.example.test/in", "events": ["link.created"]})
     # Links through the API (with an Idempotency-Key: a stored management answer).
@@ -163,7 +170,8 @@ def test_an_edge_moves_from_sqlite_to_postgresql_and_answers_the_same(edge_facto
     for table in TABLES[:-1]:
         where = f" WHERE expires_at > {now_ms}" if table in ("handoffs", "console_sessions") else ""
         assert counts[table] == sqlite_count(data, f"SELECT count(*) FROM {table}{where}"), table
-    assert counts["clicks"] >= 9 and counts["open_events"] == 2 and counts["links"] == 5
+    assert counts["clicks"] >= 12 and counts["open_events"] == 2 and counts["links"] == 6
+    assert counts["link_variant_counts"] >= 1
     assert counts["open_event_keys"] == 3  # an eventId each, and the one key of its own
     assert counts["webhook_endpoints"] == 1 and counts["webhook_outbox"] == 2
     # Sealed as on SQLite (decision 0031): the data directory's key file keeps opening it.

@@ -95,7 +95,9 @@ def make_older(edge, secret):
     # Schema 17 (a link's options) undone too: 16 is the step under test.
     undo_17 = ["DROP TABLE link_tags", "DROP TABLE tags", "DROP INDEX links_external_id",
                "ALTER TABLE links DROP COLUMN external_id", "ALTER TABLE links DROP COLUMN options",
-               "ALTER TABLE clicks DROP COLUMN variant", "ALTER TABLE domains DROP COLUMN pass_query"]
+               "ALTER TABLE clicks DROP COLUMN variant", "ALTER TABLE domains DROP COLUMN pass_query",
+               "DROP TABLE link_variant_counts", "DROP TABLE link_variant_conversion_counts",
+               "ALTER TABLE conversion_events DROP COLUMN variant"]
     statements = undo_17 + ["DROP INDEX webhook_outbox_tests", "DROP TABLE webhook_secret_keys",
                             f"UPDATE webhook_endpoints SET secret = '{secret}'"]
     if edge.database_url:

@@ -57,12 +57,13 @@ enum ConversionOperations {
                 email: input.customerEmail, avatar: input.customerAvatar, clickId: clickId, linkId: linkId,
                 createdAt: call.now, updatedAt: call.now))
         let link = try linkId.flatMap { id throws(StoreError) in try tx.link(id: id) }
+        let arm = try click != nil ? click?.variant : customerArm(customer, clickId: clickId, tx)
         var event = ConversionEvent(
             id: type.idPrefix + ULID.make(), type: type, eventId: input.eventId, idempotencyKeyHash: keyHash,
             requestHash: input.requestHash, eventName: input.eventName, customerId: customer.id, clickId: clickId,
             linkId: linkId, amount: input.amount, currency: input.currency, paymentProcessor: input.paymentProcessor,
             invoiceId: input.invoiceId, metadata: input.metadata, occurredAt: input.occurredAt ?? call.now,
-            createdAt: call.now, response: [])
+            createdAt: call.now, response: [], variant: arm)
         let body = ConversionJSON.answer(event: event, click: clickId, link: link, customer: customer)
         event.response = body.jsonBytes
         guard try tx.insertConversionEvent(event) else {
@@ -73,6 +74,22 @@ enum ConversionOperations {
         try tx.enqueueWebhookEvent(WebhookEvent.conversionCreated(event, appId: link?.mobile?.appId))
         return ManagementAnswer(201, ConversionJSON.withRequestId(body, call.requestId))
     }
+
+    /// The arm of the A/B test that the customer's click got (decision 0032), for an event
+    /// without a `clickId` of its own: the click's, while retention keeps it, else the one
+    /// an earlier event of that click recorded (events are not pruned). Nil for a click of
+    /// no arm.
+    static func customerArm(_ customer: Customer, clickId: String, _ tx: any ConversionReading) throws(StoreError)
+        -> Int?
+    {
+        if let click = try tx.conversionClick(id: clickId) { return click.variant }
+        let earlier = try tx.conversionEvents(customerId: customer.id, limit: earlierEventsRead)
+        return earlier.first { $0.clickId == clickId && $0.variant != nil }?.variant
+    }
+
+    /// How many of a customer's first events `customerArm` reads for an arm when the click
+    /// is gone: its lead is usually the first.
+    static let earlierEventsRead = 20
 
     /// The customer a lead or sale will lock (its upsert holds the row to the commit):
     /// the writer orders a batch's conversions by it (`Store.writeConcurrently`). Nil

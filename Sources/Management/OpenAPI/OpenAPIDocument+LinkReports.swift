@@ -152,6 +152,17 @@ extension OpenAPIDocument {
                 description:
                     "Leads and sales attributed to the link that occurred in the period, from per-link daily counts (the cost does not grow with their number)."
             ),
+            "byVariant": [
+                "type": "array",
+                "description":
+                    "The link's A/B test (variants), one entry per arm by index: every arm the link has now (zeros when none of its clicks is in the period), and every arm seen in the period that the link no longer has (url and weight null). Clicks are the web visits that got the arm; leads and sales reach an arm through their click (clickId, or the customer's click), counted on the UTC day they occurred. Empty for a link without variants and none seen.",
+                "items": record([
+                    "variant": ["type": "integer", "minimum": 0, "maximum": 4],
+                    "url": ["type": ["string", "null"]],
+                    "weight": ["type": ["integer", "null"], "minimum": 1, "maximum": 100],
+                    "clicks": counter, "leads": counter, "sales": counter, "revenue": revenue,
+                ]),
+            ],
             "previousPeriod": record(
                 [
                     "since": ["type": "string", "format": "date-time"],

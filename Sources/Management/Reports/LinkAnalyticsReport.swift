@@ -40,8 +40,9 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
     /// the counts given reach back that far).
     public let totals: PeriodTotals
     public let previous: PeriodTotals
-    /// The period's totals per arm of the link's A/B test, by arm; empty for a link that
-    /// never had one.
+    /// The period's totals per arm of the link's A/B test (its clicks, and the leads and
+    /// sales that reached it through their click), every arm seen in the period, by arm;
+    /// empty for a link none of whose clicks in the period got an arm.
     public let variants: [VariantTotals]
 
     public init(firstDay: Int64, days: Int, counts: LinkAnalytics) {
@@ -100,8 +101,26 @@ public struct LinkAnalyticsReport: Sendable, Equatable {
         self.revenueByDay = revenue
         self.totals = PeriodTotals(counts, days: dayRange)
         self.previous = PeriodTotals(counts, days: (firstDay - Int64(days))..<firstDay)
-        // Filled from the store's per-arm counts (issue 35, in progress).
-        self.variants = []
+        self.variants = Self.variantTotals(counts, days: dayRange)
+    }
+
+    /// The arms seen in `days` (a click or a conversion of theirs), by arm.
+    static func variantTotals(_ counts: LinkAnalytics, days: Range<Int64>) -> [VariantTotals] {
+        var arms: [Int: VariantTotals] = [:]
+        for c in counts.variantClicks where days.contains(c.day) {
+            arms[c.variant, default: VariantTotals(arm: c.variant)].clicks += c.count
+        }
+        for c in counts.variantConversions where days.contains(c.day) {
+            var arm = arms[c.variant] ?? VariantTotals(arm: c.variant)
+            switch c.type {
+            case .lead: arm.leads += c.count
+            case .sale:
+                arm.sales += c.count
+                if let currency = c.currency { arm.revenue[currency, default: 0] += c.amount }
+            }
+            arms[c.variant] = arm
+        }
+        return arms.values.sorted { $0.arm < $1.arm }
     }
 
     /// `none` and the `limit` sites with the most clicks; the others' clicks summed as

@@ -58,6 +58,7 @@ enum LinkAnalyticsJSON {
                 ])
             ),
             ("conversions", conversions(report)),
+            ("byVariant", byVariant(link: link, report: report)),
             (
                 "previousPeriod",
                 .object(
@@ -93,6 +94,27 @@ enum LinkAnalyticsJSON {
                 ),
                 ("daily", .array(days)),
             ])
+    }
+
+    /// One entry per arm of the link's A/B test (decision 0032): each arm the link has now
+    /// (zeros when none of its clicks is in the period), then each arm seen in the period
+    /// that it no longer has (`url` and `weight` null), by arm. Empty for a link without
+    /// variants and none seen.
+    static func byVariant(link: Link, report: LinkAnalyticsReport) -> JSONValue {
+        let current = link.options?.variants ?? []
+        var seen: [Int: VariantTotals] = [:]
+        for v in report.variants { seen[v.arm] = v }
+        let arms = Set(current.indices).union(seen.keys).sorted()
+        return .array(
+            arms.map { arm in
+                let t = seen[arm] ?? VariantTotals(arm: arm)
+                let variant = arm < current.count ? current[arm] : nil
+                return .object([
+                    ("variant", int(arm)), ("url", variant.map { .string($0.url) } ?? .null),
+                    ("weight", variant.map { int($0.weight) } ?? .null), ("clicks", int(t.clicks)),
+                    ("leads", int(t.leads)), ("sales", int(t.sales)), ("revenue", revenue(t.revenue)),
+                ])
+            })
     }
 
     /// The totals the previous period is compared on.

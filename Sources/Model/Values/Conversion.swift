@@ -63,12 +63,15 @@ public struct ConversionEvent: Sendable, Equatable {
     public var createdAt: Int64
     /// The answer's body without `request_id` (compact JSON).
     public var response: [UInt8]
+    /// The arm of the link's A/B test its click got (`Click.variant`), read when the event
+    /// is recorded (schema 17): what the link's `byVariant` counts it under.
+    public var variant: Int?
 
     public init(
         id: String, type: ConversionType, eventId: String, idempotencyKeyHash: [UInt8], requestHash: [UInt8],
         eventName: String, customerId: String, clickId: String?, linkId: String?, amount: Int64? = nil,
         currency: String? = nil, paymentProcessor: String? = nil, invoiceId: String? = nil, metadata: String? = nil,
-        occurredAt: Int64, createdAt: Int64, response: [UInt8]
+        occurredAt: Int64, createdAt: Int64, response: [UInt8], variant: Int? = nil
     ) {
         self.id = id
         self.type = type
@@ -87,5 +90,6 @@ public struct ConversionEvent: Sendable, Equatable {
         self.occurredAt = occurredAt
         self.createdAt = createdAt
         self.response = response
+        self.variant = variant
     }
 }

@@ -2,7 +2,8 @@ import Model
 
 /// A link's counts by UTC day (`StoreReader.linkAnalytics`), read from the per-link daily
 /// aggregates the writer keeps (`link_click_counts`, `link_country_counts`,
-/// `link_referrer_counts`, `link_open_counts`, `link_conversion_counts`): as many rows as
+/// `link_referrer_counts`, `link_open_counts`, `link_conversion_counts` and the A/B arms'
+/// `link_variant_counts` and `link_variant_conversion_counts`): as many rows as
 /// distinct days and values, however many clicks they count.
 public struct LinkAnalytics: Sendable, Equatable {
     /// Clicks (and preview bots' visits, kind `.previewBot`), ordered by day, platform,
@@ -18,16 +19,61 @@ public struct LinkAnalytics: Sendable, Equatable {
     /// Leads and sales of the link by the UTC day they occurred, type and currency
     /// (`link_conversion_counts`, schema 12), ordered by day, type and currency.
     public var conversions: [ConversionCount]
+    /// The clicks that got an arm of the link's A/B test, by day and arm
+    /// (`link_variant_counts`, schema 17), ordered by day and arm.
+    public var variantClicks: [VariantClickCount]
+    /// The leads and sales whose click got an arm, by day, arm, type and currency
+    /// (`link_variant_conversion_counts`), ordered so.
+    public var variantConversions: [VariantConversionCount]
 
     public init(
         clicks: [ClickCount], countries: [CountryCount] = [], referrers: [ReferrerCount] = [], opens: [OpenCount],
-        conversions: [ConversionCount] = []
+        conversions: [ConversionCount] = [], variantClicks: [VariantClickCount] = [],
+        variantConversions: [VariantConversionCount] = []
     ) {
         self.clicks = clicks
         self.countries = countries
         self.referrers = referrers
         self.opens = opens
         self.conversions = conversions
+        self.variantClicks = variantClicks
+        self.variantConversions = variantConversions
+    }
+
+    public struct VariantClickCount: Sendable, Equatable {
+        /// Days since the epoch (UTC).
+        public var day: Int64
+        /// The arm's index in the link's `variants` when the click was recorded.
+        public var variant: Int
+        public var count: Int
+
+        public init(day: Int64, variant: Int, count: Int) {
+            self.day = day
+            self.variant = variant
+            self.count = count
+        }
+    }
+
+    public struct VariantConversionCount: Sendable, Equatable {
+        /// Days since the epoch (UTC) of the event's `occurredAt`.
+        public var day: Int64
+        /// The arm of the event's click.
+        public var variant: Int
+        public var type: ConversionType
+        /// The sales' currency code as stored; nil for leads.
+        public var currency: String?
+        public var count: Int
+        /// As `ConversionCount.amount`.
+        public var amount: Int128
+
+        public init(day: Int64, variant: Int, type: ConversionType, currency: String?, count: Int, amount: Int128) {
+            self.day = day
+            self.variant = variant
+            self.type = type
+            self.currency = currency
+            self.count = count
+            self.amount = amount
+        }
     }
 
     public struct ConversionCount: Sendable, Equatable {

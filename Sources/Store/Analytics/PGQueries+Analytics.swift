@@ -69,6 +69,16 @@ extension PGQueries {
         WHERE link_id = $1 AND day >= $2 AND day <= $3
         ORDER BY link_id, day, type, currency
         """
+    static let selectLinkVariantCounts = """
+        SELECT day, variant, count FROM link_variant_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, variant
+        """
+    static let selectLinkVariantConversionCounts = """
+        SELECT day, variant, type, currency, count, amount, amount_high FROM link_variant_conversion_counts
+        WHERE link_id = $1 AND day >= $2 AND day <= $3
+        ORDER BY link_id, day, variant, type, currency
+        """
 
     func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
         try willQuery()
@@ -116,7 +126,23 @@ extension PGQueries {
                 day: r.int(i, 0), type: type, currency: currency.isEmpty ? nil : currency, count: Int(r.int(i, 3)),
                 amount: StoredAmount.join(high: r.int(i, 5), low: r.int(i, 4)))
         }
+        let variantClicks = try Self.all(db.run("pgq_link_variant_counts", Self.selectLinkVariantCounts, p)) {
+            r, i throws(StoreError) in
+            LinkAnalytics.VariantClickCount(day: r.int(i, 0), variant: Int(r.int(i, 1)), count: Int(r.int(i, 2)))
+        }
+        let variantConversions = try Self.all(
+            db.run("pgq_link_variant_conversion_counts", Self.selectLinkVariantConversionCounts, p)
+        ) { r, i throws(StoreError) in
+            guard let type = ConversionType(rawValue: r.text(i, 2)) else {
+                throw ModelCodec.corrupt("link_variant_conversion_counts.type")
+            }
+            let currency = r.text(i, 3)
+            return LinkAnalytics.VariantConversionCount(
+                day: r.int(i, 0), variant: Int(r.int(i, 1)), type: type, currency: currency.isEmpty ? nil : currency,
+                count: Int(r.int(i, 4)), amount: StoredAmount.join(high: r.int(i, 6), low: r.int(i, 5)))
+        }
         return LinkAnalytics(
-            clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions)
+            clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions,
+            variantClicks: variantClicks, variantConversions: variantConversions)
     }
 }

@@ -78,6 +78,16 @@ extension SQLiteQueries {
         WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
         ORDER BY link_id, day, type, currency
         """
+    static let selectLinkVariantCounts = """
+        SELECT day, variant, count FROM link_variant_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, variant
+        """
+    static let selectLinkVariantConversionCounts = """
+        SELECT day, variant, type, currency, count, amount, amount_high FROM link_variant_conversion_counts
+        WHERE link_id = ?1 AND day >= ?2 AND day <= ?3
+        ORDER BY link_id, day, variant, type, currency
+        """
 
     func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
         let bind: (SQLiteStatement) -> Void = { s in
@@ -119,7 +129,21 @@ extension SQLiteQueries {
                 day: s.int64(0), type: type, currency: currency.isEmpty ? nil : currency, count: s.int(3),
                 amount: StoredAmount.join(high: s.int64(5), low: s.int64(4)))
         }
+        let variantClicks = try db.queryAll(Self.selectLinkVariantCounts, bind) { s in
+            LinkAnalytics.VariantClickCount(day: s.int64(0), variant: s.int(1), count: s.int(2))
+        }
+        let variantConversions = try db.queryAll(Self.selectLinkVariantConversionCounts, bind) {
+            s throws(StoreError) in
+            guard let type = ConversionType(rawValue: s.text(2)) else {
+                throw ModelCodec.corrupt("link_variant_conversion_counts.type")
+            }
+            let currency = s.text(3)
+            return LinkAnalytics.VariantConversionCount(
+                day: s.int64(0), variant: s.int(1), type: type, currency: currency.isEmpty ? nil : currency,
+                count: s.int(4), amount: StoredAmount.join(high: s.int64(6), low: s.int64(5)))
+        }
         return LinkAnalytics(
-            clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions)
+            clicks: clicks, countries: countries, referrers: referrers, opens: opens, conversions: conversions,
+            variantClicks: variantClicks, variantConversions: variantConversions)
     }
 }

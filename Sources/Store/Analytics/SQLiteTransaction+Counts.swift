@@ -36,6 +36,19 @@ extension SQLiteTransaction {
             amount_high = amount_high + excluded.amount_high + (amount + excluded.amount) / 1000000000000000000
         """
 
+    static let upsertLinkVariantCountSQL = """
+        INSERT INTO link_variant_counts (link_id, day, variant, count) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (link_id, day, variant) DO UPDATE SET count = count + excluded.count
+        """
+    /// As `link_conversion_counts`, by arm too (schema 17).
+    static let upsertLinkVariantConversionCountSQL = """
+        INSERT INTO link_variant_conversion_counts (link_id, day, variant, type, currency, count, amount, amount_high)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        ON CONFLICT (link_id, day, variant, type, currency) DO UPDATE SET count = count + excluded.count,
+            amount = (amount + excluded.amount) % 1000000000000000000,
+            amount_high = amount_high + excluded.amount_high + (amount + excluded.amount) / 1000000000000000000
+        """
+
     /// Adds the pending counts to `click_counts` and the links' daily counts (one
     /// UPSERT per key) and forgets them. Called before COMMIT
     /// and before a read of the counts through this transaction. On failure the counts
@@ -86,6 +99,14 @@ extension SQLiteTransaction {
                 s.bind(5, count)
             }
         }
+        for (key, count) in counts.links.variants {
+            try db.execute(Self.upsertLinkVariantCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.variant)
+                s.bind(4, count)
+            }
+        }
         // In key order as on PostgreSQL (one writer here: for symmetry, not for locks).
         for (key, sum) in counts.links.sortedConversions {
             try db.execute(Self.upsertLinkConversionCountSQL) { s in
@@ -97,6 +118,19 @@ extension SQLiteTransaction {
                 s.bind(5, sum.count)
                 s.bind(6, amount.low)
                 s.bind(7, amount.high)
+            }
+        }
+        for (key, sum) in counts.links.sortedVariantConversions {
+            try db.execute(Self.upsertLinkVariantConversionCountSQL) { s in
+                s.bind(1, key.linkId)
+                s.bind(2, key.day)
+                s.bind(3, key.variant)
+                s.bind(4, key.type.rawValue)
+                s.bind(5, key.currency)
+                let amount = StoredAmount.split(sum.amount)
+                s.bind(6, sum.count)
+                s.bind(7, amount.low)
+                s.bind(8, amount.high)
             }
         }
         counts.removeAll()

@@ -51,7 +51,7 @@ extension PGQueries {
             clickId: r.optionalText(i, 7), linkId: r.optionalText(i, 8), amount: r.optionalInt(i, 9),
             currency: r.optionalText(i, 10), paymentProcessor: r.optionalText(i, 11), invoiceId: r.optionalText(i, 12),
             metadata: r.optionalText(i, 13), occurredAt: r.int(i, 14), createdAt: r.int(i, 15),
-            response: r.bytes(i, 16))
+            response: r.bytes(i, 16), variant: r.optionalInt(i, 17).map { Int($0) })
     }
 
     func conversionEvent(eventId: String) throws(StoreError) -> ConversionEvent? {

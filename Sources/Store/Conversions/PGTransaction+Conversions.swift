@@ -34,13 +34,13 @@ extension PGTransaction {
 
     static let insertConversionSQL = """
         INSERT INTO conversion_events (\(conversionColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
         ON CONFLICT DO NOTHING
         """
 
     func insertConversionEvent(_ event: ConversionEvent) throws(StoreError) -> Bool {
         try willQuery()
-        var p = PGParams(capacity: 17)
+        var p = PGParams(capacity: 18)
         p.text(event.id)
         p.text(event.type.rawValue)
         p.text(event.eventId)
@@ -58,6 +58,7 @@ extension PGTransaction {
         p.int(event.occurredAt)
         p.int(event.createdAt)
         p.bytes(event.response)
+        p.int(event.variant.map(Int64.init))
         let inserted = try db.run("pgt_insert_conversion", Self.insertConversionSQL, p).affectedRows > 0
         // Its link's daily count: held to the end of the batch (`flushCounts`), where the
         // count rows are locked in key order after every job's customer lock.

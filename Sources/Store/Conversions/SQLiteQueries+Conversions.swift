@@ -96,7 +96,7 @@ extension SQLiteQueries {
 
     static let conversionColumns = """
         id, type, event_id, idempotency_key_hash, request_hash, event_name, customer_id, click_id, link_id, amount,
-        currency, payment_processor, invoice_id, metadata, occurred_at, created_at, response
+        currency, payment_processor, invoice_id, metadata, occurred_at, created_at, response, variant
         """
     static let selectConversionByEventId = "SELECT \(conversionColumns) FROM conversion_events WHERE event_id = ?1"
     static let selectConversionByKey =
@@ -109,7 +109,7 @@ extension SQLiteQueries {
             eventName: s.text(5), customerId: s.text(6), clickId: s.optionalText(7), linkId: s.optionalText(8),
             amount: s.optionalInt64(9), currency: s.optionalText(10), paymentProcessor: s.optionalText(11),
             invoiceId: s.optionalText(12), metadata: s.optionalText(13), occurredAt: s.int64(14),
-            createdAt: s.int64(15), response: s.blob(16))
+            createdAt: s.int64(15), response: s.blob(16), variant: s.optionalInt64(17).map { Int($0) })
     }
 
     func conversionEvent(eventId: String) throws(StoreError) -> ConversionEvent? {

@@ -34,7 +34,7 @@ extension SQLiteTransaction {
 
     static let insertConversionSQL = """
         INSERT INTO conversion_events (\(conversionColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         ON CONFLICT DO NOTHING
         """
 
@@ -57,6 +57,7 @@ extension SQLiteTransaction {
             s.bind(15, event.occurredAt)
             s.bind(16, event.createdAt)
             s.bind(17, event.response)
+            s.bind(18, event.variant.map(Int64.init))
         }
         // Its link's daily count, in this transaction, written with the batch's counts.
         if changed > 0 { counts.links.addConversion(event) }

@@ -157,7 +157,7 @@ struct CopyTable {
                 ("request_hash", .bytes), ("event_name", .text), ("customer_id", .text), ("click_id", .text),
                 ("link_id", .text), ("amount", .int), ("currency", .text), ("payment_processor", .text),
                 ("invoice_id", .text), ("metadata", .text), ("occurred_at", .int), ("created_at", .int),
-                ("response", .bytes),
+                ("response", .bytes), ("variant", .int),
             ]),
         // Webhooks (decision 0028): the endpoints with their secrets, the outbox (without its
         // leases: they were the SQLite edge's, which the move stops) and the attempts.
@@ -227,6 +227,14 @@ struct CopyTable {
             [
                 ("link_id", .text), ("day", .int), ("type", .text), ("currency", .text), ("count", .int),
                 ("amount", .int), ("amount_high", .int),
+            ]),
+        // A link's counts per arm of its A/B test (schema 17, decision 0032).
+        CopyTable("link_variant_counts", [("link_id", .text), ("day", .int), ("variant", .int), ("count", .int)]),
+        CopyTable(
+            "link_variant_conversion_counts",
+            [
+                ("link_id", .text), ("day", .int), ("variant", .int), ("type", .text), ("currency", .text),
+                ("count", .int), ("amount", .int), ("amount_high", .int),
             ]),
         CopyTable(
             "handoffs",

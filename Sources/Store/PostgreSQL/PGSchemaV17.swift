@@ -1,6 +1,7 @@
 /// PostgreSQL schema version 17: what a link may add (issue 35, decision 0032), as
 /// SQLite's 17: `links.options` (JSON text), `links.external_id` (unique when set), the
-/// tags and the links' tags, `clicks.variant` and `domains.pass_query`.
+/// tags and the links' tags, `clicks.variant` and `domains.pass_query`, the counts per arm
+/// (`link_variant_counts`, `link_variant_conversion_counts`) and `conversion_events.variant`.
 ///
 /// Additive (`compatible_from` stays): an older binary beside it reads links without their
 /// options and writes clicks without a variant. Removing a tag from its links touches those
@@ -26,5 +27,25 @@ enum PGSchemaV17 {
         CREATE INDEX link_tags_tag ON link_tags(tag_id, link_id);
         ALTER TABLE clicks ADD COLUMN variant bigint;
         ALTER TABLE domains ADD COLUMN pass_query boolean NOT NULL DEFAULT false;
+        ALTER TABLE conversion_events ADD COLUMN variant bigint;
+        CREATE TABLE link_variant_counts (
+            link_id text COLLATE "C" NOT NULL,
+            day bigint NOT NULL,
+            variant bigint NOT NULL,
+            count bigint NOT NULL,
+            CONSTRAINT link_variant_counts_pkey PRIMARY KEY (link_id, day, variant)
+        );
+        CREATE INDEX link_variant_counts_day ON link_variant_counts(day);
+        CREATE TABLE link_variant_conversion_counts (
+            link_id text COLLATE "C" NOT NULL,
+            day bigint NOT NULL,
+            variant bigint NOT NULL,
+            type text COLLATE "C" NOT NULL,
+            currency text COLLATE "C" NOT NULL,
+            count bigint NOT NULL,
+            amount bigint NOT NULL,
+            amount_high bigint NOT NULL,
+            CONSTRAINT link_variant_conversion_counts_pkey PRIMARY KEY (link_id, day, variant, type, currency)
+        );
         """
 }

@@ -17,7 +17,7 @@ extension PGTransaction {
         SELECT * FROM unnest($1::bytea[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                              $8::text[], $9::text[], $10::text[], $11::int8[], $12::int8[], $13::text[], $14::text[])
         """
-    /// The five counts in one round trip. Rows in key order within each table, and the
+    /// The six counts in one round trip. Rows in key order within each table, and the
     /// tables in the statement's one order: two edges adding to the same hours and days
     /// lock them in the same order, so they wait for each other instead of deadlocking.
     /// (An empty array inserts nothing.)
@@ -43,6 +43,10 @@ extension PGTransaction {
             INSERT INTO link_referrer_counts (link_id, day, referrer, count)
             SELECT * FROM unnest($21::text[], $22::int8[], $23::text[], $24::int8[])
             ON CONFLICT (link_id, day, referrer) DO UPDATE SET count = link_referrer_counts.count + excluded.count
+        ), link_variants AS (
+            INSERT INTO link_variant_counts (link_id, day, variant, count)
+            SELECT * FROM unnest($25::text[], $26::int8[], $27::int8[], $28::int8[])
+            ON CONFLICT (link_id, day, variant) DO UPDATE SET count = link_variant_counts.count + excluded.count
         )
         SELECT 1
         """
@@ -80,6 +84,18 @@ extension PGTransaction {
                     + div(link_conversion_counts.amount::numeric + excluded.amount, 1000000000000000000)::bigint
         """
 
+    /// The same by the arm of the event's click (schema 17), after them.
+    static let upsertVariantConversionCountsSQL = """
+        INSERT INTO link_variant_conversion_counts (link_id, day, variant, type, currency, count, amount, amount_high)
+        SELECT * FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::int8[], $7::int8[],
+                             $8::int8[])
+        ON CONFLICT (link_id, day, variant, type, currency) DO UPDATE
+            SET count = link_variant_conversion_counts.count + excluded.count,
+                amount = mod(link_variant_conversion_counts.amount::numeric + excluded.amount, 1000000000000000000)::bigint,
+                amount_high = link_variant_conversion_counts.amount_high + excluded.amount_high
+                    + div(link_variant_conversion_counts.amount::numeric + excluded.amount, 1000000000000000000)::bigint
+        """
+
     /// Adds the pending counts to `click_counts` and the links' daily counts and forgets
     /// them. Called before COMMIT (`flushPending`) and
     /// before a read of the counts through this transaction. On failure the counts stay
@@ -106,6 +122,21 @@ extension PGTransaction {
             p.array(PGParams.int8OID, count: n) { w in for a in amounts { w.int(a.high) } }
             try db.run("pgt_upsert_conversion_counts", Self.upsertConversionCountsSQL, p)
         }
+        let arms = counts.links.sortedVariantConversions
+        if !arms.isEmpty {
+            let n = arms.count
+            let amounts = arms.map { StoredAmount.split($0.sum.amount) }
+            var p = PGParams(capacity: 8)
+            p.array(PGParams.textOID, count: n) { w in for e in arms { w.text(e.key.linkId) } }
+            p.array(PGParams.int8OID, count: n) { w in for e in arms { w.int(e.key.day) } }
+            p.array(PGParams.int8OID, count: n) { w in for e in arms { w.int(Int64(e.key.variant)) } }
+            p.array(PGParams.textOID, count: n) { w in for e in arms { w.text(e.key.type.rawValue) } }
+            p.array(PGParams.textOID, count: n) { w in for e in arms { w.text(e.key.currency) } }
+            p.array(PGParams.int8OID, count: n) { w in for e in arms { w.int(Int64(e.sum.count)) } }
+            p.array(PGParams.int8OID, count: n) { w in for a in amounts { w.int(a.low) } }
+            p.array(PGParams.int8OID, count: n) { w in for a in amounts { w.int(a.high) } }
+            try db.run("pgt_upsert_variant_conversion_counts", Self.upsertVariantConversionCountsSQL, p)
+        }
         counts.removeAll()
     }
 
@@ -131,7 +162,7 @@ extension PGTransaction {
             if x.platform != y.platform { return x.platform.rawValue < y.platform.rawValue }
             return x.kind.rawValue < y.kind.rawValue
         }
-        var p = PGParams(capacity: 24)
+        var p = PGParams(capacity: 28)
         let n = entries.count
         p.array(PGParams.textOID, count: n) { w in for e in entries { w.text(e.key.appId) } }
         p.array(PGParams.int8OID, count: n) { w in for e in entries { w.int(e.key.hour) } }
@@ -165,6 +196,12 @@ extension PGTransaction {
         p.array(PGParams.int8OID, count: r) { w in for e in referrers { w.int(e.key.day) } }
         p.array(PGParams.textOID, count: r) { w in for e in referrers { w.text(e.key.referrer) } }
         p.array(PGParams.int8OID, count: r) { w in for e in referrers { w.int(Int64(e.count)) } }
+        let arms = counts.links.sortedVariants
+        let v = arms.count
+        p.array(PGParams.textOID, count: v) { w in for e in arms { w.text(e.key.linkId) } }
+        p.array(PGParams.int8OID, count: v) { w in for e in arms { w.int(e.key.day) } }
+        p.array(PGParams.int8OID, count: v) { w in for e in arms { w.int(Int64(e.key.variant)) } }
+        p.array(PGParams.int8OID, count: v) { w in for e in arms { w.int(Int64(e.count)) } }
         try db.run("pgt_upsert_counts", Self.upsertCountsSQL, p)
     }
 

@@ -91,6 +91,10 @@ extension PGTransaction {
         DELETE FROM link_open_counts WHERE ctid = ANY(ARRAY(
             SELECT ctid FROM link_open_counts WHERE day < $1 LIMIT $2))
         """
+    static let deleteOldLinkVariantCountsSQL = """
+        DELETE FROM link_variant_counts WHERE ctid = ANY(ARRAY(
+            SELECT ctid FROM link_variant_counts WHERE day < $1 LIMIT $2))
+        """
 
     func deleteLinkCounts(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {
         var p = PGParams()
@@ -101,6 +105,7 @@ extension PGTransaction {
             ("pgt_prune_link_countries", Self.deleteOldLinkCountryCountsSQL),
             ("pgt_prune_link_referrers", Self.deleteOldLinkReferrerCountsSQL),
             ("pgt_prune_link_opens", Self.deleteOldLinkOpenCountsSQL),
+            ("pgt_prune_link_variants", Self.deleteOldLinkVariantCountsSQL),
         ] where deleted < limit {
             var q = PGParams()
             q.int(LinkCounter.day(cutoff))

@@ -61,6 +61,8 @@ extension SQLiteTransaction {
         "SELECT link_id, day, referrer FROM link_referrer_counts WHERE day < ?1 LIMIT ?2"
     static let selectOldLinkOpenCounts =
         "SELECT link_id, day, matched_by, first_open FROM link_open_counts WHERE day < ?1 LIMIT ?2"
+    static let selectOldLinkVariantCounts =
+        "SELECT link_id, day, variant FROM link_variant_counts WHERE day < ?1 LIMIT ?2"
 
     /// The deletes of the link counts' old rows, one table after the other.
     static let deleteOldLinkCounts = [
@@ -71,6 +73,7 @@ extension SQLiteTransaction {
         "DELETE FROM link_country_counts WHERE (link_id, day, country) IN (\(selectOldLinkCountryCounts))",
         "DELETE FROM link_referrer_counts WHERE (link_id, day, referrer) IN (\(selectOldLinkReferrerCounts))",
         "DELETE FROM link_open_counts WHERE (link_id, day, matched_by, first_open) IN (\(selectOldLinkOpenCounts))",
+        "DELETE FROM link_variant_counts WHERE (link_id, day, variant) IN (\(selectOldLinkVariantCounts))",
     ]
 
     func deleteLinkCounts(before cutoff: Int64, limit: Int) throws(StoreError) -> Int {

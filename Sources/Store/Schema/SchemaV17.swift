@@ -10,6 +10,12 @@
 ///   removes its rows.
 /// - `clicks.variant`: the arm of the link's A/B test the visit got, on the click's own row.
 /// - `domains.pass_query`: the domain's default for links that do not say.
+/// - `link_variant_counts`: a link's clicks per UTC day and arm, counted by the writer in
+///   the click's batch (as `link_click_counts`, pruned with them);
+///   `link_variant_conversion_counts`: its leads and sales per day, arm, type and
+///   currency (as `link_conversion_counts`, amounts in two columns, kept as they are);
+///   `conversion_events.variant`: the arm of the conversion's click, read when the
+///   conversion is recorded.
 enum SchemaV17 {
     static let sql = """
         ALTER TABLE links ADD COLUMN options TEXT;
@@ -31,5 +37,25 @@ enum SchemaV17 {
         CREATE INDEX link_tags_tag ON link_tags(tag_id, link_id);
         ALTER TABLE clicks ADD COLUMN variant INTEGER;
         ALTER TABLE domains ADD COLUMN pass_query INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE conversion_events ADD COLUMN variant INTEGER;
+        CREATE TABLE link_variant_counts (
+            link_id TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            variant INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (link_id, day, variant)
+        ) WITHOUT ROWID;
+        CREATE INDEX link_variant_counts_day ON link_variant_counts(day);
+        CREATE TABLE link_variant_conversion_counts (
+            link_id TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            variant INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            amount INTEGER NOT NULL,
+            amount_high INTEGER NOT NULL,
+            PRIMARY KEY (link_id, day, variant, type, currency)
+        ) WITHOUT ROWID;
         """
 }

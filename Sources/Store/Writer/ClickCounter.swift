@@ -52,7 +52,8 @@ struct ClickCounter: Equatable {
     mutating func add(_ click: Click) {
         links.addClick(
             linkId: click.linkId, at: click.at, platform: click.platform, kind: click.kind,
-            inAppBrowser: click.inAppBrowser, country: click.country, referrer: click.referrer)
+            inAppBrowser: click.inAppBrowser, country: click.country, referrer: click.referrer,
+            variant: click.variant)
         if let appId = click.appId { add(appId: appId, at: click.at, platform: click.platform, kind: click.kind) }
     }
 

@@ -1,9 +1,9 @@
 import Model
 
 /// The per-link daily counts of the writer's current batch, before they reach
-/// `link_click_counts`, `link_country_counts`, `link_referrer_counts` and
-/// `link_open_counts`: what a link's analytics read (`StoreReader.linkAnalytics`), a few
-/// rows per day whatever the number of clicks.
+/// `link_click_counts`, `link_country_counts`, `link_referrer_counts`, `link_open_counts`
+/// and the A/B arms' `link_variant_counts`: what a link's analytics read
+/// (`StoreReader.linkAnalytics`), a few rows per day whatever the number of clicks.
 ///
 /// As `ClickCounter` does for the apps' hourly counts, the writer adds each click (every
 /// click, with an app or not), each preview bot's visit and each open event of a link
@@ -63,6 +63,22 @@ struct LinkCounter: Equatable {
         var currency: String
     }
 
+    /// One row of `link_variant_counts` (schema 17): clicks of one arm of the link's A/B test.
+    struct VariantKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var variant: Int
+    }
+
+    /// One row of `link_variant_conversion_counts` (schema 17): leads have the currency "".
+    struct VariantConversionKey: Hashable {
+        var linkId: String
+        var day: Int64
+        var variant: Int
+        var type: ConversionType
+        var currency: String
+    }
+
     /// A conversion row's sums: how many events and, for sales, their amounts (minor units,
     /// 128 bits: a batch's sales of one link, day and currency may pass 64, decision 0029).
     struct ConversionSum: Equatable {
@@ -74,14 +90,20 @@ struct LinkCounter: Equatable {
     private(set) var countries: [(key: CountryKey, count: Int)] = []
     private(set) var referrers: [(key: ReferrerKey, count: Int)] = []
     private(set) var opens: [(key: OpenKey, count: Int)] = []
+    /// Clicks that got an arm (a link with `variants`): none for most batches.
+    private(set) var variants: [(key: VariantKey, count: Int)] = []
     private var clickIndex: [ClickKey: Int] = [:]
     private var countryIndex: [CountryKey: Int] = [:]
     private var referrerIndex: [ReferrerKey: Int] = [:]
     private var openIndex: [OpenKey: Int] = [:]
+    private var variantIndex: [VariantKey: Int] = [:]
     /// Leads and sales of the batch: a handful of keys (their links' days), by hash.
     private(set) var conversions: [ConversionKey: ConversionSum] = [:]
+    /// The same leads and sales by the arm of their click, for those whose click had one.
+    private(set) var variantConversions: [VariantConversionKey: ConversionSum] = [:]
 
-    /// Countries (and referrers) are counted with clicks: no click rows, none of theirs.
+    /// Countries, referrers and arms are counted with clicks: no click rows, none of
+    /// theirs; an arm's conversion is one of `conversions` too.
     var isEmpty: Bool { clicks.isEmpty && opens.isEmpty && conversions.isEmpty }
 
     /// No click, country or open row (conversions aside): the part the visit path writes.
@@ -97,7 +119,7 @@ struct LinkCounter: Equatable {
 
     mutating func addClick(
         linkId: String, at: Int64, platform: VisitorPlatform, kind: ClickKind, inAppBrowser: String?,
-        country: String?, referrer: String? = nil
+        country: String?, referrer: String? = nil, variant: Int? = nil
     ) {
         let day = Self.day(at)
         Self.add(
@@ -108,6 +130,9 @@ struct LinkCounter: Equatable {
         // app to app, name none, and would cost a row and an upsert each batch for nothing).
         if let referrer {
             Self.add(ReferrerKey(linkId: linkId, day: day, referrer: referrer), to: &referrers, index: &referrerIndex)
+        }
+        if let variant {
+            Self.add(VariantKey(linkId: linkId, day: day, variant: variant), to: &variants, index: &variantIndex)
         }
     }
 
@@ -126,6 +151,11 @@ struct LinkCounter: Equatable {
             currency: sale ? (event.currency ?? "") : "")
         conversions[key, default: ConversionSum(count: 0, amount: 0)].count += 1
         if sale { conversions[key]!.amount += Int128(event.amount ?? 0) }
+        guard let variant = event.variant else { return }
+        let armKey = VariantConversionKey(
+            linkId: linkId, day: key.day, variant: variant, type: key.type, currency: key.currency)
+        variantConversions[armKey, default: ConversionSum(count: 0, amount: 0)].count += 1
+        if sale { variantConversions[armKey]!.amount += Int128(event.amount ?? 0) }
     }
 
     /// One more of `key`: the last row, else a scan of the few rows, else the hash index
@@ -167,7 +197,10 @@ struct LinkCounter: Equatable {
         if !referrerIndex.isEmpty { referrerIndex.removeAll(keepingCapacity: true) }
         if !opens.isEmpty { opens.removeAll(keepingCapacity: true) }
         if !openIndex.isEmpty { openIndex.removeAll(keepingCapacity: true) }
+        if !variants.isEmpty { variants.removeAll(keepingCapacity: true) }
+        if !variantIndex.isEmpty { variantIndex.removeAll(keepingCapacity: true) }
         if !conversions.isEmpty { conversions.removeAll(keepingCapacity: true) }
+        if !variantConversions.isEmpty { variantConversions.removeAll(keepingCapacity: true) }
     }
 
     /// The click rows in key order (link, day, platform, kind, browser): two PostgreSQL
@@ -227,11 +260,35 @@ struct LinkCounter: Equatable {
         }
     }
 
+    /// The arms' click rows in key order (link, day, arm).
+    var sortedVariants: [(key: VariantKey, count: Int)] {
+        variants.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId.utf8.lexicographicallyPrecedes(y.linkId.utf8) }
+            if x.day != y.day { return x.day < y.day }
+            return x.variant < y.variant
+        }
+    }
+
+    /// The arms' conversion rows in key order (link, day, arm, type, currency), written
+    /// after `sortedConversions` for the same reason.
+    var sortedVariantConversions: [(key: VariantConversionKey, sum: ConversionSum)] {
+        variantConversions.map { (key: $0.key, sum: $0.value) }.sorted { a, b in
+            let (x, y) = (a.key, b.key)
+            if x.linkId != y.linkId { return x.linkId.utf8.lexicographicallyPrecedes(y.linkId.utf8) }
+            if x.day != y.day { return x.day < y.day }
+            if x.variant != y.variant { return x.variant < y.variant }
+            if x.type != y.type { return x.type.rawValue < y.type.rawValue }
+            return x.currency.utf8.lexicographicallyPrecedes(y.currency.utf8)
+        }
+    }
+
     static func == (a: LinkCounter, b: LinkCounter) -> Bool {
         a.clicks.elementsEqual(b.clicks) { $0.key == $1.key && $0.count == $1.count }
             && a.countries.elementsEqual(b.countries) { $0.key == $1.key && $0.count == $1.count }
             && a.referrers.elementsEqual(b.referrers) { $0.key == $1.key && $0.count == $1.count }
             && a.opens.elementsEqual(b.opens) { $0.key == $1.key && $0.count == $1.count }
-            && a.conversions == b.conversions
+            && a.variants.elementsEqual(b.variants) { $0.key == $1.key && $0.count == $1.count }
+            && a.conversions == b.conversions && a.variantConversions == b.variantConversions
     }
 }

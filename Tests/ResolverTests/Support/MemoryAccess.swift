@@ -89,11 +89,9 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
     func idempotencyRecord(scope: String, keyHash: [UInt8]) throws(StoreError) -> IdempotencyRecord? {
         s.idempotency[scope + "\n" + SHA256.hex(keyHash)]
     }
-    /// Neither counts nor the console's rows are kept here: their reads and writes fail.
+    /// Neither the apps' counts nor the console's rows are kept here: their reads and writes
+    /// fail. (A link's counts are counted from its rows: `MemoryAccess+LinkAnalytics`.)
     func analytics(app: String, since: Int64, recent: Int) throws(StoreError) -> AppAnalytics {
-        throw Self.notKept("counts")
-    }
-    func linkAnalytics(link: String, fromDay: Int64, throughDay: Int64) throws(StoreError) -> LinkAnalytics {
         throw Self.notKept("counts")
     }
     func searchLinks(keyPrefix: String, domain: String?, after: (key: String, id: String)?, limit: Int)

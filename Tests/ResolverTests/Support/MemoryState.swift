@@ -21,6 +21,8 @@ struct MemoryState: Sendable {
     var webhookEvents: [WebhookEvent] = []
     var handoffs: [[UInt8]: Handoff] = [:]
     var openEvents: [String: OpenEvent] = [:]
+    /// Leads and sales by id (the conversions' events alone: no customers).
+    var conversions: [String: ConversionEvent] = [:]
     /// "app\ninstance" -> instance.
     var instances: [String: AppInstance] = [:]
     var signingKeys: [String: SigningKeyRecord] = [:]

@@ -13,6 +13,7 @@ final class SQLiteContractTests: StoreTestCase {
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
+    func testVariantCounts() { runContract(VariantCountsContract.suite, on: self) }
 }
 
 /// The same suites on PostgreSQL (skipped without `BIQLI_TEST_POSTGRES_URL`).
@@ -26,4 +27,5 @@ final class PGContractTests: PGTestCase {
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
+    func testVariantCounts() { runContract(VariantCountsContract.suite, on: self) }
 }

@@ -657,7 +657,8 @@ enum SchemaFixtures {
                 """)
 
     /// Version 17 (issue 35): a link's options, external id and tags; the click's variant;
-    /// the domain's `passQuery`. The fixture's link gets a rule, an external id and a tag.
+    /// the domain's `passQuery`; the counts per arm. The fixture's link gets a rule, an
+    /// external id and a tag, its click an arm, counted with two sales of that arm.
     static let v17 =
         v16
         .replacingOccurrences(
@@ -687,6 +688,28 @@ enum SchemaFixtures {
                 INSERT INTO tags VALUES ('biq_tag_fixture', 'Fixture', 'fixture', 'teal', 1000, 1000);
                 INSERT INTO link_tags VALUES ('\(linkId)', 'biq_tag_fixture');
                 UPDATE clicks SET variant = 1 WHERE id = 'biq_clk_fixture';
+                ALTER TABLE conversion_events ADD COLUMN variant INTEGER;
+                CREATE TABLE link_variant_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    variant INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, variant)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_variant_counts_day ON link_variant_counts(day);
+                CREATE TABLE link_variant_conversion_counts (
+                    link_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    variant INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    amount INTEGER NOT NULL,
+                    amount_high INTEGER NOT NULL,
+                    PRIMARY KEY (link_id, day, variant, type, currency)
+                ) WITHOUT ROWID;
+                INSERT INTO link_variant_counts VALUES ('\(linkId)', 0, 1, 1);
+                INSERT INTO link_variant_conversion_counts VALUES ('\(linkId)', 0, 1, 'sale', 'eur', 2, 5000, 0);
                 PRAGMA user_version = 17;
                 """)
 }
