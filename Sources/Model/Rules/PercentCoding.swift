@@ -45,8 +45,10 @@ public enum PercentCoding {
     /// Bytes `encode(_:into:at:)` writes for `bytes`.
     public static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         unreservedTable.withUnsafeBufferPointer { table in
+            // 256 entries, indexed by a byte: the loads need no bounds check.
+            guard let flags = table.baseAddress else { return bytes.count }
             var count = bytes.count
-            for c in bytes { count += 2 &- 2 &* Int(table[Int(c)]) }
+            for c in bytes { count += 2 &- 2 &* Int(flags[Int(c)]) }
             return count
         }
     }
@@ -63,9 +65,10 @@ public enum PercentCoding {
     {
         hexDigits.withUnsafeBufferPointer { hex in
             unreservedTable.withUnsafeBufferPointer { table in
+                guard let flags = table.baseAddress else { return at }
                 var o = at
                 for c in bytes {
-                    if table[Int(c)] != 0 {
+                    if flags[Int(c)] != 0 {
                         out[o] = c
                         o += 1
                     } else {
