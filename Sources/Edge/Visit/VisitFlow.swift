@@ -30,6 +30,8 @@ struct VisitFlow: Sendable {
     let visitors: PerLoop<VisitorCache>
     /// Links' options prepared for their visits (`PreparedOptions`), per loop.
     let preparedOptions: PerLoop<PreparedOptionsCache>
+    /// The in-app Android answers' URIs prepared per app (`InAppIntentTemplate`), per loop.
+    let inAppIntents: PerLoop<InAppIntentCache>
     /// A full disk fails every durable visit: one line per 10 s, not one per visit.
     let writeFailures: LogThrottle
 
@@ -57,6 +59,7 @@ struct VisitFlow: Sendable {
         self.geoIP = geoIP
         self.visitors = PerLoop(count: loops) { VisitorCache() }
         self.preparedOptions = PerLoop(count: loops) { PreparedOptionsCache() }
+        self.inAppIntents = PerLoop(count: loops) { InAppIntentCache() }
         self.writeFailures = LogThrottle("visit write failed", log: log)
     }
 
@@ -222,14 +225,13 @@ struct VisitFlow: Sendable {
             // An in-app web view (decision 0033): the Play Store app's intent with the same
             // referrer, behind the app's own intent with the short link when planned so.
             guard let android = app.android else { return immediate(Self.redirect(webURL)) }
-            let playIntent = PlayStoreIntent.url(playURL: PlayReferrer.url(app: android, token: token))
-            var location = playIntent
-            if case .appIntent = plan.answer {
-                let shortLink = "https://" + link.domain + request.target
-                location =
-                    (try? AppIntent.url(link: shortLink, packageName: android.packageName, fallbackURL: playIntent))
-                    ?? playIntent
-            }
+            var kind = InAppIntentTemplate.Kind.playIntent
+            if case .appIntent = plan.answer { kind = .appIntent }
+            // Built once per app and loop, the token filled in (`InAppIntentTemplate`).
+            let template = inAppIntents.with(context.loopIndex) { $0.template(android, kind: kind) }
+            let location =
+                template.location(token: token, host: link.domain, target: request.target)
+                ?? Self.inAppIntent(kind, android, token: token, host: link.domain, target: request.target)
             success = Self.redirect(location)
             writeFallback = fallback
         case .deepView(let pageFallback, let fallback):
@@ -336,6 +338,18 @@ struct VisitFlow: Sendable {
         guard let cookie else { return redirect(location) }
         return HTTPResponse.redirect(
             302, to: location, extra: [referrerPolicy[0], ("Set-Cookie", cookie)])
+    }
+
+    /// The in-app intent built afresh (`InAppIntentTemplate` fills a prepared one).
+    static func inAppIntent(
+        _ kind: InAppIntentTemplate.Kind, _ android: AndroidPlatform, token: String, host: String, target: String
+    ) -> String {
+        let playIntent = PlayStoreIntent.url(app: android, token: token)
+        guard kind == .appIntent else { return playIntent }
+        return
+            (try? AppIntent.url(
+                link: "https://" + host + target, packageName: android.packageName, fallbackURL: playIntent))
+            ?? playIntent
     }
 
     /// Seconds a visitor's browser is told to wait when the link cannot be read for now.
