@@ -13,6 +13,11 @@ import Glibc
 /// starts a throwaway cluster and sets it), migrated, with the daily partitions from
 /// 100 days before `now` through 14 days after, collating text as `en-US` does (ICU).
 /// `drop()` removes it.
+///
+/// Each one is a copy (`CREATE DATABASE ... TEMPLATE`) of a template database that has
+/// exactly those schema steps and partitions, made once per cluster by whichever test
+/// process needs it first and kept: copying costs a fraction of migrating and making 230
+/// partitions, which every case of the PostgreSQL store suites did before.
 final class PGTestDatabase {
     static let variable = "BIQLI_TEST_POSTGRES_URL"
 
@@ -29,21 +34,54 @@ final class PGTestDatabase {
         try admin.execute("SET synchronous_commit = off")
         name = "biqli_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         url = Self.url(adminURL, database: name)
+        let from = PGPartitions.day(of: now - 100 * PGPartitions.dayMilliseconds)
+        let through = PGPartitions.day(of: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)
+        let template = try Self.template(
+            admin: admin, adminURL: adminURL, migrations: migrations, days: from...through)
+        try admin.execute("CREATE DATABASE \(name) TEMPLATE \(template)")
+    }
+
+    /// The templates' lock (a session advisory lock on the admin database): processes
+    /// needing the same template at once make it once.
+    private static let templateLockKey: Int64 = 0x6269_716C_6974
+
+    /// The name of the template database with `migrations` applied and the partitions of
+    /// `days`, made when the cluster has none yet. The name is a digest of the steps' SQL
+    /// and the days, so a changed step or another day gets a template of its own; it is
+    /// made under another name and renamed when complete, so that a process killed
+    /// midway leaves no half-made template behind that name.
+    private static func template(
+        admin: PGConnection, adminURL: String, migrations: [Migration], days: ClosedRange<Int64>
+    ) throws -> String {
+        var key = "\(days.lowerBound) \(days.upperBound)"
+        for migration in migrations { key += "\n\(migration.version)\n\(migration.sql)" }
+        let name = "biqli_test_template_" + SHA256.hex(SHA256.hash(key).prefix(12))
+        try admin.execute("SELECT pg_advisory_lock(\(templateLockKey))")
+        defer { try? admin.execute("SELECT pg_advisory_unlock(\(templateLockKey))") }
+        let found = try admin.run("test_template_exists", "SELECT 1 FROM pg_database WHERE datname = '\(name)'")
+        if found.rowCount > 0 { return name }
+        let making = "biqli_test_making_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         // A linguistic collation, as production databases usually have (en_US.UTF-8), so
         // that every order the store promises is checked to be byte order regardless;
-        // the server's default where ICU is missing.
+        // the server's default where ICU is missing. Copies keep the template's.
         do {
             try admin.execute(
-                "CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu "
+                "CREATE DATABASE \(making) TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu "
                     + "ICU_LOCALE 'en-US'")
         } catch {
-            try admin.execute("CREATE DATABASE \(name)")
+            try admin.execute("CREATE DATABASE \(making)")
         }
-        let connection = try connect()
-        try PGMigrations.apply(on: connection, migrations: migrations)
-        try PGPartitions.ensure(
-            on: connection, from: now - 100 * PGPartitions.dayMilliseconds,
-            through: now + PGPartitions.daysAhead * PGPartitions.dayMilliseconds)
+        do {
+            // Closed (deinit) before the rename: a database with a session cannot be renamed or copied.
+            let connection = try PGConnection.connect(PGConnectionSettings(url(adminURL, database: making)))
+            try connection.execute("SET synchronous_commit = off")
+            try PGMigrations.apply(on: connection, migrations: migrations)
+            try PGPartitions.ensure(
+                on: connection, from: days.lowerBound * PGPartitions.dayMilliseconds,
+                through: days.upperBound * PGPartitions.dayMilliseconds)
+        }
+        try admin.execute("ALTER DATABASE \(making) RENAME TO \(name)")
+        return name
     }
 
     /// A new connection to the test database.

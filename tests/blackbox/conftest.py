@@ -14,6 +14,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    _keep_this_shard(config, items)
     if not backend.POSTGRESQL:
         return
     skip = pytest.mark.skip(reason="about the SQLite file; the PostgreSQL run has its own")
@@ -23,6 +24,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
         elif "store_independent" in item.keywords:
             item.add_marker(once)
+
+
+def _keep_this_shard(config, items):
+    """`BIQLI_TEST_SHARD=I/N` keeps every Nth test from the Ith (0-based), in collection
+    order, so that N processes run one pass side by side (scripts/test splits the
+    PostgreSQL pass, mostly waits on edges, servers and sleeps, in two). Dealt one by one
+    rather than by file, so that a file of long tests is shared out too."""
+    shard = os.environ.get("BIQLI_TEST_SHARD")
+    if not shard:
+        return
+    index, count = (int(part) for part in shard.split("/"))
+    assert 0 <= index < count, f"BIQLI_TEST_SHARD={shard}: I/N with 0 <= I < N"
+    kept = [item for n, item in enumerate(items) if n % count == index]
+    config.hook.pytest_deselected(items=[item for n, item in enumerate(items) if n % count != index])
+    items[:] = kept
 
 
 @pytest.fixture
