@@ -16,14 +16,18 @@ public struct Domain: Sendable, Equatable {
     /// Whether the visitor's query goes on to the web destination for the domain's links
     /// that do not say (`LinkOptions.passQuery`); off by default.
     public var passQuery: Bool
+    /// A second hostname served by the same edge with the same links and association
+    /// files (decision 0033 §4): a universal link fires only when a tap crosses domains, so
+    /// an iOS in-app Deep View's "Open in the app" links there. Nil: none.
+    public var alternateHostname: String?
     /// Milliseconds since the epoch.
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(
         hostname: String, verified: Bool = false, deepViewEnabled: Bool = true, rootUrl: String? = nil,
-        notFoundUrl: String? = nil, trackConversions: Bool = false, passQuery: Bool = false, createdAt: Int64 = 0,
-        updatedAt: Int64 = 0
+        notFoundUrl: String? = nil, trackConversions: Bool = false, passQuery: Bool = false,
+        alternateHostname: String? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
     ) {
         self.hostname = hostname
         self.verified = verified
@@ -32,6 +36,7 @@ public struct Domain: Sendable, Equatable {
         self.notFoundUrl = notFoundUrl
         self.trackConversions = trackConversions
         self.passQuery = passQuery
+        self.alternateHostname = alternateHostname
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
