@@ -101,6 +101,9 @@ public struct CatalogImport {
     var appIdsByName: [String: String] = [:]
     /// Tag names of the file (lowercased) -> ids, for `tagNames`.
     var tagIdsByName: [String: String] = [:]
+    /// The store's tags by lowercased name, read when a link first names a tag the file
+    /// does not declare (the file's own entries come first: they may rename one).
+    var storedTagIdsByName: [String: String]?
     /// Names of the file's apps identified by name, each allowed once.
     var unpinnedNames: Set<String> = []
     /// Domain -> the index of the file's last app link on it: each such domain's AASA is
@@ -318,12 +321,17 @@ public struct CatalogImport {
         return decoded.mobile == nil ? nil : decoded.domain
     }
 
-    func tagId(named name: String, path: String) throws -> String {
+    mutating func tagId(named name: String, path: String) throws -> String {
         if let id = tagIdsByName[name.lowercased()] { return id }
-        guard let tag = try tx.tags().first(where: { $0.name.lowercased() == name.lowercased() }) else {
+        // The store's tags read once for the whole file, not once per link that names one.
+        if storedTagIdsByName == nil {
+            storedTagIdsByName = Dictionary(
+                try tx.tags().map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
+        }
+        guard let id = storedTagIdsByName?[name.lowercased()] else {
             throw ManagementError.invalid(path, "names no tag (\(name)): declare it in the file's tags")
         }
-        return tag.id
+        return id
     }
 
     func appId(named name: String) throws -> String {
