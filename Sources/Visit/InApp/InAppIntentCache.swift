@@ -19,12 +19,28 @@ public struct InAppIntentCache: Sendable {
 
     public var count: Int { entries.count }
 
+    /// The template returned last, checked before hashing a key: most in-app traffic is
+    /// one app's.
+    private var last: (key: Key, template: InAppIntentTemplate)?
+
     public mutating func template(_ android: AndroidPlatform, kind: InAppIntentTemplate.Kind) -> InAppIntentTemplate {
+        if let last, last.key.kind == kind, last.key.packageName == android.packageName,
+            last.key.playStoreUrl == android.playStoreUrl
+        {
+            return last.template
+        }
         let key = Key(packageName: android.packageName, playStoreUrl: android.playStoreUrl, kind: kind)
-        if let known = entries[key] { return known }
-        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        if let known = entries[key] {
+            last = (key, known)
+            return known
+        }
+        if entries.count >= capacity {
+            entries.removeAll(keepingCapacity: true)
+            last = nil
+        }
         let template = InAppIntentTemplate(android: android, kind: kind)
         entries[key] = template
+        last = (key, template)
         return template
     }
 }

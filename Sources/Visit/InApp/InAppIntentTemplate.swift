@@ -66,32 +66,44 @@ public struct InAppIntentTemplate: Sendable {
         var token = token
         return token.withUTF8 { t -> String? in
             guard t.count == Self.tokenLength else { return nil }
-            guard kind == .appIntent else { return fill(data: nil, t) }
-            // The data part as `AppIntent` writes it: the link without its scheme, escaped
-            // for `Uri.parse` where needed (a target is usually clean as it is).
-            let data = "//" + host + target
-            return fill(data: IntentURI.escapeData(data), t)
+            guard kind == .appIntent else { return fill(host: "", target: "", t) }
+            // The data part as `AppIntent` writes it: `//<host><target>`, escaped for
+            // `Uri.parse` where needed; a host and target that need nothing (the usual case)
+            // are written straight in, without a string made of them first.
+            guard IntentURI.isClean(host), IntentURI.isClean(target) else {
+                return fill(host: "", target: IntentURI.escapeData("//" + host + target), t, slashes: false)
+            }
+            return fill(host: host, target: target, t)
         }
     }
 
-    private func fill(data: String?, _ token: UnsafeBufferPointer<UInt8>) -> String {
-        var data = data ?? ""
-        let scheme: StaticString = "intent:"
-        let headCount = kind == .appIntent ? scheme.utf8CodeUnitCount + data.utf8.count : 0
-        return data.withUTF8 { d in
-            String(unsafeUninitializedCapacity: headCount + bytes.count) { out in
-                var o = 0
-                if kind == .appIntent {
-                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(
-                        fromContentsOf: UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount))
-                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: d)
+    private func fill(host: String, target: String, _ token: UnsafeBufferPointer<UInt8>, slashes: Bool = true)
+        -> String
+    {
+        var host = host
+        var target = target
+        let scheme: StaticString = slashes ? "intent://" : "intent:"
+        let headCount = kind == .appIntent ? scheme.utf8CodeUnitCount + host.utf8.count + target.utf8.count : 0
+        return host.withUTF8 { h in
+            target.withUTF8 { p in
+                String(unsafeUninitializedCapacity: headCount + bytes.count) { out in
+                    var o = 0
+                    if kind == .appIntent {
+                        // Three writes, not a loop over an array of them (an allocation).
+                        o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(
+                            fromContentsOf: UnsafeBufferPointer(
+                                start: scheme.utf8Start, count: scheme.utf8CodeUnitCount))
+                        o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: h)
+                        o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: p)
+                    }
+                    let start = o
+                    o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: bytes)
+                    for slot in slots {
+                        _ = UnsafeMutableBufferPointer(rebasing: out[(start + slot)...]).initialize(
+                            fromContentsOf: token)
+                    }
+                    return o
                 }
-                let start = o
-                o += UnsafeMutableBufferPointer(rebasing: out[o...]).initialize(fromContentsOf: bytes)
-                for slot in slots {
-                    _ = UnsafeMutableBufferPointer(rebasing: out[(start + slot)...]).initialize(fromContentsOf: token)
-                }
-                return o
             }
         }
     }
