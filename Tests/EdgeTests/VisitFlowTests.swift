@@ -5,6 +5,8 @@ import Store
 import Templates
 import XCTest
 
+import struct Visit.InAppDeepView
+
 @testable import Edge
 @testable import HTTP
 
@@ -176,6 +178,90 @@ final class VisitFlowTests: XCTestCase {
         XCTAssertEqual(clicks.recorded.count + store.written.count, 0)
     }
 
+    // MARK: iOS in-app browsers (issue 36 item 4, decision 0033 §4)
+
+    static func instagramUA(_ version: String) -> String {
+        "Mozilla/5.0 (iPhone; CPU iPhone OS \(version) like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            + "Mobile/15E148 Instagram 354.0.0.29.90 (iPhone12,8; iOS \(version); en_US; en; scale=2.00; 750x1334)"
+    }
+    static let snapchatUA =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+        + "Version/18.1 Mobile/15E148 Snapchat/12.72.0.39 (like Safari/8617.2.4.10.8, panda)"
+
+    /// The page and click of a durable in-app visit.
+    private func inAppVisit(_ target: String, userAgent: String, domain: Domain = Fixtures.domain()) throws -> (
+        page: String, click: Click
+    ) {
+        let answer = visit(target, userAgent: userAgent, domain: domain)
+        guard case .afterWrite(let click, let handoff, let success, _) = answer else {
+            XCTFail("the answer does not wait: \(answer)")
+            throw CancellationError()
+        }
+        XCTAssertEqual(success.status, 200)
+        XCTAssertEqual(handoff?.clickId, click.id)
+        return (String(decoding: success.body, as: UTF8.self), click)
+    }
+
+    func testAnInAppIPhoneGetsSafariAndTheAlternateDomainBesideContinue() throws {
+        let (page, click) = try inAppVisit(
+            "/invite?ref=bob", userAgent: Self.instagramUA("17_5"),
+            domain: Fixtures.domain(alternateHostname: "open.example.com"))
+        XCTAssertEqual(click.kind, .inAppPage)
+        XCTAssertEqual(click.inAppBrowser, "instagram")
+        XCTAssertTrue(page.contains(">You’re in Instagram’s browser</h2>"), page)
+        XCTAssertTrue(page.contains("href=\"x-safari-https://go.example.com/invite?ref=bob&amp;bq_ia=1\""), page)
+        XCTAssertTrue(page.contains("href=\"https://open.example.com/invite?ref=bob\">Open in Example</a>"), page)
+        XCTAssertEqual(page.components(separatedBy: "biqli_token=").count, 2, "the handoff once, on Continue")
+        XCTAssertTrue(
+            page.contains("id=\"biqli-continue\" class=\"button\" href=\"https://apps.apple.com/app/id1234567890\""))
+    }
+
+    func testBeforeIOS17Point5TheMenuStepsAndNoAlternateDomainWithoutOne() throws {
+        let (page, click) = try inAppVisit("/invite", userAgent: Self.instagramUA("17_4"))
+        XCTAssertEqual(click.kind, .inAppPage)
+        XCTAssertTrue(page.contains("id=\"biqli-steps\" class=\"note\">To open this page in Safari, tap ⋯"), page)
+        XCTAssertFalse(page.contains("x-safari"))
+        XCTAssertFalse(page.contains("biqli-app"))
+    }
+
+    func testSnapchatGetsTheGenericStepsOnAnyVersion() throws {
+        let (page, click) = try inAppVisit("/invite", userAgent: Self.snapchatUA)
+        XCTAssertEqual(click.inAppBrowser, "snapchat")
+        XCTAssertTrue(page.contains(">You’re in Snapchat’s browser</h2>"), page)
+        XCTAssertTrue(page.contains("To open this page in Safari, open the app’s menu"), page)
+        XCTAssertFalse(page.contains("x-safari"))
+    }
+
+    func testARegularIPhoneGetsTheCachedPageWithoutThePart() throws {
+        let (page, click) = try inAppVisit(
+            "/invite", userAgent: Self.iPhoneUA, domain: Fixtures.domain(alternateHostname: "open.example.com"))
+        XCTAssertEqual(click.kind, .deepView)
+        XCTAssertFalse(page.contains("in-app") || page.contains("x-safari") || page.contains("open.example.com"))
+    }
+
+    func testThePartsLinksFromThePlansOffer() {
+        let all = InAppDeepView(safari: .scheme, alternateDomain: true)
+        let part = InAppDeepViewPart.make(
+            all, tag: "tiktok", host: "go.example.com", alternateHost: "open.example.com", target: "/k?a=1")
+        XCTAssertEqual(
+            part,
+            DeepViewInApp(
+                browserName: "TikTok", safariURL: SafeURL("https://go.example.com/k?a=1&bq_ia=1"),
+                appURL: SafeURL("https://open.example.com/k?a=1")))
+        // A query no page may hold as a URL: the steps instead of the link.
+        let quoted = InAppDeepViewPart.make(
+            all, tag: "webview", host: "go.example.com", alternateHost: nil, target: "/k?a=\"x\"")
+        XCTAssertEqual(quoted, DeepViewInApp(browserName: nil, steps: .appMenu))
+        let off = InAppDeepViewPart.make(
+            InAppDeepView(safari: .off, alternateDomain: false), tag: "instagram", host: "go.example.com",
+            alternateHost: "open.example.com", target: "/k")
+        XCTAssertEqual(off, DeepViewInApp(browserName: "Instagram"))
+        let steps = InAppDeepViewPart.make(
+            InAppDeepView(safari: .menuSteps, alternateDomain: false), tag: "instagram", host: "go.example.com",
+            alternateHost: nil, target: "/k")
+        XCTAssertEqual(steps, DeepViewInApp(browserName: "Instagram", steps: .ellipsisMenu))
+    }
+
     func testTheServiceWritesTheClickAndHandoffThroughTheStoreSeam() throws {
         // `visit` (what the route calls) hands the durable answer's rows to the store.
         var headers = HTTPHeaders()
@@ -208,8 +294,10 @@ private enum Fixtures {
             fallbackUrl: fallbackURL, probabilisticFallback: false),
         android: AndroidPlatform(packageName: "com.example.app", playStoreUrl: nil))
 
-    static func domain(deepView: Bool = true) -> Domain {
-        Domain(hostname: "go.example.com", verified: true, deepViewEnabled: deepView, trackConversions: false)
+    static func domain(deepView: Bool = true, alternateHostname: String? = nil) -> Domain {
+        Domain(
+            hostname: "go.example.com", verified: true, deepViewEnabled: deepView, trackConversions: false,
+            alternateHostname: alternateHostname)
     }
 }
 

@@ -111,7 +111,7 @@ final class LinkReportsTests: XCTestCase {
             [
                 "android_redirect": 2, "deep_view": 2, "ios_fallback": 0, "desktop": 1, "preview_bot": 1,
                 "play_intent": 0,
-                "app_intent": 0,
+                "app_intent": 0, "in_app_page": 0,
             ])
         // `none` first, then the most used.
         XCTAssertEqual(c?["byInAppBrowser"], ["none": 3, "instagram": 2, "tiktok": 1])

@@ -37,6 +37,7 @@ final class AssetCatalogTests: XCTestCase {
     func testResponsesAreImmutableWithCorrectTypes() throws {
         let types = [
             "deepview.js": "text/javascript; charset=utf-8", "biqli.css": "text/css; charset=utf-8",
+            "inapp.css": "text/css; charset=utf-8",
             "app-icon.svg": "image/svg+xml", "analytics-v1.js": "text/javascript; charset=utf-8",
             "analytics-v2.js": "text/javascript; charset=utf-8", "analytics-v3.js": "text/javascript; charset=utf-8",
         ]

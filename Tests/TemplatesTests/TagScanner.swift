@@ -89,7 +89,7 @@ enum TagScanner {
     /// The elements the pages are allowed to contain.
     static let allowedTags: Set<String> = [
         "html", "head", "meta", "title", "link", "script", "body", "main", "div", "img", "p", "h1", "a", "ol", "li",
-        "svg", "circle", "path", "rect",
+        "svg", "circle", "path", "rect", "section", "h2",
     ]
 
     /// Fails unless `html` only has allowed elements, no event handlers, no inline script or
@@ -112,9 +112,11 @@ enum TagScanner {
                 XCTAssertFalse(name.hasPrefix("on"), "event handler \(name)", file: file, line: line)
                 XCTAssertNotEqual(name, "style", "inline style", file: file, line: line)
                 if ["href", "src", "data-handoff", "action", "formaction"].contains(name) {
+                    // `x-safari-https:` hands an https: URL to Safari (the in-app Deep View).
                     let ok =
                         value.hasPrefix("https://") || value.hasPrefix("/_biqli/assets/")
                         || (tag.name == "link" && value == "data:,")
+                        || (tag.name == "a" && name == "href" && value.hasPrefix("x-safari-https://"))
                     XCTAssertTrue(ok, "\(tag.name) \(name)=\(value)", file: file, line: line)
                 }
             }

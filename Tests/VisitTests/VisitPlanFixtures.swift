@@ -42,9 +42,12 @@ enum VisitPlanFixtures {
         MobileApp(id: appId, name: "Example", enabled: enabled, ios: ios, android: android)
     }
 
-    static func domain(deepView: Bool = true, trackConversions: Bool = false) -> Domain {
+    static func domain(deepView: Bool = true, trackConversions: Bool = false, alternateHostname: String? = nil)
+        -> Domain
+    {
         Domain(
-            hostname: "go.example.com", verified: true, deepViewEnabled: deepView, trackConversions: trackConversions)
+            hostname: "go.example.com", verified: true, deepViewEnabled: deepView, trackConversions: trackConversions,
+            alternateHostname: alternateHostname)
     }
 
     static let head = Visitor(kind: .head)
@@ -54,6 +57,8 @@ enum VisitPlanFixtures {
     /// Android inside Instagram's web view (decision 0033).
     static let androidInApp = Visitor(kind: .android, inAppBrowser: "instagram")
     static let iphone = Visitor(kind: .ios(osVersion: "17.4"))
+    /// iOS 17.4 inside Instagram's browser (decision 0033 §4).
+    static let iphoneInApp = Visitor(kind: .ios(osVersion: "17.4"), inAppBrowser: "instagram")
 
     /// The plan of a visit with the fixtures above unless told otherwise.
     static func plan(

@@ -41,7 +41,7 @@ final class VisitPlanInvariantTests: XCTestCase {
         }
         let links = [F.link(mobile: false), F.link(deepView: false), F.link(deepView: true)]
         var all: [Case] = []
-        for visitor in [F.head, F.bot, F.desktop, F.android, F.androidInApp, F.iphone] {
+        for visitor in [F.head, F.bot, F.desktop, F.android, F.androidInApp, F.iphone, F.iphoneInApp] {
             for link in links {
                 for app in apps {
                     for domain in [F.domain(deepView: false), F.domain(deepView: true)] {
@@ -52,6 +52,9 @@ final class VisitPlanInvariantTests: XCTestCase {
         }
         return all
     }
+
+    private let inAppMenuSteps =
+        "inApp: Optional(Visit.InAppDeepView(safari: Visit.InAppDeepView.Safari.menuSteps, alternateDomain: false)))"
 
     func testTheMatrixCoversEveryAnswer() {
         var seen = Set<String>()
@@ -64,8 +67,13 @@ final class VisitPlanInvariantTests: XCTestCase {
                 "playStore(writeFallback: Visit.VisitTarget.playStore)",
                 "playIntent(writeFallback: Visit.VisitTarget.playStore)",
                 "appIntent(writeFallback: Visit.VisitTarget.playStore)",
-                "deepView(pageFallback: Visit.VisitTarget.web, writeFallback: Visit.VisitTarget.iosStore)",
-                "deepView(pageFallback: Visit.VisitTarget.iosFallback, writeFallback: Visit.VisitTarget.iosFallback)",
+                "deepView(pageFallback: Visit.VisitTarget.web, writeFallback: Visit.VisitTarget.iosStore, inApp: nil)",
+                "deepView(pageFallback: Visit.VisitTarget.iosFallback, writeFallback: Visit.VisitTarget.iosFallback, "
+                    + "inApp: nil)",
+                "deepView(pageFallback: Visit.VisitTarget.web, writeFallback: Visit.VisitTarget.iosStore, "
+                    + inAppMenuSteps,
+                "deepView(pageFallback: Visit.VisitTarget.iosFallback, writeFallback: Visit.VisitTarget.iosFallback, "
+                    + inAppMenuSteps,
             ])
     }
 
@@ -94,9 +102,11 @@ final class VisitPlanInvariantTests: XCTestCase {
                 XCTAssertEqual(plan.click?.kind, .appIntent, "\(c)")
                 XCTAssertNotNil(c.visitor.inAppBrowser, "\(c)")
                 XCTAssertNotEqual(c.app?.android?.sha256CertFingerprints, [], "\(c)")
-            case .deepView:
+            case .deepView(_, _, let inApp):
                 XCTAssertEqual(plan.handoff, .ios, "\(c)")
-                XCTAssertEqual(plan.click?.kind, .deepView, "\(c)")
+                // The in-app part, and its click kind, exactly for the in-app visitors.
+                XCTAssertEqual(inApp != nil, c.visitor.inAppBrowser != nil, "\(c)")
+                XCTAssertEqual(plan.click?.kind, inApp == nil ? .deepView : .inAppPage, "\(c)")
             case .redirect, .preview, .expired:
                 XCTAssertNil(plan.handoff, "\(c)")
             }
@@ -125,7 +135,7 @@ final class VisitPlanInvariantTests: XCTestCase {
             case .redirect(let t): targets = [t]
             case .preview(let page): targets = [page]
             case .playStore(let write), .playIntent(let write), .appIntent(let write): targets = [write]
-            case .deepView(let page, let write): targets = [page, write]
+            case .deepView(let page, let write, _): targets = [page, write]
             case .expired: targets = []
             }
             for target in targets {

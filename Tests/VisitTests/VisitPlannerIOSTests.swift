@@ -50,8 +50,9 @@ final class VisitPlannerIOSTests: XCTestCase {
         XCTAssertEqual(F.plan(F.iphone, app: app), deepView(page: .iosFallback, write: .iosFallback, sourceHash: true))
     }
 
-    func testIOSInAnInAppBrowserOrWithoutAVersionGetsTheSamePlan() {
-        XCTAssertEqual(F.plan(Visitor(kind: .ios(osVersion: nil), inAppBrowser: "tiktok")), F.plan(F.iphone))
+    /// In an in-app browser, the Deep View gains its in-app part: `VisitPlannerInAppIOSTests`.
+    func testIOSWithoutAVersionGetsTheSamePlan() {
+        XCTAssertEqual(F.plan(Visitor(kind: .ios(osVersion: nil))), F.plan(F.iphone))
     }
 
     // MARK: Either switch off: the iOS fallback, no handoff

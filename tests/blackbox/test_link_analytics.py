@@ -48,14 +48,15 @@ def test_visits_are_counted_by_day_platform_kind_and_in_app_browser(edge_factory
     c = body["clicks"]
     assert c["total"] == 7
     assert c["byPlatform"] == {"ios": 3, "android": 1, "desktop": 2, "bot": 1}
-    assert c["byKind"] == {"android_redirect": 1, "deep_view": 3, "ios_fallback": 0, "desktop": 2, "preview_bot": 1,
-                          "play_intent": 0, "app_intent": 0}
+    # Instagram's iOS visits get the Deep View with its in-app part (issue 36).
+    assert c["byKind"] == {"android_redirect": 1, "deep_view": 1, "ios_fallback": 0, "desktop": 2, "preview_bot": 1,
+                          "play_intent": 0, "app_intent": 0, "in_app_page": 2}
     assert c["byInAppBrowser"] == {"none": 5, "instagram": 2}
     assert c["byCountry"] == {"unknown": 7}, "no GeoIP database: every country unknown"
     assert c["daily"] == [{"day": today(), "total": 7, "byPlatform": c["byPlatform"]}]
     assert body["since"] == today() + "T00:00:00.000Z" and body["shortUrl"] == "https://go.example.test/invite"
     # The app's own analytics saw the same visits (its hourly counts are kept apart).
-    assert api(edge, "GET", f"/mobile-apps/{DEMO_APP_ID}/analytics?days=1")["clicks"]["byKind"]["deep_view"] == 3
+    assert api(edge, "GET", f"/mobile-apps/{DEMO_APP_ID}/analytics?days=1")["clicks"]["byKind"]["in_app_page"] == 2
     promo = analytics(edge, LINK_IDS["promo"], days=7)["clicks"]
     assert promo["total"] == 2 and promo["byPlatform"]["desktop"] == promo["byPlatform"]["android"] == 1
     assert [d["total"] for d in promo["daily"]] == [0, 0, 0, 0, 0, 0, 2]

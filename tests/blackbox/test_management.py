@@ -428,7 +428,8 @@ def test_analytics_counts_clicks_by_kind_and_opens_by_match(env, api):
     assert a, api.get(f"/api/v1/mobile-apps/{app['id']}/analytics").json
     assert a["appId"] == app["id"] and a["days"] == 30
     assert a["clicks"]["byKind"] == {"android_redirect": 1, "deep_view": 0, "ios_fallback": 0, "desktop": 1,
-                                     "preview_bot": 0, "play_intent": 0, "app_intent": 0}
+                                     "preview_bot": 0, "play_intent": 0, "app_intent": 0,
+                                     "in_app_page": 0}
     assert a["clicks"]["byPlatform"]["android"] == 1 and a["clicks"]["byPlatform"]["desktop"] == 1
     assert a["opens"]["total"] == 2 and a["opens"]["firstOpens"] == 2
     assert a["opens"]["byMatchType"]["none"] == 1 and a["opens"]["byMatchType"]["exact_app_link"] == 1

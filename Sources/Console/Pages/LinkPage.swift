@@ -34,7 +34,7 @@ enum LinkPage {
     static let kindNames: [ClickKind: String] = [
         .androidRedirect: "To Google Play", .deepView: "Deep View", .iosFallback: "iOS fallback",
         .desktop: "To the web URL", .previewBot: "Preview bot", .playIntent: "To the Play app (in-app browser)",
-        .appIntent: "To the app, then Play (in-app browser)",
+        .appIntent: "To the app, then Play (in-app browser)", .inAppPage: "Deep View (in-app browser)",
     ]
 
     static func render(_ m: Model, csrf: String) -> HTTPResponse {

@@ -119,8 +119,8 @@ struct VisitFlow: Sendable {
                 domain.passQuery
                 ? WebDestination.compose(link.url, utm: nil, visitorQuery: request.query) : link.url
             return carryOut(
-                plan, link: link, app: app, visitor: visitor, webURL: webURL, cookie: nil, country: .none, request,
-                context, now: now, immediate, afterWrite)
+                plan, link: link, app: app, domain: domain, visitor: visitor, webURL: webURL, cookie: nil,
+                country: .none, request, context, now: now, immediate, afterWrite)
         }
         // What every visit of this link computes alike, computed once per loop.
         let prepared = preparedOptions.with(loop) { $0.prepared(options, of: link) }
@@ -153,15 +153,16 @@ struct VisitFlow: Sendable {
             )
         }
         return carryOut(
-            plan, link: link, app: app, visitor: visitor, webURL: webURL, cookie: cookie, country: country, request,
-            context, now: now, immediate, afterWrite)
+            plan, link: link, app: app, domain: domain, visitor: visitor, webURL: webURL, cookie: cookie,
+            country: country, request, context, now: now, immediate, afterWrite)
     }
 
     /// The plan carried out: the clicks recorded, the answer given. `webURL` is the web
     /// destination composed (the link's `url` for a link without options); `cookie`, a
     /// `Set-Cookie` for a variant drawn; `country`, the visitor's when already looked up.
     private func carryOut<Result>(
-        _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, webURL: String, cookie: String?,
+        _ plan: VisitPlan, link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, webURL: String,
+        cookie: String?,
         country: String??, _ request: HTTPRequest, _ context: RequestContext, now: Int64,
         _ immediate: (HTTPResponse) -> Result, _ afterWrite: AfterWrite<Result>
     ) -> Result {
@@ -185,8 +186,8 @@ struct VisitFlow: Sendable {
             return immediate(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
         case .playStore, .playIntent, .appIntent, .deepView:
             return durableVisit(
-                plan, link: link, app: app, visitor: visitor, webURL: webURL, country: country, request, context,
-                now: now, immediate, afterWrite)
+                plan, link: link, app: app, domain: domain, visitor: visitor, webURL: webURL, country: country,
+                request, context, now: now, immediate, afterWrite)
         case .expired:
             // Planned only for a link with options, answered before.
             return immediate(Self.redirect(link.options?.expiredUrl ?? webURL))
@@ -196,7 +197,8 @@ struct VisitFlow: Sendable {
     /// An answer that carries a handoff token: the click and the handoff are written in one
     /// transaction, and the answer waits until they are durable (decision 0003).
     private func durableVisit<Result>(
-        _ plan: VisitPlan, link: Link, app: MobileApp?, visitor: Visitor, webURL: String, country: String??,
+        _ plan: VisitPlan, link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, webURL: String,
+        country: String??,
         _ request: HTTPRequest, _ context: RequestContext, now: Int64, _ immediate: (HTTPResponse) -> Result,
         _ afterWrite: AfterWrite<Result>
     ) -> Result {
@@ -234,12 +236,24 @@ struct VisitFlow: Sendable {
                 ?? Self.inAppIntent(kind, android, token: token, host: link.domain, target: request.target)
             success = Self.redirect(location)
             writeFallback = fallback
-        case .deepView(let pageFallback, let fallback):
-            guard
-                let page = deepViews.page(
+        case .deepView(let pageFallback, let fallback, let inApp):
+            let page: HTTPResponse?
+            if let inApp {
+                // In an app's own browser (decision 0033 §4): its links carry this visit's
+                // query, so the page is rendered for the visit, not filled from a template.
+                page = DeepViewModel(app: app, link: link, handoffToken: token).map { model in
+                    var model = model
+                    model.inApp = InAppDeepViewPart.make(
+                        inApp, tag: visitor.inAppBrowser, host: link.domain, alternateHost: domain.alternateHostname,
+                        target: request.target)
+                    return pages.deepView(model, acceptLanguage: request.headers["accept-language"])
+                }
+            } else {
+                page = deepViews.page(
                     app: app, link: link, token: token, nonce: CSPNonce.fresh(),
                     acceptLanguage: request.headers["accept-language"], loop: context.loopIndex)
-            else {
+            }
+            guard let page else {
                 return immediate(Self.redirect(pageFallback.location(webURL: webURL, app: app)))
             }
             success = page

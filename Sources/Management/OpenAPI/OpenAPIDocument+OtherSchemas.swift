@@ -8,6 +8,7 @@ import Core
 extension OpenAPIDocument {
     static let clickKinds = [
         "android_redirect", "deep_view", "ios_fallback", "desktop", "preview_bot", "play_intent", "app_intent",
+        "in_app_page",
     ]
     static let clickPlatforms = ["ios", "android", "desktop", "bot"]
     static let matchTypes = ["exact_app_link", "exact_install_referrer", "exact_handoff", "probabilistic", "none"]

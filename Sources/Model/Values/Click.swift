@@ -12,6 +12,9 @@ public enum ClickKind: String, Sendable, Equatable, CaseIterable {
     case playIntent = "play_intent"
     /// An Android visit from an in-app web view sent to the app's own intent first.
     case appIntent = "app_intent"
+    /// An iOS visit from an in-app browser that got the Deep View with its in-app part
+    /// (Safari, the alternate domain, Continue; decision 0033 §4).
+    case inAppPage = "in_app_page"
 }
 
 /// The visitor's platform as the classifier saw it.

@@ -476,5 +476,33 @@ enum EmbeddedAssets {
                 ILdIE-ez4e7Ir7NYr_89Lj5CZkdOTODtNxcXfXdHahW9kv8R7775P9H6aczt6B8_AiK55wwAAA
                 """
         ),
+        EmbeddedAsset(
+            name: "inapp.css",
+            contentType: "text/css; charset=utf-8",
+            sha256: "a326ab5c9175d26870634a90c421204f45c40d880630575b50abe96ff1f4a065",
+            base64: """
+                LyogVGhlIERlZXAgVmlldydzIHBhcnQgZm9yIGEgdmlzaXRvciBpbnNpZGUgYW4gYXBwJ3Mgb3duIGJyb3dzZXIgKGRlY2lzaW9u
+                IDAwMzMgwqc0KTogbGlua2VkCiAgIG9ubHkgZnJvbSB0aGF0IHBhZ2UsIGFmdGVyIGJpcWxpLmNzcywgd2hvc2UgY29sb3VycyBp
+                dCB1c2VzLCBzbyB0aGF0IGV2ZXJ5IG90aGVyIHBhZ2UgYW5kCiAgIGl0cyBzdHlsZXNoZWV0J3MgaGFzaGVkIG5hbWUgc3RheSBh
+                cyB0aGV5IHdlcmUuIENvbnRyYXN0IChXQ0FHIDIueCk6IHRoZSBzZWNvbmRhcnkKICAgYnV0dG9ucycgbGFiZWwgPj0gNS41OjEg
+                b24gdGhlaXIgYmFja2dyb3VuZCBpbiBib3RoIHNjaGVtZXMuICovCi5pbi1hcHAgewogIG1hcmdpbjogMjRweCAwIDA7CiAgcGFk
+                ZGluZzogMThweCAwIDA7CiAgYm9yZGVyLXRvcDogMXB4IHNvbGlkIHZhcigtLWxpbmUpOwp9CgouaW4tYXBwLXRpdGxlIHsKICBt
+                YXJnaW46IDA7CiAgZm9udC1zaXplOiAxcmVtOwogIGZvbnQtd2VpZ2h0OiA3MDA7CiAgbGluZS1oZWlnaHQ6IDEuMzsKICB0ZXh0
+                LWFsaWduOiBjZW50ZXI7Cn0KCi5pbi1hcHAgLm5vdGUgeyBtYXJnaW4tdG9wOiA2cHg7IH0KCi8qIENvbnRpbnVlIHN0YXlzIHRo
+                ZSBwYWdlJ3MgbWFpbiBidXR0b246IHRoZSB3YXlzIG91dCBhcmUgcXVpZXRlci4gKi8KLmJ1dHRvbi5zZWNvbmRhcnkgewogIG1p
+                bi1oZWlnaHQ6IDQ4cHg7CiAgbWFyZ2luLXRvcDogMTRweDsKICBwYWRkaW5nOiAxMXB4IDE4cHg7CiAgYmFja2dyb3VuZDogdmFy
+                KC0tc29mdCk7CiAgY29sb3I6IHZhcigtLWFjY2VudCk7CiAgZm9udC1zaXplOiAxLjA2MjVyZW07Cn0KCkBtZWRpYSAobWF4LWhl
+                aWdodDogNjAwcHgpIHsKICAuaW4tYXBwIHsgbWFyZ2luLXRvcDogMjBweDsgcGFkZGluZy10b3A6IDE0cHg7IH0KfQo
+                """,
+            gzipBase64: """
+                H4sIAAAAAAACA12STW7bMBCF9z7F28U2Iln-bSEjQYsU6AWKdk1JY4mIRCokZUktcp7eoyfrUJLtJDvicfjmzTdcLfGjIHwjqvFT
+                UntnUQvjcNIGAmdppeOTVFZmBKEg6ppLdKuQGN1aMphnlHKZVoii7Rb__u4WMUqpnimbAdCq7HEyuoIrhGPznO4hTo5fJvKllGFq
+                7T3aQltCqkvdGAvp0Fhi2erxFZ3J9NCu4FfegZMM5tJZWNeXZAsix8EKwacMSlTEF6KHsOxAPVoyFOJJK2eEdZj_evr6HZuw46x8
+                D0upVpkwvXdNGue0sncoRUIlHh-wD_fxmkfxtZKDi_Q5N7pRGZNBwrlg04IqsiGWq1koVcCc8IfNKmFyqWJsdnWHCNGRtVpkmVR5
+                jPXnm5hok5EJnK5ZZ9nqUmY4CzMPAqZJi-PsdXaxDpx0Jb1rMJiceL7Ayt_EHoaqq9SSzAsX41M0lHm_oJi0dbj1mqPOBaKUOXul
+                pHg_bxsiVNpxw6ndGPNQd0dwzWo5gJWqGaEPyIc98UYq4RENREfUrS_QjYMwhJdGErcasY1V4XUX43zc7RJ1x7yO15knVrtRu0H1
+                9NZT5W1T8cTS6pNb-Cv_2cxFFamfefGRYRgdNvsBJI_5paJMCswr0V0THaKo7hZD0OvW38XbRB7SFO5NYub2OvsPXEYW_n0DAAA
+                """
+        ),
     ]
 }

@@ -12,11 +12,19 @@ struct LocalizedStrings: Sendable {
     /// The text of `key` with `{app}` replaced by `app` (or by `app.generic` when nil). One pass,
     /// so an app name containing `{app}` is not expanded again.
     func text(_ key: StringKey, app: String?) -> String {
-        let template = self[key]
-        let marker = Array("{app}".utf8)
+        filled(self[key], marker: "{app}", with: app ?? self[.appGeneric])
+    }
+
+    /// The text of `key` with `{browser}` replaced by the in-app browser's name, in one pass.
+    func text(_ key: StringKey, browser: String) -> String {
+        filled(self[key], marker: "{browser}", with: browser)
+    }
+
+    private func filled(_ template: String, marker: String, with value: String) -> String {
+        let marker = Array(marker.utf8)
         let bytes = Array(template.utf8)
         guard bytes.count >= marker.count else { return template }
-        let name = Array((app ?? self[.appGeneric]).utf8)
+        let name = Array(value.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + name.count)
         var i = 0

@@ -23,6 +23,22 @@ public enum StringKey: String, CaseIterable, Sendable {
     /// Deep View: announced after a successful copy, TestFlight target.
     case deepViewCopiedTestFlight = "deepview.copied.testFlight"
 
+    /// Deep View in an app's own browser (decision 0033 §4): the part's heading, with
+    /// `{browser}` the app's name ("Instagram").
+    case inAppTitle = "inapp.title"
+    /// The heading in a browser of an app the edge cannot name.
+    case inAppTitleGeneric = "inapp.title.generic"
+    /// The one sentence that says why the part is there.
+    case inAppExplain = "inapp.explain"
+    /// The button that hands the short link to Safari.
+    case inAppSafari = "inapp.safari"
+    /// The steps to Safari through the app's `⋯` menu, where the page cannot link there.
+    case inAppStepsMenu = "inapp.steps.menu"
+    /// The steps to Safari through the menu of any other app.
+    case inAppStepsGeneric = "inapp.steps.generic"
+    /// The button to the short link on the domain's alternate hostname, which opens the app.
+    case inAppOpenApp = "inapp.openApp"
+
     /// Link preview page: the button to the link's web destination.
     case previewOpen = "preview.open"
 

@@ -12,11 +12,15 @@ public struct DeepViewModel: Sendable {
     public var store: StoreTarget
     /// `https://<domain>/m/handoff?biqli_token=bqmh_...` (make it with `SafeURL.handoff`).
     public var handoffURL: SafeURL
+    /// For a visitor inside an app's own browser: the part that says so and offers the
+    /// ways out (decision 0033 §4); nil for every other visitor.
+    public var inApp: DeepViewInApp?
 
     public init(
         appName: String, iconURL: SafeURL? = nil, title: String? = nil, description: String? = nil,
-        imageURL: SafeURL? = nil, store: StoreTarget, handoffURL: SafeURL
+        imageURL: SafeURL? = nil, store: StoreTarget, handoffURL: SafeURL, inApp: DeepViewInApp? = nil
     ) {
+        self.inApp = inApp
         self.appName = appName
         self.iconURL = iconURL
         self.title = title

@@ -88,8 +88,10 @@ public enum VisitAnswer: Sendable, Equatable {
     /// The Deep View page: Continue copies the handoff URL, then opens the store. A 302 to
     /// `pageFallback`, recording nothing, when the page cannot be built (a store URL that
     /// is no `https:` URL); to `writeFallback`, without a token, when the click and the
-    /// handoff cannot be written.
-    case deepView(pageFallback: VisitTarget, writeFallback: VisitTarget)
+    /// handoff cannot be written. `inApp`: for an iOS visitor inside an app's own browser,
+    /// the page also says so and offers the ways out that work there (`InAppDeepView`,
+    /// decision 0033 §4); nil for every other visitor, whose page is unchanged.
+    case deepView(pageFallback: VisitTarget, writeFallback: VisitTarget, inApp: InAppDeepView? = nil)
     /// The link's `expiresAt` has passed: a 302 to its `expiredUrl`, else the localized
     /// 410 page. No click, whoever the visitor.
     case expired

@@ -134,11 +134,18 @@ public enum VisitPlanner {
             }
             let hasFallback = ios.fallbackUrl != nil
             if domain.deepViewEnabled && link.mobile?.deepView == true && ios.hasStoreUrl {
+                // Inside an app's own browser universal links do not fire: the page says so
+                // and offers Safari and the alternate domain as allowed (decision 0033 §4).
+                let inApp =
+                    visitor.inAppBrowser == nil
+                    ? nil : InAppDeepView.offer(visitor: visitor, domain: domain, allowed: inAppEscapes)
                 return VisitPlan(
                     answer: .deepView(
                         pageFallback: hasFallback ? .iosFallback : .web,
-                        writeFallback: hasFallback ? .iosFallback : .iosStore),
-                    click: PlannedClick(kind: .deepView, platform: .ios, sourceHash: sourceHash), handoff: .ios)
+                        writeFallback: hasFallback ? .iosFallback : .iosStore, inApp: inApp),
+                    click: PlannedClick(
+                        kind: inApp == nil ? .deepView : .inAppPage, platform: .ios, sourceHash: sourceHash),
+                    handoff: .ios)
             }
             // Either switch off (or no store to send to): the iOS fallback, else the
             // store, else the web URL, and no handoff (seed 002).

@@ -15,9 +15,24 @@ public enum SafariEscape {
     ///   - osVersion: the iOS version from the user agent (`Visitor.osVersion`); nil is not offered.
     ///   - app: the in-app browser tag (`Visitor.inAppBrowser`).
     public static func url(link: String, osVersion: String?, app: String?) -> String? {
-        guard link.hasPrefix("https://"), let osVersion, supports(osVersion: osVersion) else { return nil }
-        if let app, ignoredBy.contains(app) { return nil }
+        guard link.hasPrefix("https://"), isOffered(osVersion: osVersion, app: app) else { return nil }
         return "x-safari-" + link
+    }
+
+    /// Whether the scheme is offered to a visitor on `osVersion` in the in-app browser `app`.
+    public static func isOffered(osVersion: String?, app: String?) -> Bool {
+        guard let osVersion, supports(osVersion: osVersion) else { return false }
+        if let app, ignoredBy.contains(app) { return false }
+        return true
+    }
+
+    /// The marker on the short link Safari is handed (`bq_ia=1`), so that Safari's own
+    /// visit can be told from others; like every `bq_*` parameter it is never passed on.
+    public static let marker = "bq_ia=1"
+
+    /// `link` with `marker` appended to its query.
+    public static func marked(_ link: String) -> String {
+        link + (link.contains("?") ? "&" : "?") + marker
     }
 
     /// Whether `17.5`, `17.5.1`, `18`, `26.0`... is at least `minimumOSVersion`.

@@ -8,6 +8,15 @@ extension BuiltInStrings {
         .deepViewExplain: "Continuer copie un lien que {app} vous demandera de coller après l’installation.",
         .deepViewCopiedAppStore: "Lien copié. Ouverture de l’App Store…",
         .deepViewCopiedTestFlight: "Lien copié. Ouverture de TestFlight…",
+        .inAppTitle: "Vous êtes dans le navigateur de l’app {browser}",
+        .inAppTitleGeneric: "Vous êtes dans le navigateur d’une app",
+        .inAppExplain: "Les apps peuvent ne pas s’ouvrir depuis ce navigateur.",
+        .inAppSafari: "Ouvrir dans Safari",
+        .inAppStepsMenu:
+            "Pour ouvrir cette page dans Safari, touchez ⋯ en haut de l’écran, puis choisissez de l’ouvrir dans votre navigateur.",
+        .inAppStepsGeneric:
+            "Pour ouvrir cette page dans Safari, ouvrez le menu de l’app, puis choisissez de l’ouvrir dans votre navigateur.",
+        .inAppOpenApp: "Ouvrir dans {app}",
         .previewOpen: "Ouvrir le lien",
         .handoffTitle: "Continuez dans l’app",
         .handoffIntro: "Vous avez ouvert un lien destiné à {app}. Trois étapes pour y arriver\u{00A0}:",

@@ -8,6 +8,15 @@ extension BuiltInStrings {
         .deepViewExplain: "„Weiter“ kopiert einen Link – nach der Installation bittet dich {app}, ihn einzufügen.",
         .deepViewCopiedAppStore: "Link kopiert. App Store wird geöffnet …",
         .deepViewCopiedTestFlight: "Link kopiert. TestFlight wird geöffnet …",
+        .inAppTitle: "Du bist im Browser von {browser}",
+        .inAppTitleGeneric: "Du bist im Browser einer App",
+        .inAppExplain: "Apps öffnen sich in diesem Browser möglicherweise nicht.",
+        .inAppSafari: "In Safari öffnen",
+        .inAppStepsMenu:
+            "Um diese Seite in Safari zu öffnen, tippe oben auf ⋯ und wähle dann, sie in deinem Browser zu öffnen.",
+        .inAppStepsGeneric:
+            "Um diese Seite in Safari zu öffnen, öffne das Menü der App und wähle dann, sie in deinem Browser zu öffnen.",
+        .inAppOpenApp: "In {app} öffnen",
         .previewOpen: "Link öffnen",
         .handoffTitle: "Weiter in der App",
         .handoffIntro: "Du hast einen Link für {app} geöffnet. In drei Schritten kommst du ans Ziel:",
