@@ -119,7 +119,8 @@ struct VisitFlow: Sendable {
                 domain.passQuery
                 ? WebDestination.compose(link.url, utm: nil, visitorQuery: request.query) : link.url
             return carryOut(
-                plan, link: link, app: app, domain: domain, visitor: visitor, webURL: webURL, cookie: nil,
+                plan, link: link, app: app, alternateHost: domain.alternateHostname, visitor: visitor, webURL: webURL,
+                cookie: nil,
                 country: .none, request, context, now: now, immediate, afterWrite)
         }
         // What every visit of this link computes alike, computed once per loop.
@@ -153,7 +154,8 @@ struct VisitFlow: Sendable {
             )
         }
         return carryOut(
-            plan, link: link, app: app, domain: domain, visitor: visitor, webURL: webURL, cookie: cookie,
+            plan, link: link, app: app, alternateHost: domain.alternateHostname, visitor: visitor, webURL: webURL,
+            cookie: cookie,
             country: country, request, context, now: now, immediate, afterWrite)
     }
 
@@ -161,7 +163,7 @@ struct VisitFlow: Sendable {
     /// destination composed (the link's `url` for a link without options); `cookie`, a
     /// `Set-Cookie` for a variant drawn; `country`, the visitor's when already looked up.
     private func carryOut<Result>(
-        _ plan: VisitPlan, link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, webURL: String,
+        _ plan: VisitPlan, link: Link, app: MobileApp?, alternateHost: String?, visitor: Visitor, webURL: String,
         cookie: String?,
         country: String??, _ request: HTTPRequest, _ context: RequestContext, now: Int64,
         _ immediate: (HTTPResponse) -> Result, _ afterWrite: AfterWrite<Result>
@@ -186,7 +188,8 @@ struct VisitFlow: Sendable {
             return immediate(pages.linkPreview(model, acceptLanguage: request.headers["accept-language"]))
         case .playStore, .playIntent, .appIntent, .deepView:
             return durableVisit(
-                plan, link: link, app: app, domain: domain, visitor: visitor, webURL: webURL, country: country,
+                plan, link: link, app: app, alternateHost: alternateHost, visitor: visitor, webURL: webURL,
+                country: country,
                 request, context, now: now, immediate, afterWrite)
         case .expired:
             // Planned only for a link with options, answered before.
@@ -197,7 +200,7 @@ struct VisitFlow: Sendable {
     /// An answer that carries a handoff token: the click and the handoff are written in one
     /// transaction, and the answer waits until they are durable (decision 0003).
     private func durableVisit<Result>(
-        _ plan: VisitPlan, link: Link, app: MobileApp?, domain: Domain, visitor: Visitor, webURL: String,
+        _ plan: VisitPlan, link: Link, app: MobileApp?, alternateHost: String?, visitor: Visitor, webURL: String,
         country: String??,
         _ request: HTTPRequest, _ context: RequestContext, now: Int64, _ immediate: (HTTPResponse) -> Result,
         _ afterWrite: AfterWrite<Result>
@@ -244,7 +247,7 @@ struct VisitFlow: Sendable {
                 page = DeepViewModel(app: app, link: link, handoffToken: token).map { model in
                     var model = model
                     model.inApp = InAppDeepViewPart.make(
-                        inApp, tag: visitor.inAppBrowser, host: link.domain, alternateHost: domain.alternateHostname,
+                        inApp, tag: visitor.inAppBrowser, host: link.domain, alternateHost: alternateHost,
                         target: request.target)
                     return pages.deepView(model, acceptLanguage: request.headers["accept-language"])
                 }
