@@ -37,8 +37,11 @@ class PGQueries: StoreReader {
     func willReadCounts() throws(StoreError) {}
 
     func loadCatalog() throws(StoreError) -> CatalogSnapshot {
-        CatalogSnapshot(domains: try domains(), apps: try apps())
+        CatalogSnapshot(domains: try domains(), apps: try apps(), inAppEscapes: try storedInAppEscapeSettings())
     }
+
+    /// The workspace's switches of the in-app escapes; a loop's reader answers from its snapshot.
+    func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings { try storedInAppEscapeSettings() }
 
     // MARK: overridden by PGReader (caches)
 

@@ -59,6 +59,11 @@ final class PGReader: PGQueries {
         return cache.catalog.appsByDomain[hostname] ?? []
     }
 
+    override func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings {
+        cache.catchUp()
+        return cache.catalog.inAppEscapes
+    }
+
     // MARK: from the link cache
 
     override func link(host: String, key: String) throws(StoreError) -> Link? {

@@ -124,8 +124,11 @@ class SQLiteQueries: StoreReader {
 
     /// Every domain and app, for the writer's snapshot.
     func loadCatalog() throws(StoreError) -> CatalogSnapshot {
-        CatalogSnapshot(domains: try domains(), apps: try apps())
+        CatalogSnapshot(domains: try domains(), apps: try apps(), inAppEscapes: try storedInAppEscapeSettings())
     }
+
+    /// The workspace's switches of the in-app escapes; a loop's reader answers from its snapshot.
+    func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings { try storedInAppEscapeSettings() }
 
     // MARK: links (cached by readers)
 

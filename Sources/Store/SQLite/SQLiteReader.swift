@@ -38,6 +38,11 @@ final class SQLiteReader: SQLiteQueries {
         return cache.catalog.appsByDomain[hostname] ?? []
     }
 
+    override func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings {
+        cache.catchUp()
+        return cache.catalog.inAppEscapes
+    }
+
     // MARK: from the link cache
 
     override func link(host: String, key: String) throws(StoreError) -> Link? {
