@@ -145,6 +145,10 @@ final class MigrationTests: XCTestCase {
                         externalId: "crm-1", tagIds: ["biq_tag_fixture"]) : nil, context)
             XCTAssertEqual(click?.variant, fixture.version >= 17 ? 1 : nil, context)
             XCTAssertEqual(try reader.tags().map(\.name), fixture.version >= 17 ? ["Fixture"] : [], context)
+            // A domain's alternate hostname (version 18): the fixture's; none before.
+            XCTAssertEqual(
+                try reader.domain(servedAt: "open.fixture.example.com")?.hostname,
+                fixture.version >= 18 ? SchemaFixtures.host : nil, context)
             // The switches of the in-app escapes (version 18): the fixture's; none before.
             XCTAssertEqual(
                 try reader.inAppEscapeSettings(),

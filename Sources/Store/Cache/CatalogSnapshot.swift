@@ -8,6 +8,8 @@ import Model
 /// whole snapshot after a batch that changed any of them.
 final class CatalogSnapshot: Sendable {
     let domainsByHost: [String: Domain]
+    /// Hostnames and alternate hostnames -> their domain: what a request's host serves.
+    let domainsByServedHost: [String: Domain]
     /// Ordered by hostname.
     let domains: [Domain]
     let appsById: [String: MobileApp]
@@ -25,6 +27,11 @@ final class CatalogSnapshot: Sendable {
         var byHost: [String: Domain] = [:]
         for d in domains { byHost[d.hostname] = d }
         domainsByHost = byHost
+        var served = byHost
+        for d in domains {
+            if let alternate = d.alternateHostname, served[alternate] == nil { served[alternate] = d }
+        }
+        domainsByServedHost = served
         var byId: [String: MobileApp] = [:]
         var byDomain: [String: [MobileApp]] = [:]
         for a in self.apps {

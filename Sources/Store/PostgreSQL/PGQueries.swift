@@ -57,6 +57,13 @@ class PGQueries: StoreReader {
         return try Self.all(db.run("pgq_domains", Self.selectDomains), Self.decodeDomain)
     }
 
+    func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        try willQuery()
+        var p = PGParams()
+        p.text(host)
+        return try Self.first(db.run("pgq_served_domain", Self.selectServedDomain, p), Self.decodeDomain)
+    }
+
     func app(_ id: String) throws(StoreError) -> MobileApp? {
         try willQuery()
         var p = PGParams()

@@ -39,6 +39,11 @@ final class PGReader: PGQueries {
         return cache.catalog.domainsByHost[hostname]
     }
 
+    override func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        cache.catchUp()
+        return cache.catalog.domainsByServedHost[host]
+    }
+
     override func domains() throws(StoreError) -> [Domain] {
         cache.catchUp()
         return cache.catalog.domains

@@ -18,6 +18,11 @@ final class SQLiteReader: SQLiteQueries {
         return cache.catalog.domainsByHost[hostname]
     }
 
+    override func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        cache.catchUp()
+        return cache.catalog.domainsByServedHost[host]
+    }
+
     override func domains() throws(StoreError) -> [Domain] {
         cache.catchUp()
         return cache.catalog.domains

@@ -11,6 +11,7 @@ final class SQLiteContractTests: StoreTestCase {
     func testOpens() { runContract(OpenContract.suite, on: self) }
     func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
     func testInAppEscapes() { runContract(InAppEscapeContract.suite, on: self) }
+    func testAlternateHostnames() { runContract(AlternateHostnameContract.suite, on: self) }
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
@@ -26,6 +27,7 @@ final class PGContractTests: PGTestCase {
     func testOpens() { runContract(OpenContract.suite, on: self) }
     func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
     func testInAppEscapes() { runContract(InAppEscapeContract.suite, on: self) }
+    func testAlternateHostnames() { runContract(AlternateHostnameContract.suite, on: self) }
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
