@@ -4,5 +4,5 @@
 /// reader offers, and has no requirement of its own.
 public protocol StoreReader: CatalogReading, LinkReading, KeyReading, VisitReading, OpenReading, SigningKeyReading,
     IdempotencyReading, AnalyticsReading, ConsoleReading, CertificateReading, ConversionReading, ClientClickReading,
-    WebhookReading
+    WebhookReading, InAppEscapeReading
 {}

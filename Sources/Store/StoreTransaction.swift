@@ -3,5 +3,5 @@
 /// functions it calls take the narrowest protocols they use. No requirement of its own.
 public protocol StoreTransaction: StoreReader, TransactionClock, StoreLocking, CatalogWriting, LinkWriting, KeyWriting,
     VisitWriting, OpenWriting, SigningKeyWriting, IdempotencyWriting, ConsoleWriting, CertificateWriting,
-    ConversionWriting, ClientClickWriting, WebhookWriting
+    ConversionWriting, ClientClickWriting, WebhookWriting, InAppEscapeWriting
 {}

@@ -8,6 +8,8 @@ final class MemoryVisitStore: VisitStore, @unchecked Sendable {
     var links: [String: Link] = [:]
     var apps: [String: MobileApp] = [:]
     var away = false
+    /// The workspace's switches of the in-app escapes.
+    var workspaceEscapes: InAppEscapeSwitches?
     private(set) var linkReads = 0
     private(set) var written: [(click: Click, handoff: Handoff?)] = []
 
@@ -21,6 +23,8 @@ final class MemoryVisitStore: VisitStore, @unchecked Sendable {
         if away { throw .backend(code: 1, message: "the database is away") }
         return apps[id]
     }
+
+    func inAppEscapes(loop: Int) -> InAppEscapeSwitches? { workspaceEscapes }
 
     func write(
         _ click: consuming Click, handoff: consuming Handoff?,

@@ -260,6 +260,43 @@ final class VisitFlowTests: XCTestCase {
             InAppDeepView(safari: .menuSteps, alternateDomain: false), tag: "instagram", host: "go.example.com",
             alternateHost: nil, target: "/k")
         XCTAssertEqual(steps, DeepViewInApp(browserName: "Instagram", steps: .ellipsisMenu))
+    // MARK: the operator's switches of the in-app escapes (decision 0033 §5)
+
+    static let instagramAndroidUA =
+        "Mozilla/5.0 (Linux; Android 13; SM-S918B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+        + "Version/4.0 Chrome/120.0.6099.144 Mobile Safari/537.36 Instagram 312.0.0.32.112 Android (33/13; 480dpi)"
+
+    /// The kind of the click of an Instagram Android visit, its app having App Links.
+    private func instagramVisitKind(link: Link = Fixtures.link()) -> ClickKind? {
+        var app = Fixtures.app
+        app.android?.sha256CertFingerprints = [String(repeating: "AB:", count: 31) + "AB"]
+        store.apps[Fixtures.appId] = app
+        store.links["go.example.com/invite"] = link
+        guard case .afterWrite(let click, _, _, _) = visit(userAgent: Self.instagramAndroidUA) else { return nil }
+        return click.kind
+    }
+
+    func testTheWorkspacesSwitchesChooseTheInAppAnswer() {
+        XCTAssertEqual(instagramVisitKind(), .appIntent, "no switches: every escape")
+        store.workspaceEscapes = InAppEscapeSwitches(["instagram": [.playIntent, .safari]])
+        XCTAssertEqual(instagramVisitKind(), .playIntent, "appIntent off for instagram")
+        store.workspaceEscapes = InAppEscapeSwitches(["tiktok": [], "*": []])
+        XCTAssertEqual(instagramVisitKind(), .androidRedirect, "every escape off: today's Play redirect")
+        store.workspaceEscapes = InAppEscapeSwitches(["tiktok": []])
+        XCTAssertEqual(instagramVisitKind(), .appIntent, "another app's switch")
+    }
+
+    func testALinksOwnSwitchesWinOverTheWorkspaces() {
+        store.workspaceEscapes = InAppEscapeSwitches(["instagram": [.playIntent]])
+        var link = Fixtures.link()
+        link.options = LinkOptions(inAppEscapes: InAppEscapeSwitches(["*": []]))
+        XCTAssertEqual(instagramVisitKind(link: link), .androidRedirect)
+        link.options = LinkOptions(inAppEscapes: InAppEscapeSwitches(["instagram": [.appIntent]]))
+        XCTAssertEqual(instagramVisitKind(link: link), .appIntent)
+        // A regular browser's visit is not in-app: no switch changes it.
+        store.links["go.example.com/invite"] = link
+        guard case .afterWrite(let click, _, _, _) = visit(userAgent: Self.androidUA) else { return XCTFail() }
+        XCTAssertEqual(click.kind, .androidRedirect)
     }
 
     func testTheServiceWritesTheClickAndHandoffThroughTheStoreSeam() throws {

@@ -47,7 +47,9 @@ final class MigrationTests: XCTestCase {
                 "acme_accounts", "acme_challenges", "acme_state", "app_domains", "app_instances", "browser_keys",
                 "certificate_orders", "certificates", "click_counts", "clicks", "client_click_settings",
                 "console_sessions",
-                "conversion_events", "customers", "domains", "handoffs", "idempotency_records", "link_click_counts",
+                "conversion_events", "customers", "domains", "handoffs", "idempotency_records",
+                "in_app_escape_settings",
+                "link_click_counts",
                 "link_conversion_counts", "link_country_counts", "link_open_counts", "link_referrer_counts",
                 "link_tags", "link_variant_conversion_counts", "link_variant_counts", "links", "mobile_apps",
                 "open_events",
@@ -143,6 +145,17 @@ final class MigrationTests: XCTestCase {
                         externalId: "crm-1", tagIds: ["biq_tag_fixture"]) : nil, context)
             XCTAssertEqual(click?.variant, fixture.version >= 17 ? 1 : nil, context)
             XCTAssertEqual(try reader.tags().map(\.name), fixture.version >= 17 ? ["Fixture"] : [], context)
+            // A domain's alternate hostname (version 18): the fixture's; none before.
+            XCTAssertEqual(
+                try reader.domain(servedAt: "open.fixture.example.com")?.hostname,
+                fixture.version >= 18 ? SchemaFixtures.host : nil, context)
+            // The switches of the in-app escapes (version 18): the fixture's; none before.
+            XCTAssertEqual(
+                try reader.inAppEscapeSettings(),
+                fixture.version >= 18
+                    ? InAppEscapeSettings(
+                        switches: InAppEscapeSwitches(["*": [.safari], "tiktok": []]), updatedAt: 1000) : .initial,
+                context)
             // The keys that seal webhook secrets (version 16): the fixture's; none before.
             XCTAssertEqual(try reader.webhookSecretKeyIds(), fixture.version >= 16 ? ["wk_fixture"] : [], context)
             // The upgraded file takes new writes.

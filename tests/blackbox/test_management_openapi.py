@@ -434,6 +434,18 @@ def test_every_operation_answers_as_documented(world):
     c.call(S, "patch", S, {"hostnames": ["Shop.example.test"]}, expect=422)
     c.call(S, "patch", S, raw=b"[", expect=400)
     c.call(S, "patch", S, {}, key=nokey, expect=401)
+    # The switches of the in-app escapes (decision 0033 §5).
+    IE = "/api/v1/in-app-escapes"
+    assert c.call(IE, "get", IE, expect=200).json["switches"] == {}
+    c.call(IE, "get", IE, expect=400, query="?x=1")
+    c.call(IE, "get", IE, key=nokey, expect=401)
+    same = {"Idempotency-Key": "escapes-" + uuid.uuid4().hex}
+    c.call(IE, "patch", IE, {"switches": {"tiktok": [], "*": ["safari"]}}, headers=same, expect=200)
+    c.call(IE, "patch", IE, {"switches": {}}, headers=same, expect=409)
+    c.call(IE, "patch", IE, {"switches": {"myspace": []}}, expect=422)
+    c.call(IE, "patch", IE, raw=b"[", expect=400)
+    c.call(IE, "patch", IE, {}, key=nokey, expect=401)
+    c.call(IE, "patch", IE, {"switches": None}, expect=200)
     made = {"Idempotency-Key": "browser-" + uuid.uuid4().hex}
     browser = c.call(K, "post", K, {"name": "shop"}, headers=made, expect=201).json
     c.call(K, "post", K, {"name": "other"}, headers=made, expect=409)

@@ -24,8 +24,8 @@ ROOMY = {"BIQLI_EDGE_RATE_PER_ADDRESS": "100000", "BIQLI_EDGE_RATE_PER_INSTANCE"
 SQLITE = {**ROOMY, "BIQLI_EDGE_DATABASE_URL": ""}  # the SQLite file, on the PostgreSQL pass too
 # The test cluster trusts loopback, so a password is accepted and ignored: it must never be shown.
 PASSWORD = "n0t-Shown-" + uuid.uuid4().hex[:8]
-TABLES = ["secret_keys", "browser_keys", "client_click_settings", "console_sessions", "domains", "mobile_apps",
-          "app_domains", "publishable_keys", "links", "tags", "link_tags", "signing_keys",
+TABLES = ["secret_keys", "browser_keys", "client_click_settings", "in_app_escape_settings", "console_sessions",
+          "domains", "mobile_apps", "app_domains", "publishable_keys", "links", "tags", "link_tags", "signing_keys",
           "idempotency_records", "customers", "conversion_events", "webhook_endpoints", "webhook_outbox",
           "webhook_attempts", "webhook_secret_keys", "certificates", "acme_accounts", "app_instances", "click_counts",
           "link_click_counts", "link_country_counts", "link_referrer_counts", "link_open_counts", "link_conversion_counts",

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// The command line: `serve`, `keys`, `client-clicks`, `apply`, `check`, `backup`, `restore`, `migrate-store`,
-/// `nodes`, `webhook-key`.
+/// The command line: `serve`, `keys`, `client-clicks`, `in-app-escapes`, `apply`, `check`,
+/// `backup`, `restore`, `migrate-store`, `nodes`, `webhook-key`.
 /// Exit codes: 0 ok, 1 failure, 2 usage.
 enum EdgeCommand {
     static var version: String { EdgeVersion.current }
@@ -17,6 +17,7 @@ enum EdgeCommand {
           biqli-edge keys list                        list workspace keys
           biqli-edge keys revoke ID                   revoke a workspace key
           biqli-edge client-clicks show|set           client-side click tracking: switch, allowed hostnames
+          biqli-edge in-app-escapes show|set          the escapes offered inside in-app browsers, per app
           biqli-edge apply FILE.json                  import domains, apps and links (idempotent)
           biqli-edge check [--config FILE]            validate configuration, certificates, association files
           biqli-edge backup --to FILE                 copy the SQLite store and secrets into FILE, while serving
@@ -47,6 +48,7 @@ enum EdgeCommand {
         case "serve": return ServeCommand.run(rest)
         case "keys": return KeysCommand.run(rest)
         case "client-clicks": return ClientClicksCommand.run(rest)
+        case "in-app-escapes": return InAppEscapesCommand.run(rest)
         case "apply": return ApplyCommand.run(rest)
         case "check": return CheckCommand.run(rest)
         case "backup": return BackupCommand.run(rest)

@@ -48,11 +48,14 @@ enum AssociationRoutes {
     }
 
     private static func document(
-        _ host: String, _ context: RequestContext, _ services: EdgeServices, _ caches: PerLoop<[String: Cached]>,
+        _ requestHost: String, _ context: RequestContext, _ services: EdgeServices, _ caches: PerLoop<[String: Cached]>,
         _ pick: (Cached) -> AssociationDocument?
     ) -> AssociationDocument? {
         let reader = services.reader(context)
-        guard (try? reader.domain(host)) != nil, let apps = try? reader.apps(attachedTo: host) else { return nil }
+        // An alternate hostname answers its domain's documents (decision 0033 §4).
+        guard let served = try? reader.domain(servedAt: requestHost) else { return nil }
+        let host = served.hostname
+        guard let apps = try? reader.apps(attachedTo: host) else { return nil }
         // Taken before the links are read: a change committed in between then only costs
         // one more rendering, never a stale document kept.
         let byKey = AssociationRenderer.claimsLinksByKey(apps: apps)

@@ -54,7 +54,8 @@ enum VisitRoutes {
 
     static func domain(_ request: HTTPRequest, _ context: RequestContext, _ services: EdgeServices) -> Domain? {
         guard let host = request.host else { return nil }
-        return (try? services.reader(context).domain(host)) ?? nil
+        // A domain's alternate hostname serves the domain (decision 0033 §4).
+        return (try? services.reader(context).domain(servedAt: host)) ?? nil
     }
 
     /// 308 to the same URL over HTTPS, for visits that arrived over plain HTTP.

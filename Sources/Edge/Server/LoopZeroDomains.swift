@@ -35,7 +35,10 @@ final class LoopZeroDomains: Sendable {
             return a.asked
         }
         server.post(toLoop: 0) { [self] in
-            let hostnames = try? store.reader(loop: 0).domains().map(\.hostname)
+            // Alternate hostnames get their own certificates, as domains (decision 0033 §4).
+            let hostnames = try? store.reader(loop: 0).domains().flatMap {
+                [$0.hostname] + ($0.alternateHostname.map { [$0] } ?? [])
+            }
             answer.withLock { a in (a.answered, a.hostnames) = (asked, hostnames) }
             var one: UInt64 = 1
             _ = write(ready, &one, 8)

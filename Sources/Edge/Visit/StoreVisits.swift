@@ -11,6 +11,13 @@ struct StoreVisits: VisitStore {
 
     func app(_ id: String, loop: Int) throws(StoreError) -> MobileApp? { try store.reader(loop: loop).app(id) }
 
+    func inAppEscapes(loop: Int) -> InAppEscapeSwitches? {
+        guard let switches = try? store.reader(loop: loop).inAppEscapeSettings().switches, !switches.isEmpty else {
+            return nil
+        }
+        return switches
+    }
+
     func write(
         _ click: consuming Click, handoff: consuming Handoff?,
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void

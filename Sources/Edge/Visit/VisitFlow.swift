@@ -114,7 +114,9 @@ struct VisitFlow: Sendable {
         // A link without options plans as before and reads nothing more (decision 0032);
         // only its domain's `passQuery` can still carry the visitor's query on.
         guard let options = link.options else {
-            let plan = VisitPlanner.plan(link: link, app: app, domain: domain, visitor: visitor)
+            let plan = VisitPlanner.plan(
+                link: link, app: app, domain: domain, visitor: visitor,
+                inAppEscapes: inAppEscapes(visitor, link, loop: loop))
             let webURL =
                 domain.passQuery
                 ? WebDestination.compose(link.url, utm: nil, visitorQuery: request.query) : link.url
@@ -131,7 +133,8 @@ struct VisitFlow: Sendable {
             now: now,
             acceptLanguage: prepared.namesLanguages ? request.headers["accept-language"].map { $0[...] } : nil,
             country: country ?? nil,
-            cookie: options.variants.isEmpty ? nil : request.headers["cookie"].map { $0[...] }, prepared: prepared)
+            cookie: options.variants.isEmpty ? nil : request.headers["cookie"].map { $0[...] }, prepared: prepared,
+            inAppEscapes: inAppEscapes(visitor, link, loop: loop))
         let plan = VisitPlanner.plan(
             link: link, app: app, domain: domain, visitor: visitor, facts: facts,
             roll: {
@@ -157,6 +160,17 @@ struct VisitFlow: Sendable {
             plan, link: link, app: app, alternateHost: domain.alternateHostname, visitor: visitor, webURL: webURL,
             cookie: cookie,
             country: country, request, context, now: now, immediate, afterWrite)
+    }
+
+    /// The escapes the operator allows this visit (decision 0033 §5): nil, read nothing,
+    /// for a visitor outside an in-app browser, and nil (all allowed) when neither the link
+    /// nor the workspace has switches. The workspace's come from the loop's snapshot.
+    private func inAppEscapes(_ visitor: Visitor, _ link: Link, loop: Int) -> Set<InAppEscape>? {
+        guard let tag = visitor.inAppBrowser else { return nil }
+        let own = link.options?.inAppEscapes
+        let workspace = store.inAppEscapes(loop: loop)
+        if own == nil && workspace == nil { return nil }
+        return InAppEscapeSwitches.allowed(tag: tag, link: own, workspace: workspace)
     }
 
     /// The plan carried out: the clicks recorded, the answer given. `webURL` is the web

@@ -7,6 +7,9 @@ import Store
 protocol VisitStore: Sendable {
     func link(host: String, key: String, loop: Int) throws(StoreError) -> Link?
     func app(_ id: String, loop: Int) throws(StoreError) -> MobileApp?
+    /// The workspace's switches of the in-app escapes (decision 0033 §5), from the loop's
+    /// catalog snapshot; nil when it has none.
+    func inAppEscapes(loop: Int) -> InAppEscapeSwitches?
     /// Writes `click` (and `handoff`) through the store's group commit; `completion` runs
     /// once they are durable, or the write failed.
     func write(

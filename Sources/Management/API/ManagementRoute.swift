@@ -65,6 +65,7 @@ struct ManagementRoute: Sendable {
             return isWrite ? .clientClicksWrite : .clientClicksRead
         }
         if operationId.hasPrefix("webhooks.") { return isWrite ? .webhooksWrite : .webhooksRead }
+        if operationId.hasPrefix("inAppEscapes.") { return isWrite ? .inAppEscapesWrite : .inAppEscapesRead }
         return nil
     }
 
@@ -161,6 +162,10 @@ enum ManagementRoutesTable {
         ManagementRoute(
             .patch, "/api/v1/client-click-tracking", "clientClickTracking.update", requiresBody: true,
             .write(ClientClickOperations.updateSettings)),
+        ManagementRoute(.get, "/api/v1/in-app-escapes", "inAppEscapes.get", .read(InAppEscapeOperations.get)),
+        ManagementRoute(
+            .patch, "/api/v1/in-app-escapes", "inAppEscapes.update", requiresBody: true,
+            .write(InAppEscapeOperations.update)),
         ManagementRoute(
             .get, "/api/v1/browser-keys", "browserKeys.list", query: listQuery, .read(ClientClickOperations.listKeys)),
         ManagementRoute(

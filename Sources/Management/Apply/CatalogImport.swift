@@ -179,7 +179,7 @@ public struct CatalogImport {
                 report.domains.unchanged += 1
                 return
             }
-            try tx.putDomain(domain)
+            try CatalogWriter.updateDomain(domain, tx)
             report.domains.updated += 1
             report.changes.append("updated domain \(domain.hostname)")
         } else {

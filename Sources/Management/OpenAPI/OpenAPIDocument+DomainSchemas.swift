@@ -44,6 +44,13 @@ extension OpenAPIDocument {
                 boolean(
                     "Whether the visitor's query parameters go on to the web destination, for the domain's links "
                         + "whose passQuery is null. Default false.")),
+            OpenAPIField(
+                "alternateHostname",
+                [
+                    "oneOf": [hostname(), ["type": "null"]],
+                    "description":
+                        "A second DNS name the edge serves as this domain: the same links (https://<alternate>/<key>), the same association files, a certificate where the domain gets one; the resolver takes a deep link on it as the domain's. iOS opens the app only when a tap crosses domains, so the in-app Deep View's Open in the app links there. Not the hostname, and no other domain's hostname or alternate (422 validation_error on alternateHostname). Default null.",
+                ]),
         ] + timestamps
 
     static let domainSchemas: JSONValue = [

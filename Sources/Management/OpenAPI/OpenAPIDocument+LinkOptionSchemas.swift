@@ -55,6 +55,13 @@ extension OpenAPIDocument {
                 "description":
                     "The caller's own id, unique in the workspace (409 external_id_taken); /api/v1/links/ext_<externalId> addresses the link.",
             ]),
+        OpenAPIField(
+            "inAppEscapes",
+            [
+                "oneOf": [schemaRef("InAppEscapeSwitches"), ["type": "null"]],
+                "description":
+                    "This link's switches of the escapes from in-app browsers, over the workspace's (GET /api/v1/in-app-escapes); replaced whole. null or {}: the workspace's.",
+            ]),
     ]
 
     static let countryCodes: JSONValue = [

@@ -22,7 +22,8 @@ enum OpenAPIDocument {
         "security": [["workspaceSecretKey": []]],
         "tags": [
             ["name": "Domains"], ["name": "Mobile Apps"], ["name": "Links"], ["name": "Tags"], ["name": "Conversions"],
-            ["name": "Client-side click tracking"], ["name": "Webhooks"], ["name": "Mobile attribution"],
+            ["name": "Client-side click tracking"], ["name": "In-app browsers"], ["name": "Webhooks"],
+            ["name": "Mobile attribution"],
             ["name": "Meta"],
         ],
     ]
@@ -34,14 +35,14 @@ enum OpenAPIDocument {
         func members(_ part: JSONValue) -> [(String, JSONValue)] { part.objectValue ?? [] }
         let paths = [
             domainPaths, mobileAppPaths, linkPaths, linkReportPaths, conversionPaths, customerPaths, clientClickPaths,
-            webhookPaths, trackOpenPaths, tagPaths, linkBulkPaths,
+            inAppEscapePaths, webhookPaths, trackOpenPaths, tagPaths, linkBulkPaths,
         ].flatMap(members)
         let schemas = [
             domainSchemas, linkSchemas, linkOptionSchemas, tagSchemas, linkBulkSchemas, appSchemas, platformSchemas,
             otherSchemas,
             linkReportSchemas,
             conversionSchemas,
-            customerSchemas, clientClickSchemas, webhookSchemas, trackOpenSchemas,
+            customerSchemas, clientClickSchemas, inAppEscapeSchemas, webhookSchemas, trackOpenSchemas,
         ]
         .flatMap(members)
         let components = members(commonComponents) + [("schemas", .object(schemas))]

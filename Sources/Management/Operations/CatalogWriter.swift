@@ -13,9 +13,28 @@ enum CatalogWriter {
             throw ManagementError.invalid(
                 "hostname", "must be a test name (*.test, *.example, example.com) while the clock is set back")
         }
-        if try tx.domain(domain.hostname) != nil { throw ManagementError.domainTaken(domain.hostname) }
+        // Another domain's alternate hostname is served as that domain: taken too.
+        if try tx.domain(servedAt: domain.hostname) != nil { throw ManagementError.domainTaken(domain.hostname) }
+        try checkAlternate(domain, tx)
         try tx.insertDomain(domain)
         return domain
+    }
+
+    /// Stores a change of an existing domain, its alternate hostname checked.
+    static func updateDomain(_ domain: Domain, _ tx: any CatalogWriting) throws {
+        try checkAlternate(domain, tx)
+        try tx.putDomain(domain)
+    }
+
+    /// A domain's alternate hostname is no other domain's hostname or alternate (decision
+    /// 0033 §4): 422 `validation_error` on `alternateHostname`, as a broken rule of the
+    /// request (the other domain may be changed or deleted first), rather than 409.
+    static func checkAlternate(_ domain: Domain, _ tx: any CatalogWriting) throws {
+        guard let alternate = domain.alternateHostname, let other = try tx.domain(servedAt: alternate),
+            other.hostname != domain.hostname
+        else { return }
+        throw ManagementError.invalid(
+            "alternateHostname", "is already the hostname or alternate hostname of the domain \(other.hostname)")
     }
 
     /// Checks that every attached domain exists and that the association files stay

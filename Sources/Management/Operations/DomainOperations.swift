@@ -32,7 +32,7 @@ enum DomainOperations {
         let current = try existing(call.parameter("hostname"), tx)
         let merged = MergePatch.apply(call.body ?? [], to: DomainInput.writable(current), nested: [])
         let domain = try DomainInput.decode(merged, existing: current, now: call.now)
-        try tx.putDomain(domain)
+        try CatalogWriter.updateDomain(domain, tx)
         return ManagementAnswer(200, json(domain, env))
     }
 

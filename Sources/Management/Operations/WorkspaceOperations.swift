@@ -62,6 +62,19 @@ public enum WorkspaceOperations {
         }
     }
 
+    /// `PATCH /api/v1/in-app-escapes` with `switches` (decision 0033 §5); the stored settings.
+    public static func updateInAppEscapes(switches: JSONValue, now: Int64, _ tx: any InAppEscapeWriting) throws
+        -> InAppEscapeSettings
+    {
+        try refusing {
+            var settings = try tx.inAppEscapeSettings()
+            try InAppEscapeSettingsInput.apply(.object([("switches", switches)]), to: &settings)
+            settings.updatedAt = now
+            try tx.putInAppEscapeSettings(settings)
+            return settings
+        }
+    }
+
     /// A new publishable key, shown this once.
     public struct RotatedKey: Sendable {
         public let publishableKey: String

@@ -7,6 +7,7 @@ import Store
 enum DomainInput {
     static let fields: Set<String> = [
         "hostname", "verified", "deepViewEnabled", "rootUrl", "notFoundUrl", "trackConversions", "passQuery",
+        "alternateHostname",
     ]
     static let readOnly: Set<String> = ["httpsActive", "createdAt", "updatedAt"]
 
@@ -29,12 +30,22 @@ enum DomainInput {
         let notFoundUrl = webURL(&input, "notFoundUrl", &problems)
         let trackConversions = input.bool("trackConversions", default: false, problems: &problems)
         let passQuery = input.bool("passQuery", default: false, problems: &problems)
+        // A second DNS name served as this domain (decision 0033 §4); whether another domain
+        // holds it is `CatalogWriter.checkAlternate`'s question.
+        let alternate = input.nullableString("alternateHostname", maxLength: 253, problems: &problems)
+        if let alternate {
+            if alternate == hostname {
+                problems.add("alternateHostname", "must differ from the hostname")
+            } else {
+                HostnameRule.check(alternate, field: "alternateHostname", problems: &problems)
+            }
+        }
         input.reportUnread(readOnly: readOnly, problems: &problems)
         try problems.check()
         return Domain(
             hostname: hostname ?? "", verified: verified, deepViewEnabled: deepView, rootUrl: rootUrl,
             notFoundUrl: notFoundUrl, trackConversions: trackConversions, passQuery: passQuery,
-            createdAt: existing?.createdAt ?? now,
+            alternateHostname: alternate, createdAt: existing?.createdAt ?? now,
             updatedAt: now)
     }
 
@@ -48,7 +59,7 @@ enum DomainInput {
             ("hostname", .string(d.hostname)), ("verified", .bool(d.verified)),
             ("deepViewEnabled", .bool(d.deepViewEnabled)), ("rootUrl", .string(orNull: d.rootUrl)),
             ("notFoundUrl", .string(orNull: d.notFoundUrl)), ("trackConversions", .bool(d.trackConversions)),
-            ("passQuery", .bool(d.passQuery)),
+            ("passQuery", .bool(d.passQuery)), ("alternateHostname", .string(orNull: d.alternateHostname)),
         ])
     }
 }

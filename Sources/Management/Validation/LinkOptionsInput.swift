@@ -2,7 +2,8 @@ import Core
 import Model
 
 /// The link fields of issue 35 (decision 0032) as a request states them: `rules`,
-/// `variants`, `utm`, `passQuery`, `expiresAt`, `expiredUrl`, `tagIds`, `externalId`.
+/// `variants`, `utm`, `passQuery`, `expiresAt`, `expiredUrl`, `tagIds`, `externalId`, and
+/// `inAppEscapes` (issue 36, decision 0033 §5).
 /// Flat on the link; each follows `LinkInput`'s rule that an update validates only what it
 /// changes (`stored`). Whether the tags exist and the external id is free is the store's
 /// question (`CatalogWriter.saveLink`).
@@ -61,10 +62,18 @@ enum LinkOptionsInput {
             default: p.add(input.field("externalId"), externalIdRule)
             }
         }
+        var inAppEscapes: InAppEscapeSwitches?
+        if unchanged("inAppEscapes") {
+            inAppEscapes = stored?.inAppEscapes
+        } else if let value = input.value("inAppEscapes"), value != .null {
+            // `{}` is no switches: the link follows the workspace, as with null.
+            inAppEscapes = InAppEscapesInput.decode(value, field: input.field("inAppEscapes"), problems: &p)
+            if inAppEscapes?.isEmpty == true { inAppEscapes = nil }
+        }
         return LinkOptions.normalized(
             LinkOptions(
                 rules: rules, variants: variants, utm: utm, passQuery: passQuery, expiresAt: expiresAt,
-                expiredUrl: expiredUrl, externalId: externalId, tagIds: tagIds))
+                expiredUrl: expiredUrl, externalId: externalId, tagIds: tagIds, inAppEscapes: inAppEscapes))
     }
 
     /// 1 to 255 of space to `~`, not starting or ending with a space.
@@ -219,6 +228,7 @@ enum LinkOptionsInput {
             ("expiredUrl", .string(orNull: o?.expiredUrl)),
             ("tagIds", .array((o?.tagIds ?? []).map(JSONValue.string))),
             ("externalId", .string(orNull: o?.externalId)),
+            ("inAppEscapes", o?.inAppEscapes?.json ?? .null),
         ]
     }
 

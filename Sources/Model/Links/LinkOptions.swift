@@ -1,8 +1,8 @@
 /// What a link may add to the seeds' model (issue 35, decision 0032): routing rules, A/B
 /// variants, UTM parameters, the visitor's query, expiry, and the workspace's own labels
-/// (tags, an external id). One immutable object per link, nil for a link with none of
-/// them: a plain link's copies on the visit path stay one pointer larger than before,
-/// whatever a link with options holds.
+/// (tags, an external id), and its switches of the in-app escapes (issue 36). One
+/// immutable object per link, nil for a link with none of them: a plain link's copies on
+/// the visit path stay one pointer larger than before, whatever a link with options holds.
 public final class LinkOptions: Sendable, Equatable {
     /// At most `LinkOptions.maxRules`, in order: the first whose conditions all hold
     /// chooses the web destination.
@@ -22,6 +22,9 @@ public final class LinkOptions: Sendable, Equatable {
     public let externalId: String?
     /// `biq_tag_` ids, at most `LinkOptions.maxTags`.
     public let tagIds: [String]
+    /// The escapes from in-app browsers this link allows, over the workspace's (decision
+    /// 0033 §5); nil follows the workspace.
+    public let inAppEscapes: InAppEscapeSwitches?
 
     public static let maxRules = 20
     public static let maxTags = 20
@@ -29,7 +32,8 @@ public final class LinkOptions: Sendable, Equatable {
 
     public init(
         rules: [LinkRule] = [], variants: [LinkVariant] = [], utm: UTMParameters? = nil, passQuery: Bool? = nil,
-        expiresAt: Int64? = nil, expiredUrl: String? = nil, externalId: String? = nil, tagIds: [String] = []
+        expiresAt: Int64? = nil, expiredUrl: String? = nil, externalId: String? = nil, tagIds: [String] = [],
+        inAppEscapes: InAppEscapeSwitches? = nil
     ) {
         self.rules = rules
         self.variants = variants
@@ -39,12 +43,13 @@ public final class LinkOptions: Sendable, Equatable {
         self.expiredUrl = expiredUrl
         self.externalId = externalId
         self.tagIds = tagIds
+        self.inAppEscapes = inAppEscapes
     }
 
     /// Options that change nothing: a link keeps nil rather than this.
     public var isEmpty: Bool {
         rules.isEmpty && variants.isEmpty && utm == nil && passQuery == nil && expiresAt == nil && expiredUrl == nil
-            && externalId == nil && tagIds.isEmpty
+            && externalId == nil && tagIds.isEmpty && inAppEscapes == nil
     }
 
     /// Nil when `options` is empty (the one form a link without options has).
@@ -57,6 +62,6 @@ public final class LinkOptions: Sendable, Equatable {
         a === b
             || (a.rules == b.rules && a.variants == b.variants && a.utm == b.utm && a.passQuery == b.passQuery
                 && a.expiresAt == b.expiresAt && a.expiredUrl == b.expiredUrl && a.externalId == b.externalId
-                && a.tagIds == b.tagIds)
+                && a.tagIds == b.tagIds && a.inAppEscapes == b.inAppEscapes)
     }
 }

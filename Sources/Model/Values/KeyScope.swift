@@ -27,6 +27,10 @@ public enum KeyScope: String, Sendable, Equatable, CaseIterable, Comparable {
     case webhooksRead = "webhooks.read"
     /// Creating, changing, deleting webhook endpoints, rotating secrets, redeliveries, tests.
     case webhooksWrite = "webhooks.write"
+    /// `GET /api/v1/in-app-escapes`: the workspace's switches of the in-app escapes (decision 0033).
+    case inAppEscapesRead = "in_app_escapes.read"
+    /// `PATCH /api/v1/in-app-escapes`.
+    case inAppEscapesWrite = "in_app_escapes.write"
 
     public static func < (a: KeyScope, b: KeyScope) -> Bool { a.rawValue < b.rawValue }
 

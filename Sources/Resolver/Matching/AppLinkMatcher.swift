@@ -12,9 +12,11 @@ enum AppLinkMatcher {
     static func match(_ deepLink: String, app: MobileApp, reader: any CatalogReading & LinkReading) throws(StoreError)
         -> Match?
     {
-        guard let dl = DeepLink.parse(deepLink), app.domains.contains(dl.host) else { return nil }
-        guard let domain = try reader.domain(dl.host), domain.verified else { return nil }
-        guard let link = try reader.link(host: dl.host, key: dl.key), link.enabled, let payload = link.mobile,
+        guard let dl = DeepLink.parse(deepLink) else { return nil }
+        // A deep link on a domain's alternate hostname is the domain's (decision 0033 §4).
+        guard let domain = try reader.domain(servedAt: dl.host), domain.verified, app.domains.contains(domain.hostname)
+        else { return nil }
+        guard let link = try reader.link(host: domain.hostname, key: dl.key), link.enabled, let payload = link.mobile,
             payload.appId == app.id
         else { return nil }
         let pairs = dl.query.map(QueryString.pairs) ?? []

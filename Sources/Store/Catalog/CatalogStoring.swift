@@ -4,6 +4,9 @@ import Model
 /// reader answers them from the catalog snapshot (`ReaderCache`), without a query.
 public protocol CatalogReading: AnyObject {
     func domain(_ hostname: String) throws(StoreError) -> Domain?
+    /// The domain whose hostname, else whose alternate hostname, is `host` (decision 0033
+    /// §4): what the edge serves there.
+    func domain(servedAt host: String) throws(StoreError) -> Domain?
     func domains() throws(StoreError) -> [Domain]
     func app(_ id: String) throws(StoreError) -> MobileApp?
     func apps() throws(StoreError) -> [MobileApp]

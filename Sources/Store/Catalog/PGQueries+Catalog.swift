@@ -4,15 +4,20 @@ import Model
 /// which `PGReader` overrides).
 extension PGQueries {
     static let domainColumns =
-        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions, pass_query"
+        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions, pass_query, alternate_hostname"
     static let selectDomain = "SELECT \(domainColumns) FROM domains WHERE hostname = $1"
+    /// The domain a request's host names: its hostname, else its alternate (decision 0033 §4).
+    static let selectServedDomain = """
+        SELECT \(domainColumns) FROM domains WHERE hostname = $1 OR alternate_hostname = $1
+        ORDER BY hostname = $1 DESC LIMIT 1
+        """
     static let selectDomains = "SELECT \(domainColumns) FROM domains ORDER BY hostname COLLATE \"C\""
 
     static func decodeDomain(_ r: PGResult, _ i: Int) -> Domain {
         Domain(
             hostname: r.text(i, 0), verified: r.bool(i, 1), deepViewEnabled: r.bool(i, 2),
             rootUrl: r.optionalText(i, 3), notFoundUrl: r.optionalText(i, 4), trackConversions: r.bool(i, 7),
-            passQuery: r.bool(i, 8),
+            passQuery: r.bool(i, 8), alternateHostname: r.optionalText(i, 9),
             createdAt: r.int(i, 5), updatedAt: r.int(i, 6))
     }
 

@@ -6,18 +6,20 @@ import Model
 extension PGTransaction {
     // MARK: domains
 
-    static let insertDomainSQL = "INSERT INTO domains (\(domainColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    static let insertDomainSQL =
+        "INSERT INTO domains (\(domainColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
     static let upsertDomainSQL = """
         \(insertDomainSQL)
         ON CONFLICT (hostname) DO UPDATE SET
             verified = excluded.verified, deep_view_enabled = excluded.deep_view_enabled,
             root_url = excluded.root_url, not_found_url = excluded.not_found_url,
             created_at = excluded.created_at, updated_at = excluded.updated_at,
-            track_conversions = excluded.track_conversions, pass_query = excluded.pass_query
+            track_conversions = excluded.track_conversions, pass_query = excluded.pass_query,
+            alternate_hostname = excluded.alternate_hostname
         """
 
     private static func params(_ domain: Domain) -> PGParams {
-        var p = PGParams(capacity: 9)
+        var p = PGParams(capacity: 10)
         p.text(domain.hostname)
         p.bool(domain.verified)
         p.bool(domain.deepViewEnabled)
@@ -27,6 +29,7 @@ extension PGTransaction {
         p.int(domain.updatedAt)
         p.bool(domain.trackConversions)
         p.bool(domain.passQuery)
+        p.text(domain.alternateHostname)
         return p
     }
 

@@ -6,14 +6,16 @@ extension SQLiteTransaction {
     // MARK: domains
 
     static let upsertDomainSQL = """
-        INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         ON CONFLICT (hostname) DO UPDATE SET
             verified = excluded.verified, deep_view_enabled = excluded.deep_view_enabled,
             root_url = excluded.root_url, not_found_url = excluded.not_found_url,
             created_at = excluded.created_at, updated_at = excluded.updated_at,
-            track_conversions = excluded.track_conversions, pass_query = excluded.pass_query
+            track_conversions = excluded.track_conversions, pass_query = excluded.pass_query,
+            alternate_hostname = excluded.alternate_hostname
         """
-    static let insertDomainSQL = "INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+    static let insertDomainSQL =
+        "INSERT INTO domains (\(domainColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
 
     private func bindDomain(_ s: SQLiteStatement, _ domain: Domain) {
         s.bind(1, domain.hostname)
@@ -25,6 +27,7 @@ extension SQLiteTransaction {
         s.bind(7, domain.updatedAt)
         s.bind(8, domain.trackConversions)
         s.bind(9, domain.passQuery)
+        s.bind(10, domain.alternateHostname)
     }
 
     func putDomain(_ domain: Domain) throws(StoreError) {

@@ -1,9 +1,10 @@
 import Core
 import Model
 
-/// `links.options`: the JSON text of a link's rules, variants, UTM, `passQuery` and expiry,
-/// in the API's own shapes (decision 0032), NULL for a link without any of them. The
-/// external id and the tags have their own columns and table. Parsed only when a link is
+/// `links.options`: the JSON text of a link's rules, variants, UTM, `passQuery`, expiry and
+/// in-app escapes (`inAppEscapes`, issue 36), in the API's own shapes (decision 0032), NULL
+/// for a link without any of them. The external id and the tags have their own columns and
+/// table. Parsed only when a link is
 /// read from the database; the link cache holds the parsed `LinkOptions`.
 enum LinkOptionsCodec {
     /// The stored text, nil when the link stores nothing in `options`.
@@ -24,6 +25,7 @@ enum LinkOptionsCodec {
         if let passQuery = o.passQuery { members.append(("passQuery", .bool(passQuery))) }
         if let expiresAt = o.expiresAt { members.append(("expiresAt", .int(expiresAt))) }
         if let expiredUrl = o.expiredUrl { members.append(("expiredUrl", .string(expiredUrl))) }
+        if let switches = o.inAppEscapes { members.append(("inAppEscapes", switches.json)) }
         return members.isEmpty ? nil : ModelCodec.encode(json: .object(members))
     }
 
@@ -64,10 +66,15 @@ enum LinkOptionsCodec {
                 campaign: u["campaign"]?.stringValue, term: u["term"]?.stringValue, content: u["content"]?.stringValue
             ).normalized
         }
+        var inAppEscapes: InAppEscapeSwitches?
+        if let stored = json["inAppEscapes"] {
+            guard let switches = InAppEscapeSwitches(json: stored) else { throw ModelCodec.corrupt("options") }
+            inAppEscapes = switches
+        }
         return LinkOptions(
             rules: rules, variants: variants, utm: utm ?? nil, passQuery: json["passQuery"]?.boolValue,
             expiresAt: json["expiresAt"]?.intValue, expiredUrl: json["expiredUrl"]?.stringValue,
-            externalId: externalId, tagIds: tags)
+            externalId: externalId, tagIds: tags, inAppEscapes: inAppEscapes)
     }
 
     private static func decode(rule: JSONValue) throws(StoreError) -> LinkRule {

@@ -82,6 +82,8 @@ struct CopyTable {
             ]),
         CopyTable(
             "client_click_settings", [("id", .int), ("enabled", .flag), ("hostnames", .text), ("updated_at", .int)]),
+        // The workspace's switches of the in-app escapes (decision 0033 §5).
+        CopyTable("in_app_escape_settings", [("id", .int), ("switches", .text), ("updated_at", .int)]),
         // The console's sessions (decision 0019), so that an operator signed in stays
         // signed in after the move: only their tokens' hashes, as stored; expired ones
         // stay behind. A session names its secret key by id, which the copy keeps.
@@ -97,7 +99,7 @@ struct CopyTable {
             [
                 ("hostname", .text), ("verified", .flag), ("deep_view_enabled", .flag), ("root_url", .text),
                 ("not_found_url", .text), ("created_at", .int), ("updated_at", .int), ("track_conversions", .flag),
-                ("pass_query", .flag),
+                ("pass_query", .flag), ("alternate_hostname", .text),
             ]),
         CopyTable(
             "mobile_apps",

@@ -27,6 +27,7 @@ enum PGMigrations {
         Migration(version: 15, sql: PGSchemaV15.sql),
         Migration(version: 16, sql: PGSchemaV16.sql),
         Migration(version: 17, sql: PGSchemaV17.sql),
+        Migration(version: 18, sql: PGSchemaV18.sql),
     ]
 
     /// Steps that older binaries cannot run beside (they change what those binaries read

@@ -37,8 +37,11 @@ class PGQueries: StoreReader {
     func willReadCounts() throws(StoreError) {}
 
     func loadCatalog() throws(StoreError) -> CatalogSnapshot {
-        CatalogSnapshot(domains: try domains(), apps: try apps())
+        CatalogSnapshot(domains: try domains(), apps: try apps(), inAppEscapes: try storedInAppEscapeSettings())
     }
+
+    /// The workspace's switches of the in-app escapes; a loop's reader answers from its snapshot.
+    func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings { try storedInAppEscapeSettings() }
 
     // MARK: overridden by PGReader (caches)
 
@@ -52,6 +55,13 @@ class PGQueries: StoreReader {
     func domains() throws(StoreError) -> [Domain] {
         try willQuery()
         return try Self.all(db.run("pgq_domains", Self.selectDomains), Self.decodeDomain)
+    }
+
+    func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        try willQuery()
+        var p = PGParams()
+        p.text(host)
+        return try Self.first(db.run("pgq_served_domain", Self.selectServedDomain, p), Self.decodeDomain)
     }
 
     func app(_ id: String) throws(StoreError) -> MobileApp? {

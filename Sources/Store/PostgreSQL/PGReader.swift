@@ -39,6 +39,11 @@ final class PGReader: PGQueries {
         return cache.catalog.domainsByHost[hostname]
     }
 
+    override func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        cache.catchUp()
+        return cache.catalog.domainsByServedHost[host]
+    }
+
     override func domains() throws(StoreError) -> [Domain] {
         cache.catchUp()
         return cache.catalog.domains
@@ -57,6 +62,11 @@ final class PGReader: PGQueries {
     override func apps(attachedTo hostname: String) throws(StoreError) -> [MobileApp] {
         cache.catchUp()
         return cache.catalog.appsByDomain[hostname] ?? []
+    }
+
+    override func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings {
+        cache.catchUp()
+        return cache.catalog.inAppEscapes
     }
 
     // MARK: from the link cache

@@ -43,15 +43,20 @@ class SQLiteQueries: StoreReader {
     // MARK: domains
 
     static let domainColumns =
-        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions, pass_query"
+        "hostname, verified, deep_view_enabled, root_url, not_found_url, created_at, updated_at, track_conversions, pass_query, alternate_hostname"
     static let selectDomain = "SELECT \(domainColumns) FROM domains WHERE hostname = ?1"
+    /// The domain a request's host names: its hostname, else its alternate (decision 0033 §4).
+    static let selectServedDomain = """
+        SELECT \(domainColumns) FROM domains WHERE hostname = ?1 OR alternate_hostname = ?1
+        ORDER BY hostname = ?1 DESC LIMIT 1
+        """
     static let selectDomains = "SELECT \(domainColumns) FROM domains ORDER BY hostname"
 
     static func decodeDomain(_ s: SQLiteStatement) -> Domain {
         Domain(
             hostname: s.text(0), verified: s.bool(1), deepViewEnabled: s.bool(2), rootUrl: s.optionalText(3),
-            notFoundUrl: s.optionalText(4), trackConversions: s.bool(7), passQuery: s.bool(8), createdAt: s.int64(5),
-            updatedAt: s.int64(6))
+            notFoundUrl: s.optionalText(4), trackConversions: s.bool(7), passQuery: s.bool(8),
+            alternateHostname: s.optionalText(9), createdAt: s.int64(5), updatedAt: s.int64(6))
     }
 
     func domain(_ hostname: String) throws(StoreError) -> Domain? {
@@ -60,6 +65,10 @@ class SQLiteQueries: StoreReader {
 
     func domains() throws(StoreError) -> [Domain] {
         try db.queryAll(Self.selectDomains, row: Self.decodeDomain)
+    }
+
+    func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        try db.queryFirst(Self.selectServedDomain, { $0.bind(1, host) }, row: Self.decodeDomain)
     }
 
     // MARK: apps
@@ -124,8 +133,11 @@ class SQLiteQueries: StoreReader {
 
     /// Every domain and app, for the writer's snapshot.
     func loadCatalog() throws(StoreError) -> CatalogSnapshot {
-        CatalogSnapshot(domains: try domains(), apps: try apps())
+        CatalogSnapshot(domains: try domains(), apps: try apps(), inAppEscapes: try storedInAppEscapeSettings())
     }
+
+    /// The workspace's switches of the in-app escapes; a loop's reader answers from its snapshot.
+    func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings { try storedInAppEscapeSettings() }
 
     // MARK: links (cached by readers)
 

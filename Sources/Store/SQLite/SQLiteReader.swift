@@ -18,6 +18,11 @@ final class SQLiteReader: SQLiteQueries {
         return cache.catalog.domainsByHost[hostname]
     }
 
+    override func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        cache.catchUp()
+        return cache.catalog.domainsByServedHost[host]
+    }
+
     override func domains() throws(StoreError) -> [Domain] {
         cache.catchUp()
         return cache.catalog.domains
@@ -36,6 +41,11 @@ final class SQLiteReader: SQLiteQueries {
     override func apps(attachedTo hostname: String) throws(StoreError) -> [MobileApp] {
         cache.catchUp()
         return cache.catalog.appsByDomain[hostname] ?? []
+    }
+
+    override func inAppEscapeSettings() throws(StoreError) -> InAppEscapeSettings {
+        cache.catchUp()
+        return cache.catalog.inAppEscapes
     }
 
     // MARK: from the link cache

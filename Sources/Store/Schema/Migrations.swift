@@ -36,6 +36,7 @@ enum Migrations {
         Migration(version: 15, sql: SchemaV15.sql),
         Migration(version: 16, sql: SchemaV16.sql),
         Migration(version: 17, sql: SchemaV17.sql),
+        Migration(version: 18, sql: SchemaV18.sql),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -116,6 +116,12 @@ public enum VisitorClassifier {
         return Visitor(kind: .desktop, inAppBrowser: tag)
     }
 
+    /// Every in-app browser tag a visit may carry, in the table's order without repeats:
+    /// what the operator's switches may name (decision 0033 §5).
+    public static let inAppBrowserTags: [String] = UserAgentPatterns.inAppBrowsers.reduce(into: []) { tags, row in
+        if !tags.contains(row.tag) { tags.append(row.tag) }
+    }
+
     /// The in-app browser tag of a UA (nil for regular browsers), independent of its class.
     public static func inAppBrowser(userAgent: String) -> String? {
         withLowercased(userAgent) { inAppTag(compiled.set.scan($0)) }

@@ -1,3 +1,5 @@
+import Model
+
 /// What the plan of a visit of a link with options (decision 0032) reads beyond the link
 /// and the visitor; a link without options never makes one.
 public struct VisitFacts: Sendable {

@@ -36,6 +36,9 @@ final class MemoryAccess: StoreTransaction, @unchecked Sendable {
     // MARK: reads
 
     func domain(_ hostname: String) throws(StoreError) -> Domain? { s.domains[hostname] }
+    func domain(servedAt host: String) throws(StoreError) -> Domain? {
+        s.domains[host] ?? s.domains.values.first { $0.alternateHostname == host }
+    }
     func domains() throws(StoreError) -> [Domain] { s.domains.values.sorted { $0.hostname < $1.hostname } }
     func app(_ id: String) throws(StoreError) -> MobileApp? { s.apps[id] }
     func apps() throws(StoreError) -> [MobileApp] { s.apps.values.sorted { $0.id < $1.id } }

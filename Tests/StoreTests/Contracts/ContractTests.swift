@@ -10,6 +10,8 @@ final class SQLiteContractTests: StoreTestCase {
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
     func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
+    func testInAppEscapes() { runContract(InAppEscapeContract.suite, on: self) }
+    func testAlternateHostnames() { runContract(AlternateHostnameContract.suite, on: self) }
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }
@@ -24,6 +26,8 @@ final class PGContractTests: PGTestCase {
     func testVisits() { runContract(VisitContract.suite, on: self) }
     func testOpens() { runContract(OpenContract.suite, on: self) }
     func testClientClicks() { runContract(ClientClickContract.suite, on: self) }
+    func testInAppEscapes() { runContract(InAppEscapeContract.suite, on: self) }
+    func testAlternateHostnames() { runContract(AlternateHostnameContract.suite, on: self) }
     func testConsole() { runContract(ConsoleContract.suite, on: self) }
     func testConversions() { runContract(ConversionStoreCases.suite, on: self) }
     func testWebhooks() { runContract(WebhookStoreCases.suite, on: self) }

@@ -37,7 +37,7 @@ enum LinkOptionsContract {
         ],
         utm: UTMParameters(source: "news", campaign: "spring \"25\"", content: "é"), passQuery: false,
         expiresAt: 1_700_000_000_123, expiredUrl: "https://example.com/over", externalId: "crm 42/x",
-        tagIds: [tagA.id, tagB.id])
+        tagIds: [tagA.id, tagB.id], inAppEscapes: InAppEscapeSwitches(["*": [.safari, .playIntent], "tiktok": []]))
 
     static func seedWithTags(_ b: any ContractBackend) throws {
         try CatalogContract.seed(b)

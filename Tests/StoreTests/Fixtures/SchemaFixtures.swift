@@ -26,6 +26,7 @@ enum SchemaFixtures {
         (15, v15),
         (16, v16),
         (17, v17),
+        (18, v18),
     ]
 
     /// The rows every fixture holds, as the current model reads them.
@@ -711,5 +712,25 @@ enum SchemaFixtures {
                 INSERT INTO link_variant_counts VALUES ('\(linkId)', 0, 1, 1);
                 INSERT INTO link_variant_conversion_counts VALUES ('\(linkId)', 0, 1, 'sale', 'eur', 2, 5000, 0);
                 PRAGMA user_version = 17;
+                """)
+
+    /// Version 18: the workspace's switches of the in-app escapes and a domain's alternate
+    /// hostname (issue 36, decision 0033).
+    static let v18 =
+        v17
+        .replacingOccurrences(
+            of: "PRAGMA user_version = 17;",
+            with: """
+                CREATE TABLE in_app_escape_settings (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    switches TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                ALTER TABLE domains ADD COLUMN alternate_hostname TEXT;
+                CREATE UNIQUE INDEX domains_alternate_hostname ON domains(alternate_hostname)
+                    WHERE alternate_hostname IS NOT NULL;
+                INSERT INTO in_app_escape_settings VALUES (1, '{"*":["safari"],"tiktok":[]}', 1000);
+                UPDATE domains SET alternate_hostname = 'open.fixture.example.com' WHERE hostname = '\(host)';
+                PRAGMA user_version = 18;
                 """)
 }
