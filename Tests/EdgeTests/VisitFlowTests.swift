@@ -260,6 +260,8 @@ final class VisitFlowTests: XCTestCase {
             InAppDeepView(safari: .menuSteps, alternateDomain: false), tag: "instagram", host: "go.example.com",
             alternateHost: nil, target: "/k")
         XCTAssertEqual(steps, DeepViewInApp(browserName: "Instagram", steps: .ellipsisMenu))
+    }
+
     // MARK: the operator's switches of the in-app escapes (decision 0033 §5)
 
     static let instagramAndroidUA =
