@@ -109,7 +109,7 @@ final class LinkCacheTests: StoreTestCase {
         let outside = try outsideConnection(queryOnly: false)
         try outside.exec(
             """
-            INSERT INTO domains VALUES ('cli.example.com', 0, 1, NULL, NULL, 1, 1, 0, 0);
+            INSERT INTO domains VALUES ('cli.example.com', 0, 1, NULL, NULL, 1, 1, 0, 0, NULL);
             INSERT INTO links (id, domain, key, url, enabled, has_preview, created_at, updated_at)
             VALUES ('biq_lnk_cli', 'go.example.com', 'cli', 'https://example.com/cli', 1, 0, 1, 1);
             """)
