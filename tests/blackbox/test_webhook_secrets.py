@@ -92,13 +92,16 @@ def make_older(edge, secret):
     """The store as a version before sealing left it (schema 15, the secret as made, no key
     registered) and the data directory without its key file. The edge is stopped."""
     os.remove(keys_file(edge))
-    # Schema 17 (a link's options) undone too: 16 is the step under test.
+    # Schemas 18 (the in-app escapes) and 17 (a link's options) undone too: 16 is the step
+    # under test.
+    undo_18 = ["DROP INDEX domains_alternate_hostname", "ALTER TABLE domains DROP COLUMN alternate_hostname",
+               "DROP TABLE in_app_escape_settings"]
     undo_17 = ["DROP TABLE link_tags", "DROP TABLE tags", "DROP INDEX links_external_id",
                "ALTER TABLE links DROP COLUMN external_id", "ALTER TABLE links DROP COLUMN options",
                "ALTER TABLE clicks DROP COLUMN variant", "ALTER TABLE domains DROP COLUMN pass_query",
                "DROP TABLE link_variant_counts", "DROP TABLE link_variant_conversion_counts",
                "ALTER TABLE conversion_events DROP COLUMN variant"]
-    statements = undo_17 + ["DROP INDEX webhook_outbox_tests", "DROP TABLE webhook_secret_keys",
+    statements = undo_18 + undo_17 + ["DROP INDEX webhook_outbox_tests", "DROP TABLE webhook_secret_keys",
                             f"UPDATE webhook_endpoints SET secret = '{secret}'"]
     if edge.database_url:
         for sql in statements + ["UPDATE biqli_schema SET version = 15, compatible_from = 1"]:
